@@ -1,0 +1,163 @@
+"""Cards and the card notation: rank then suit, e.g. ``Q♣``, ``10h``, ``DD`` (Dame of diamonds)."""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from scorekeeper.rules.errors import CardNotationError
+
+
+class Suit(enum.Enum):
+    """The four French suits, in the order the card picker shows them."""
+
+    SPADES = "♠"
+    HEARTS = "♥"
+    DIAMONDS = "♦"
+    CLUBS = "♣"
+
+    @property
+    def symbol(self) -> str:
+        """Return the suit symbol, e.g. ``♠``."""
+        return self.value
+
+    @property
+    def is_red(self) -> bool:
+        """Tell whether the suit is printed in red."""
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+
+class Rank(enum.IntEnum):
+    """Ranks numbered from ace (1) to king (13); the ace's place in a sequence is decided there."""
+
+    ACE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+
+    @property
+    def letter(self) -> str:
+        """Return the English rank letter: ``A``, ``2`` ... ``10``, ``J``, ``Q``, ``K``."""
+        return _ENGLISH_LETTERS.get(self, str(int(self)))
+
+    def letter_in(self, language: str) -> str:
+        """Return the rank letter in a language: German uses B (Bube) and D (Dame)."""
+        if language.startswith("de"):
+            return _GERMAN_LETTERS.get(self, str(int(self)))
+        return self.letter
+
+
+_ENGLISH_LETTERS = {Rank.ACE: "A", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"}
+_GERMAN_LETTERS = {Rank.ACE: "A", Rank.JACK: "B", Rank.QUEEN: "D", Rank.KING: "K"}
+
+_RANK_WORDS: dict[str, Rank] = {
+    "A": Rank.ACE,
+    "T": Rank.TEN,
+    "J": Rank.JACK,
+    "B": Rank.JACK,
+    "Q": Rank.QUEEN,
+    "D": Rank.QUEEN,
+    "K": Rank.KING,
+    **{str(n): Rank(n) for n in range(2, 11)},
+}
+_SUIT_CHARACTERS: dict[str, Suit] = {
+    "♠": Suit.SPADES,
+    "♤": Suit.SPADES,
+    "S": Suit.SPADES,
+    "♥": Suit.HEARTS,
+    "♡": Suit.HEARTS,
+    "H": Suit.HEARTS,
+    "♦": Suit.DIAMONDS,
+    "♢": Suit.DIAMONDS,
+    "D": Suit.DIAMONDS,
+    "♣": Suit.CLUBS,
+    "♧": Suit.CLUBS,
+    "C": Suit.CLUBS,
+}
+# Emoji suits may carry a variation selector (U+FE0F); it is not part of the card.
+_IGNORED = re.compile("[\ufe0e\ufe0f]")
+_SEPARATORS = re.compile(r"[\s,;\-–]+")
+# A token longer than this cannot be a card; do not echo megabytes back in the error.
+_LONGEST_TOKEN = 12
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """One playing card.
+
+    >>> Card.from_code("dd")
+    Card.from_code('Q♦')
+    >>> str(Card.from_code("10h"))
+    '10♥'
+    """
+
+    suit: Suit
+    rank: Rank
+
+    @classmethod
+    def from_code(cls, code: str) -> Card:
+        """Read one card written rank then suit: ``Q♣``, ``qc``, ``Th``, ``BS`` (Bube of spades)."""
+        token = _IGNORED.sub("", code.strip())
+        shown = token if len(token) <= _LONGEST_TOKEN else token[:_LONGEST_TOKEN] + "…"
+        if len(token) < 2:
+            raise CardNotationError(
+                f"“{shown}” is not a card: write the rank, then the suit, e.g. Q♣ or 10h."
+            )
+        suit = _SUIT_CHARACTERS.get(token[-1].upper())
+        if suit is None:
+            raise CardNotationError(
+                f"“{shown}” is not a card: the last character must be the suit "
+                "(♠ ♥ ♦ ♣ or S H D C)."
+            )
+        rank = _RANK_WORDS.get(token[:-1].upper())
+        if rank is None:
+            raise CardNotationError(
+                f"“{shown}” is not a card: “{token[:-1]}” is not a rank (A 2-10 J Q K, or T, B, D)."
+            )
+        return cls(suit=suit, rank=rank)
+
+    @property
+    def code(self) -> str:
+        """Return the canonical text form, e.g. ``Q♣``."""
+        return f"{self.rank.letter}{self.suit.symbol}"
+
+    def label(self, language: str = "en") -> str:
+        """Return the card in a language's own letters, e.g. ``D♣`` in German."""
+        return f"{self.rank.letter_in(language)}{self.suit.symbol}"
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Card.from_code({self.code!r})"
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Read cards separated by spaces, commas or hyphens, in any order.
+
+    >>> parse_cards("Q♣, K♣ - ac")
+    [Card.from_code('Q♣'), Card.from_code('K♣'), Card.from_code('A♣')]
+    """
+    tokens = [token for token in _SEPARATORS.split(text) if token]
+    return [Card.from_code(token) for token in tokens]
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    """Write cards in the canonical form, separated by spaces."""
+    return " ".join(card.code for card in cards)
+
+
+def full_pack() -> list[Card]:
+    """Return the 52 cards of one French pack, suit by suit, ace to king."""
+    return [Card(suit=suit, rank=rank) for suit in Suit for rank in Rank]

@@ -1,0 +1,316 @@
+"""Melds (sets and sequences) and layoffs, valued by the variant's ace rules."""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from scorekeeper.rules.cards import Card, Rank, Suit, cards_text
+from scorekeeper.rules.errors import (
+    CardTwiceError,
+    CornerNotAllowedError,
+    GapInSequenceError,
+    InvalidLayoffError,
+    InvalidMeldError,
+    MixedSuitsError,
+    NotASequenceError,
+    NotASetError,
+    TooFewCardsError,
+)
+from scorekeeper.rules.variants import TREPPENROMME, AcePosition, Variant
+
+RANKS_IN_SUIT = len(Rank)
+
+
+class MeldKind(enum.Enum):
+    """The two kinds of combination."""
+
+    SET = "set"
+    SEQUENCE = "sequence"
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A legal combination as it lies, each card valued by its position now.
+
+    >>> from scorekeeper.rules.cards import parse_cards
+    >>> meld = classify(parse_cards("A♣ 2♣ Q♣ K♣ 3♣"))
+    >>> cards_text(meld.cards), meld.values, meld.value
+    ('Q♣ K♣ A♣ 2♣ 3♣', (10, 10, 5, 2, 3), 30)
+    """
+
+    kind: MeldKind
+    cards: tuple[Card, ...]
+    values: tuple[int, ...]
+    ace_positions: tuple[AcePosition | None, ...]
+
+    @property
+    def value(self) -> int:
+        """Return the sum of the card values."""
+        return sum(self.values)
+
+    def __str__(self) -> str:
+        return cards_text(self.cards)
+
+
+@dataclass(frozen=True)
+class Layoff:
+    """Cards added to a meld, valued by where they lie right after the layoff (R2)."""
+
+    meld: Meld
+    cards: tuple[Card, ...]
+    values: tuple[int, ...]
+
+    @property
+    def value(self) -> int:
+        """Return what the layoff scores for the player who lays it off."""
+        return sum(self.values)
+
+
+def classify(cards: Sequence[Card], variant: Variant = TREPPENROMME) -> Meld:
+    """Return the set or sequence the cards form, in playing order, or raise why not.
+
+    >>> from scorekeeper.rules.cards import parse_cards
+    >>> classify(parse_cards("6♠ 6♥ 6♦ 6♣")).value
+    24
+    """
+    if not cards:
+        raise TooFewCardsError("No cards entered: a meld needs at least 3 cards.")
+    _refuse_card_twice(cards)
+    ranks = Counter(card.rank for card in cards)
+    suits = Counter(card.suit for card in cards)
+    if len(ranks) == 1:
+        return _as_set(cards, variant)
+    if len(suits) == 1:
+        return _as_sequence(cards, variant)
+    if len(cards) < min(variant.set_sizes[0], variant.min_sequence):
+        raise TooFewCardsError(_too_few(cards, min(variant.set_sizes[0], variant.min_sequence)))
+    _explain_mixed(cards, ranks, suits)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def lay_off(
+    meld_cards: Sequence[Card], added: Sequence[Card], variant: Variant = TREPPENROMME
+) -> Layoff:
+    """Add cards to a meld on the table and value each by its position afterwards.
+
+    >>> from scorekeeper.rules.cards import parse_cards
+    >>> layoff = lay_off(parse_cards("3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠"), parse_cards("A♠ 2♠"))
+    >>> layoff.values, layoff.value
+    ((2, 10), 12)
+    """
+    before = classify(meld_cards, variant)
+    if not added:
+        raise InvalidLayoffError("Choose at least one card to lay off.")
+    twice = _first_twice(added)
+    if twice is not None:
+        raise InvalidLayoffError(f"{twice} is entered twice.")
+    already = [card for card in added if card in before.cards]
+    if already:
+        raise InvalidLayoffError(f"{cards_text(already)} already lies in {before}.")
+    if before.kind is MeldKind.SET:
+        after = _lay_off_onto_set(before, added, variant)
+    else:
+        after = _lay_off_onto_sequence(before, added, variant)
+    new_cards = set(added)
+    placed = [
+        (card, value)
+        for card, value in zip(after.cards, after.values, strict=True)
+        if card in new_cards
+    ]
+    return Layoff(
+        meld=after,
+        cards=tuple(card for card, _ in placed),
+        values=tuple(value for _, value in placed),
+    )
+
+
+def _lay_off_onto_set(before: Meld, added: Sequence[Card], variant: Variant) -> Meld:
+    rank = before.cards[0].rank
+    strangers = [card for card in added if card.rank != rank]
+    if strangers:
+        raise InvalidLayoffError(
+            f"{cards_text(strangers)} cannot go onto the set {before}: "
+            f"only a {rank.letter} fits there."
+        )
+    largest = variant.set_sizes[1]
+    if len(before.cards) + len(added) > largest:
+        room = largest - len(before.cards)
+        if room == 0:
+            raise InvalidLayoffError(
+                f"The set {before} is complete: a set has at most {largest} cards."
+            )
+        raise InvalidLayoffError(
+            f"The set {before} has room for only {room} more card"
+            f"{'s' if room > 1 else ''}: a set has at most {largest} cards."
+        )
+    return _as_set([*before.cards, *added], variant)
+
+
+def _lay_off_onto_sequence(before: Meld, added: Sequence[Card], variant: Variant) -> Meld:
+    suit = before.cards[0].suit
+    strangers = [card for card in added if card.suit != suit]
+    if strangers:
+        raise InvalidLayoffError(
+            f"{cards_text(strangers)} cannot go onto {before}: "
+            f"a sequence takes only {suit.symbol} cards."
+        )
+    if len(before.cards) == RANKS_IN_SUIT:
+        raise InvalidLayoffError(f"The sequence {before} is complete: all 13 cards lie there.")
+    try:
+        return _as_sequence([*before.cards, *added], variant)
+    except InvalidMeldError as error:
+        reason = error.reason if isinstance(error, NotASequenceError) else str(error)
+        raise InvalidLayoffError(
+            f"{cards_text(added)} cannot be laid off onto {before}: {reason}"
+        ) from error
+
+
+def _as_set(cards: Sequence[Card], variant: Variant) -> Meld:
+    smallest, largest = variant.set_sizes
+    if len(cards) < smallest:
+        raise TooFewCardsError(_too_few(cards, smallest))
+    suits = Counter(card.suit for card in cards)
+    repeated = [suit for suit, count in suits.items() if count > 1]
+    if repeated:
+        raise NotASetError(
+            f"{cards_text(cards)} is not a set: the cards of a set are all of different suits, "
+            f"and {repeated[0].symbol} is there twice."
+        )
+    if len(cards) > largest:
+        raise NotASetError(f"{cards_text(cards)} is not a set: a set has at most {largest} cards.")
+    ordered = tuple(sorted(cards, key=lambda card: list(Suit).index(card.suit)))
+    positions = tuple(AcePosition.IN_SET if c.rank == Rank.ACE else None for c in ordered)
+    return _valued(MeldKind.SET, ordered, positions, variant)
+
+
+def _as_sequence(cards: Sequence[Card], variant: Variant) -> Meld:
+    if len(cards) < variant.min_sequence:
+        raise TooFewCardsError(_too_few(cards, variant.min_sequence))
+    by_rank = {int(card.rank): card for card in cards}
+    if len(cards) == RANKS_IN_SUIT:
+        # R1: the whole suit is a sequence with the ace as its highest card.
+        order = [*range(2, RANKS_IN_SUIT + 1), 1]
+    else:
+        order = _sequence_order(sorted(by_rank), cards, variant)
+    ordered = tuple(by_rank[rank] for rank in order)
+    last = len(ordered) - 1
+    positions = tuple(
+        None
+        if card.rank != Rank.ACE
+        else AcePosition.LOW
+        if index == 0
+        else AcePosition.HIGH
+        if index == last
+        else AcePosition.CORNER
+        for index, card in enumerate(ordered)
+    )
+    return _valued(MeldKind.SEQUENCE, ordered, positions, variant)
+
+
+def _sequence_order(ranks: list[int], cards: Sequence[Card], variant: Variant) -> list[int]:
+    """Return the ranks in playing order, or raise naming the missing cards."""
+    suit = cards[0].suit
+    # Ranks stand on a circle A 2 ... K A. A legal sequence leaves exactly one arc of the
+    # circle empty; the sequence starts right after it. The widest empty arc is taken as the
+    # outside of the sequence, so the other arcs are the cards that are missing.
+    arcs = []  # (missing count, index of the card after the arc)
+    for index, rank in enumerate(ranks):
+        previous = ranks[index - 1] if index else ranks[-1] - RANKS_IN_SUIT
+        arcs.append((rank - previous - 1, index))
+    # On a tie the arc across the corner is the outside, so 2 3 4 ... 8 9 10 reads naturally.
+    outside = max(arcs, key=lambda arc: (arc[0], arc[1] == 0))
+    start = outside[1]
+    order = ranks[start:] + ranks[:start]
+    crosses_corner = order[0] != 1 and order[-1] != 1 and 1 in order
+    missing = [arc for arc in arcs if arc[0] > 0 and arc is not outside]
+    if not missing and crosses_corner and not variant.ace_turns_corner:
+        raise CornerNotAllowedError(
+            _sequence_message(cards, order),
+            f"in {variant.title} the ace may not turn the corner (K-A-2).",
+        )
+    if not missing:
+        return order
+    gaps = []
+    for _, index in missing:
+        after = ranks[index]
+        before = ranks[index - 1]
+        between = [(before + step - 1) % RANKS_IN_SUIT + 1 for step in range(1, after - before)]
+        if not between:  # the arc runs across the corner
+            between = [
+                (before + step - 1) % RANKS_IN_SUIT + 1
+                for step in range(1, after + RANKS_IN_SUIT - before)
+            ]
+        names = " ".join(Card(suit=suit, rank=Rank(rank)).code for rank in between)
+        verb = "is" if len(between) == 1 else "are"
+        gaps.append(
+            f"{names} {verb} missing between {Card(suit=suit, rank=Rank(before)).code} "
+            f"and {Card(suit=suit, rank=Rank(after)).code}"
+        )
+    raise GapInSequenceError(_sequence_message(cards, order), " and ".join(gaps) + ".")
+
+
+def _sequence_message(cards: Sequence[Card], order: list[int]) -> str:
+    suit = cards[0].suit
+    return " ".join(Card(suit=suit, rank=Rank(rank)).code for rank in order)
+
+
+def _valued(
+    kind: MeldKind,
+    cards: tuple[Card, ...],
+    positions: tuple[AcePosition | None, ...],
+    variant: Variant,
+) -> Meld:
+    values = tuple(
+        variant.meld_value(card, position) for card, position in zip(cards, positions, strict=True)
+    )
+    return Meld(kind=kind, cards=cards, values=values, ace_positions=positions)
+
+
+def _first_twice(cards: Sequence[Card]) -> Card | None:
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            return card
+        seen.add(card)
+    return None
+
+
+def _refuse_card_twice(cards: Sequence[Card]) -> None:
+    twice = _first_twice(cards)
+    if twice is not None:
+        raise CardTwiceError(f"{twice} is entered twice: every card exists once.")
+
+
+def _too_few(cards: Sequence[Card], needed: int) -> str:
+    count = len(cards)
+    return (
+        f"A meld needs at least {needed} cards; {cards_text(cards)} "
+        f"{'is' if count == 1 else 'are'} only {count}."
+    )
+
+
+def _explain_mixed(cards: Sequence[Card], ranks: Counter[Rank], suits: Counter[Suit]) -> None:
+    """Raise the error that best says why cards of several ranks and suits are no meld."""
+    shown = cards_text(cards)
+    rank, rank_count = ranks.most_common(1)[0]
+    suit, suit_count = suits.most_common(1)[0]
+    if rank_count >= 2 and rank_count >= suit_count:
+        strangers = [card for card in cards if card.rank != rank]
+        verb = "does" if len(strangers) == 1 else "do"
+        raise NotASetError(
+            f"{shown} is not a set: {cards_text(strangers)} {verb} not belong "
+            f"in a set of {rank.letter}s (a set is of one rank)."
+        )
+    if suit_count >= 2:
+        strangers = [card for card in cards if card.suit != suit]
+        raise MixedSuitsError(
+            shown,
+            f"a sequence is of one suit, and {cards_text(strangers)} "
+            f"{'is' if len(strangers) == 1 else 'are'} not {suit.symbol}.",
+        )
+    raise InvalidMeldError(
+        f"{shown} is neither a set (cards of one rank) nor a sequence (cards of one suit in order)."
+    )
