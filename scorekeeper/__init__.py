@@ -1,1 +1,79 @@
-"""The Treppenrommé scorekeeper."""
+"""The Treppenrommé scorekeeper: a Flask app that records melds, layoffs and settlements."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+MIGRATIONS = PROJECT_ROOT / "migrations"
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Create the app: defaults, then instance/config.py, then the environment, then tests."""
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder=str(PROJECT_ROOT / "templates"),
+        static_folder="static",
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI="sqlite:///" + str(Path(app.instance_path) / "scorekeeper.sqlite3"),
+        MAX_CONTENT_LENGTH=64 * 1024,
+        JSON_SORT_KEYS=False,
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        if os.environ.get("DATABASE_URL"):
+            app.config["SQLALCHEMY_DATABASE_URI"] = _database_url(os.environ["DATABASE_URL"])
+        if os.environ.get("SECRET_KEY"):
+            app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
+    else:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
+
+    from scorekeeper import database
+    from scorekeeper.extensions import csrf, db, migrate
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
+    csrf.init_app(app)
+    with app.app_context():
+        database.configure_engine(db.engine)
+
+    from scorekeeper import api, cli, web
+
+    app.register_blueprint(web.bp)
+    app.register_blueprint(api.bp)
+    csrf.exempt(api.bp)
+    api.register_error_pages(app)
+    cli.register(app)
+    return app
+
+
+def _database_url(url: str) -> str:
+    """Let a plain ``postgres://`` or ``postgresql://`` URL use the psycopg 3 driver."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def _instance_secret(instance: Path) -> str:
+    """Return the secret key kept in the instance folder, making one on first start."""
+    path = instance / "secret_key"
+    if not path.exists():
+        # Create the file exclusively so two processes starting at once agree on one key.
+        try:
+            with path.open("x", encoding="utf-8") as file:
+                file.write(secrets.token_hex(32))
+            path.chmod(0o600)
+        except FileExistsError:
+            pass
+    return path.read_text(encoding="utf-8").strip()

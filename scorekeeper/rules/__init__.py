@@ -13,10 +13,12 @@ from scorekeeper.rules.errors import (
     NotASequenceError,
     NotASetError,
     RulesError,
+    SeatingError,
     SettlementError,
     TooFewCardsError,
 )
 from scorekeeper.rules.melds import Layoff, Meld, MeldKind, classify, lay_off
+from scorekeeper.rules.seating import check_target, dealer_seat, seat_players
 from scorekeeper.rules.settlement import (
     GameSettlement,
     SessionStanding,
@@ -27,6 +29,7 @@ from scorekeeper.rules.settlement import (
     session_standing,
     settle_game,
 )
+from scorekeeper.rules.table import Table, TableEntry, replay, values_after_replay
 from scorekeeper.rules.variants import (
     TREPPENROMME,
     VARIANTS,
@@ -60,15 +63,20 @@ __all__ = [
     "Rank",
     "RommeDoubling",
     "RulesError",
+    "SeatingError",
     "SessionStanding",
     "Settlement",
     "SettlementError",
     "Suit",
+    "Table",
+    "TableEntry",
     "TooFewCardsError",
     "Treppenromme",
     "Variant",
     "cards_text",
+    "check_target",
     "classify",
+    "dealer_seat",
     "find_variant",
     "full_pack",
     "hand_value",
@@ -76,7 +84,10 @@ __all__ = [
     "parse_cards",
     "refuse_repeated_cards",
     "repeated_cards",
+    "replay",
     "romme_hand_possible",
+    "seat_players",
     "session_standing",
     "settle_game",
+    "values_after_replay",
 ]

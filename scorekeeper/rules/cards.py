@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -10,8 +11,9 @@ from dataclasses import dataclass
 from scorekeeper.rules.errors import CardNotationError
 
 
+@functools.total_ordering
 class Suit(enum.Enum):
-    """The four French suits, in the order the card picker shows them."""
+    """The four French suits, in the order the card picker shows them (which sorts them)."""
 
     SPADES = "♠"
     HEARTS = "♥"
@@ -27,6 +29,13 @@ class Suit(enum.Enum):
     def is_red(self) -> bool:
         """Tell whether the suit is printed in red."""
         return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+    def __lt__(self, other: object) -> bool:
+        """Order suits as they are declared, so that cards (suit, then rank) can be sorted."""
+        if not isinstance(other, Suit):
+            return NotImplemented
+        order = list(Suit)
+        return order.index(self) < order.index(other)
 
 
 class Rank(enum.IntEnum):

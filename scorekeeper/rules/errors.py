@@ -58,3 +58,7 @@ class CardAlreadyPlayedError(RulesError):
 
 class SettlementError(RulesError):
     """The end of a game was entered in a way the rules do not allow."""
+
+
+class SeatingError(RulesError):
+    """The players or the target of a session are not playable."""

@@ -1,0 +1,351 @@
+"""The OpenAPI 3.1 document of /api/v1, served at /api/v1/openapi.json."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_ERROR = {"$ref": "#/components/schemas/Error"}
+_POINTS = {
+    "type": "object",
+    "description": "Points keyed by player id (as a string).",
+    "additionalProperties": {"type": "integer"},
+}
+_CARDS_IN = {
+    "description": 'Cards as text ("Q♣ K♣ A♣", "qc kc ac", "D♣ K♣ A♣") or a list of cards.',
+    "oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
+}
+_CARDS_OUT = {"type": "array", "items": {"type": "string"}}
+_ID = {"type": "integer", "minimum": 1}
+
+
+def _answer(description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*codes: int) -> dict[str, Any]:
+    meaning = {
+        400: "The body is not valid JSON.",
+        404: "No such session, game or entry.",
+        409: "Not possible in the state things are in now (the game is over, a game is open, "
+        "the session is finished, a later entry builds on this one).",
+        413: "The body is too large.",
+        422: "Against the rules, or a field is missing or of the wrong type.",
+    }
+    return {str(code): _answer(meaning[code], _ERROR) for code in codes}
+
+
+def _body(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+
+def _id_param(name: str) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True, "schema": _ID}
+
+
+OPENAPI: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {
+        "title": "Treppenrommé scorekeeper",
+        "version": "1",
+        "description": "Record melds, layoffs and settlements of Treppenrommé sessions.",
+    },
+    "paths": {
+        "/api/v1/check": {
+            "post": {
+                "summary": "Check cards as a meld, or as a layoff onto a meld",
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "required": ["cards"],
+                        "properties": {"cards": _CARDS_IN, "onto": _CARDS_IN},
+                    }
+                ),
+                "responses": {
+                    "200": _answer("The verdict.", {"$ref": "#/components/schemas/Check"}),
+                    **_errors(400, 413, 422),
+                },
+            }
+        },
+        "/api/v1/sessions": {
+            "post": {
+                "summary": "Start a session",
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "required": ["players"],
+                        "properties": {
+                            "players": {
+                                "type": "array",
+                                "items": {"type": "string"},
+                                "description": "2 to 4 names in seating order (clockwise).",
+                            },
+                            "target": {"type": "integer", "default": 500, "minimum": 1},
+                            "dealer": {
+                                "description": "First dealer: seat (0 = first player, the "
+                                'default), a name, or "lot".',
+                                "oneOf": [{"type": "integer"}, {"type": "string"}],
+                            },
+                        },
+                    }
+                ),
+                "responses": {
+                    "201": _answer("The new session.", {"$ref": "#/components/schemas/Session"}),
+                    **_errors(400, 413, 422),
+                },
+            }
+        },
+        "/api/v1/sessions/{session_id}": {
+            "parameters": [_id_param("session_id")],
+            "get": {
+                "summary": "A session with its totals and games",
+                "responses": {
+                    "200": _answer("The session.", {"$ref": "#/components/schemas/Session"}),
+                    **_errors(404),
+                },
+            },
+        },
+        "/api/v1/sessions/{session_id}/games": {
+            "parameters": [_id_param("session_id")],
+            "post": {
+                "summary": "Start the next game (the deal passes to the left)",
+                "responses": {
+                    "201": _answer("The new game.", {"$ref": "#/components/schemas/Game"}),
+                    **_errors(404, 409),
+                },
+            },
+        },
+        "/api/v1/games/{game_id}": {
+            "parameters": [_id_param("game_id")],
+            "get": {
+                "summary": "A game with its melds as they lie, its entries and points",
+                "responses": {
+                    "200": _answer("The game.", {"$ref": "#/components/schemas/Game"}),
+                    **_errors(404),
+                },
+            },
+        },
+        "/api/v1/games/{game_id}/melds": {
+            "parameters": [_id_param("game_id")],
+            "post": {
+                "summary": "Record a meld",
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "required": ["player", "cards"],
+                        "properties": {"player": _ID, "cards": _CARDS_IN},
+                    }
+                ),
+                "responses": {
+                    "201": _answer("The meld.", {"$ref": "#/components/schemas/Meld"}),
+                    **_errors(400, 404, 409, 413, 422),
+                },
+            },
+        },
+        "/api/v1/games/{game_id}/layoffs": {
+            "parameters": [_id_param("game_id")],
+            "post": {
+                "summary": "Record a layoff onto a meld on the table",
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "required": ["player", "meld", "cards"],
+                        "properties": {"player": _ID, "meld": _ID, "cards": _CARDS_IN},
+                    }
+                ),
+                "responses": {
+                    "201": _answer(
+                        "The layoff, with the meld as it lies now.",
+                        {
+                            "type": "object",
+                            "required": ["id", "value", "meld"],
+                            "properties": {
+                                "id": _ID,
+                                "type": {"const": "layoff"},
+                                "player": _ID,
+                                "cards": _CARDS_OUT,
+                                "values": {"type": "array", "items": {"type": "integer"}},
+                                "value": {"type": "integer"},
+                                "meld": {"$ref": "#/components/schemas/Meld"},
+                            },
+                        },
+                    ),
+                    **_errors(400, 404, 409, 413, 422),
+                },
+            },
+        },
+        "/api/v1/games/{game_id}/entries/{entry_id}": {
+            "parameters": [_id_param("game_id"), _id_param("entry_id")],
+            "delete": {
+                "summary": "Delete an entry nothing depends on",
+                "responses": {"204": {"description": "Deleted."}, **_errors(404, 409)},
+            },
+        },
+        "/api/v1/games/{game_id}/undo": {
+            "parameters": [_id_param("game_id")],
+            "post": {
+                "summary": "Delete the latest entry of the game",
+                "responses": {
+                    "200": _answer(
+                        "The id of the undone entry and the game after it.",
+                        {
+                            "type": "object",
+                            "properties": {
+                                "undone": _ID,
+                                "game": {"$ref": "#/components/schemas/Game"},
+                            },
+                        },
+                    ),
+                    **_errors(404, 409),
+                },
+            },
+        },
+        "/api/v1/games/{game_id}/finish": {
+            "parameters": [_id_param("game_id")],
+            "post": {
+                "summary": "Settle the game, or abandon it with winner null",
+                "requestBody": _body({"$ref": "#/components/schemas/FinishRequest"}),
+                "responses": {
+                    "200": _answer("The settlement.", {"$ref": "#/components/schemas/Finish"}),
+                    **_errors(400, 404, 409, 413, 422),
+                },
+            },
+        },
+        "/api/v1/games/{game_id}/settlement": {
+            "parameters": [_id_param("game_id")],
+            "post": {
+                "summary": "Preview the settlement without writing anything",
+                "requestBody": _body({"$ref": "#/components/schemas/FinishRequest"}),
+                "responses": {
+                    "200": _answer("The settlement.", {"$ref": "#/components/schemas/Finish"}),
+                    **_errors(400, 404, 409, 413, 422),
+                },
+            },
+        },
+    },
+    "components": {
+        "schemas": {
+            "Error": {
+                "type": "object",
+                "required": ["error"],
+                "properties": {"error": {"type": "string"}},
+            },
+            "Check": {
+                "type": "object",
+                "required": ["valid"],
+                "properties": {
+                    "valid": {"type": "boolean"},
+                    "kind": {"enum": ["set", "sequence"]},
+                    "cards": _CARDS_OUT,
+                    "added": _CARDS_OUT,
+                    "values": {"type": "array", "items": {"type": "integer"}},
+                    "value": {"type": "integer"},
+                    "error": {"type": "string"},
+                },
+            },
+            "Player": {
+                "type": "object",
+                "required": ["id", "name"],
+                "properties": {"id": _ID, "name": {"type": "string"}},
+            },
+            "GameSummary": {
+                "type": "object",
+                "required": ["id", "number", "dealer", "status", "winner", "romme", "points"],
+                "properties": {
+                    "id": _ID,
+                    "number": {"type": "integer"},
+                    "dealer": _ID,
+                    "status": {"enum": ["open", "finished", "abandoned"]},
+                    "winner": {"type": ["integer", "null"]},
+                    "romme": {"type": ["boolean", "null"]},
+                    "points": _POINTS,
+                },
+            },
+            "Session": {
+                "type": "object",
+                "required": ["id", "status", "target", "players", "winner", "totals", "games"],
+                "properties": {
+                    "id": _ID,
+                    "status": {"enum": ["open", "finished"]},
+                    "target": {"type": "integer"},
+                    "variant": {"type": "string"},
+                    "players": {"type": "array", "items": {"$ref": "#/components/schemas/Player"}},
+                    "winner": {"type": ["integer", "null"]},
+                    "totals": _POINTS,
+                    "to_go": _POINTS,
+                    "dealer": _ID,
+                    "current_game": {"type": ["integer", "null"]},
+                    "games": {
+                        "type": "array",
+                        "items": {"$ref": "#/components/schemas/GameSummary"},
+                    },
+                },
+            },
+            "Meld": {
+                "type": "object",
+                "required": ["id", "player", "kind", "cards", "value"],
+                "properties": {
+                    "id": _ID,
+                    "player": _ID,
+                    "kind": {"enum": ["set", "sequence"]},
+                    "cards": _CARDS_OUT,
+                    "value": {"type": "integer"},
+                },
+            },
+            "Entry": {
+                "type": "object",
+                "required": ["id", "type", "player", "meld", "cards", "value"],
+                "properties": {
+                    "id": _ID,
+                    "type": {"enum": ["meld", "layoff"]},
+                    "player": _ID,
+                    "meld": _ID,
+                    "cards": _CARDS_OUT,
+                    "values": {"type": "array", "items": {"type": "integer"}},
+                    "value": {"type": "integer"},
+                    "position": {"type": "integer"},
+                    "created_at": {"type": "string"},
+                },
+            },
+            "Game": {
+                "type": "object",
+                "required": ["id", "number", "dealer", "status", "melds", "entries", "points"],
+                "properties": {
+                    "id": _ID,
+                    "session": _ID,
+                    "number": {"type": "integer"},
+                    "dealer": _ID,
+                    "status": {"enum": ["open", "finished", "abandoned"]},
+                    "winner": {"type": ["integer", "null"]},
+                    "romme": {"type": ["boolean", "null"]},
+                    "melds": {"type": "array", "items": {"$ref": "#/components/schemas/Meld"}},
+                    "entries": {"type": "array", "items": {"$ref": "#/components/schemas/Entry"}},
+                    "points": _POINTS,
+                },
+            },
+            "FinishRequest": {
+                "type": "object",
+                "required": ["winner"],
+                "properties": {
+                    "winner": {"type": ["integer", "null"]},
+                    "hands": {"type": "object", "additionalProperties": _CARDS_IN},
+                    "romme": {"type": ["boolean", "null"]},
+                },
+            },
+            "Finish": {
+                "type": "object",
+                "required": ["winner", "romme", "hand_points", "settlement", "session"],
+                "properties": {
+                    "game": _ID,
+                    "status": {"type": "string"},
+                    "winner": {"type": ["integer", "null"]},
+                    "romme": {"type": "boolean"},
+                    "romme_possible": {"type": "boolean"},
+                    "hand_points": _POINTS,
+                    "factors": _POINTS,
+                    "settlement": _POINTS,
+                    "session": {"$ref": "#/components/schemas/Session"},
+                },
+            },
+        }
+    },
+}

@@ -1,0 +1,101 @@
+"""Turn sessions, games, melds and entries into the JSON shapes of the /api/v1 contract."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorekeeper import rules, services
+from scorekeeper.models import Entry, Game, GameSession
+
+
+def session_json(session: GameSession) -> dict[str, Any]:
+    """Return a session with its players, totals, winner and games."""
+    scores = services.session_scores(session)
+    current = services.open_game(session)
+    return {
+        "id": session.id,
+        "status": session.status,
+        "target": session.target,
+        "variant": session.variant,
+        "players": [{"id": player.id, "name": player.name} for player in session.players],
+        "winner": scores.standing.winner if session.status == "finished" else None,
+        "totals": _by_player(scores.totals),
+        "to_go": _by_player({pid: scores.standing.to_go(pid) for pid in scores.totals}),
+        "dealer": services.next_dealer(session).id,
+        "current_game": current.id if current else None,
+        "games": [
+            {
+                "id": game.id,
+                "number": game.number,
+                "dealer": game.dealer_id,
+                "status": game.status,
+                "winner": game.winner_id,
+                "romme": game.romme,
+                "points": _by_player(scores.game_points[game.id]),
+            }
+            for game in session.games
+        ],
+    }
+
+
+def game_json(game: Game) -> dict[str, Any]:
+    """Return a game with the melds as they lie now, its entries in order, and its points."""
+    table = services.table_of(game)
+    melds = [entry for entry in game.entries if entry.kind == "meld"]
+    return {
+        "id": game.id,
+        "session": game.session_id,
+        "number": game.number,
+        "dealer": game.dealer_id,
+        "status": game.status,
+        "winner": game.winner_id,
+        "romme": game.romme,
+        "melds": [meld_json(entry, table) for entry in melds],
+        "entries": [entry_json(entry) for entry in game.entries],
+        "points": _by_player(services.game_points(game)),
+    }
+
+
+def meld_json(entry: Entry, table: rules.Table[int]) -> dict[str, Any]:
+    """Return a meld as it lies now: its cards with layoffs, and the value written for it."""
+    return {
+        "id": entry.id,
+        "player": entry.player_id,
+        "kind": entry.meld_kind,
+        "cards": [card.code for card in table.melds[entry.id].cards],
+        "value": entry.value,
+    }
+
+
+def entry_json(entry: Entry) -> dict[str, Any]:
+    """Return one entry as the recorder wrote it."""
+    return {
+        "id": entry.id,
+        "type": entry.kind,
+        "player": entry.player_id,
+        "meld": entry.meld_id if entry.kind == "layoff" else entry.id,
+        "cards": [card.card for card in entry.cards],
+        "values": [card.value for card in entry.cards],
+        "value": entry.value,
+        "position": entry.position,
+        "created_at": entry.created_at.isoformat(),
+    }
+
+
+def finish_json(finish: services.Finish) -> dict[str, Any]:
+    """Return the settlement of a finished or abandoned game with the session after it."""
+    settlement = finish.settlement
+    return {
+        "game": finish.game.id,
+        "status": finish.game.status,
+        "winner": settlement.winner,
+        "romme": settlement.romme,
+        "hand_points": _by_player(settlement.hand_points),
+        "factors": _by_player(settlement.factors),
+        "settlement": _by_player(settlement.gains),
+        "session": session_json(finish.game.session),
+    }
+
+
+def _by_player(values: dict[int, int]) -> dict[str, int]:
+    return {str(player_id): value for player_id, value in values.items()}

@@ -1,0 +1,273 @@
+"""Endpoints of /api/v1: each reads the JSON body, calls one service, and answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from scorekeeper import rules, services
+from scorekeeper.api import serialize
+from scorekeeper.api.openapi import OPENAPI
+from scorekeeper.extensions import db
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+class BadBody(ValueError):
+    """The JSON body is missing a field or has one of the wrong type (422)."""
+
+
+@bp.errorhandler(rules.RulesError)
+@bp.errorhandler(services.InvalidRequestError)
+@bp.errorhandler(BadBody)
+def _unprocessable(error: ValueError) -> tuple[Response, int]:
+    db.session.rollback()
+    return jsonify(error=str(error)), 422
+
+
+@bp.errorhandler(services.NotFoundError)
+def _not_found(error: LookupError) -> tuple[Response, int]:
+    db.session.rollback()
+    return jsonify(error=str(error)), 404
+
+
+@bp.errorhandler(services.ConflictError)
+def _conflict(error: services.ConflictError) -> tuple[Response, int]:
+    db.session.rollback()
+    return jsonify(error=str(error)), 409
+
+
+@bp.errorhandler(HTTPException)
+def _http_error(error: HTTPException) -> tuple[Response, int]:
+    db.session.rollback()
+    return jsonify(error=error.description or error.name), error.code or 500
+
+
+def register_error_pages(app: Flask) -> None:
+    """Answer errors under /api/ in JSON, also those raised before a view is found."""
+
+    @app.errorhandler(HTTPException)
+    def _api_http_error(error: HTTPException) -> Any:
+        if not request.path.startswith(bp.url_prefix or "/api"):
+            return error
+        return _http_error(error)
+
+    @app.errorhandler(Exception)
+    def _api_server_error(error: Exception) -> Any:
+        if isinstance(error, HTTPException):
+            return _api_http_error(error)
+        app.logger.exception("Unhandled error on %s", request.path)
+        db.session.rollback()
+        if request.path.startswith(bp.url_prefix or "/api"):
+            return jsonify(error="Something went wrong on the server; nothing was saved."), 500
+        return "Something went wrong on the server; nothing was saved.", 500
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    """Serve the OpenAPI document of this API."""
+    return jsonify(OPENAPI)
+
+
+@bp.post("/check")
+def check() -> Response:
+    """Check cards as a meld, or as a layoff ``onto`` a meld, without recording anything."""
+    body = _body()
+    cards = rules.parse_cards(_cards(body, "cards"))
+    onto_text = body.get("onto")
+    try:
+        if onto_text is None:
+            meld = rules.classify(cards)
+            return jsonify(
+                valid=True,
+                kind=meld.kind.value,
+                cards=[card.code for card in meld.cards],
+                values=list(meld.values),
+                value=meld.value,
+            )
+        onto = rules.parse_cards(_cards(body, "onto"))
+        layoff = rules.lay_off(onto, cards)
+    except rules.CardNotationError:
+        raise
+    except rules.RulesError as error:
+        return jsonify(valid=False, error=str(error))
+    return jsonify(
+        valid=True,
+        kind=layoff.meld.kind.value,
+        cards=[card.code for card in layoff.meld.cards],
+        added=[card.code for card in layoff.cards],
+        values=list(layoff.values),
+        value=layoff.value,
+    )
+
+
+@bp.post("/sessions")
+def create_session() -> tuple[Response, int]:
+    """Seat the players and open a session."""
+    body = _body()
+    names = body.get("players")
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        raise BadBody("players must be a list of names, in seating order (clockwise).")
+    target = body.get("target", 500)
+    if not _is_int(target):
+        raise BadBody("target must be a whole number of points, e.g. 500.")
+    dealer = _first_dealer(body.get("dealer", 0), names)
+    session = services.create_session(names, target, dealer)
+    return jsonify(serialize.session_json(session)), 201
+
+
+@bp.get("/sessions/<int:session_id>")
+def get_session(session_id: int) -> Response:
+    """Return a session with its totals and games."""
+    return jsonify(serialize.session_json(services.get_session(session_id)))
+
+
+@bp.post("/sessions/<int:session_id>/games")
+def start_game(session_id: int) -> tuple[Response, int]:
+    """Start the session's next game."""
+    game = services.start_game(session_id)
+    return jsonify(serialize.game_json(game)), 201
+
+
+@bp.get("/games/<int:game_id>")
+def get_game(game_id: int) -> Response:
+    """Return a game with its melds, entries and points."""
+    return jsonify(serialize.game_json(services.get_game(game_id)))
+
+
+@bp.post("/games/<int:game_id>/melds")
+def record_meld(game_id: int) -> tuple[Response, int]:
+    """Record a new meld."""
+    body = _body()
+    services.get_game(game_id)
+    entry = services.record_meld(game_id, _id(body, "player"), _cards(body, "cards"))
+    table = services.table_of(entry.game)
+    return jsonify({**serialize.meld_json(entry, table), "entry": entry.id}), 201
+
+
+@bp.post("/games/<int:game_id>/layoffs")
+def record_layoff(game_id: int) -> tuple[Response, int]:
+    """Record cards laid off onto a meld on the table."""
+    body = _body()
+    services.get_game(game_id)
+    entry = services.record_layoff(
+        game_id, _id(body, "player"), _id(body, "meld"), _cards(body, "cards")
+    )
+    table = services.table_of(entry.game)
+    meld_entry = next(e for e in entry.game.entries if e.id == entry.meld_id)
+    return jsonify(
+        {
+            **serialize.entry_json(entry),
+            "meld": serialize.meld_json(meld_entry, table),
+        }
+    ), 201
+
+
+@bp.delete("/games/<int:game_id>/entries/<int:entry_id>")
+def delete_entry(game_id: int, entry_id: int) -> tuple[str, int]:
+    """Delete an entry that nothing on the table depends on."""
+    services.delete_entry(game_id, entry_id)
+    return "", 204
+
+
+@bp.post("/games/<int:game_id>/undo")
+def undo(game_id: int) -> Response:
+    """Delete the latest entry of the game and return it."""
+    entry = services.undo_last_entry(game_id)
+    return jsonify(undone=entry.id, game=serialize.game_json(services.get_game(game_id)))
+
+
+@bp.post("/games/<int:game_id>/finish")
+def finish(game_id: int) -> Response:
+    """Settle the game (``winner``) or abandon it (``winner: null``)."""
+    body = _body()
+    services.get_game(game_id)
+    winner, hands, romme = _finish_fields(body)
+    finish = services.finish_game(game_id, winner, hands, romme)
+    return jsonify(serialize.finish_json(finish))
+
+
+@bp.post("/games/<int:game_id>/settlement")
+def preview_settlement(game_id: int) -> Response:
+    """Show what finishing the game would book, without writing anything."""
+    body = _body()
+    services.get_game(game_id)
+    winner, hands, romme = _finish_fields(body)
+    finish = services.preview_finish(game_id, winner, hands, romme)
+    answer = serialize.finish_json(finish)
+    answer["status"] = "preview"
+    answer["romme_possible"] = finish.romme_possible
+    db.session.rollback()
+    return jsonify(answer)
+
+
+# --- reading the body ------------------------------------------------------------------------
+
+
+def _body() -> dict[str, Any]:
+    data = request.get_json(force=True, silent=True)
+    if data is None:
+        return _malformed()
+    if not isinstance(data, dict):
+        raise BadBody("The body must be a JSON object.")
+    return data
+
+
+def _malformed() -> dict[str, Any]:
+    from werkzeug.exceptions import BadRequest
+
+    raise BadRequest("The body is not valid JSON.")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _id(body: dict[str, Any], field: str) -> int:
+    value = body.get(field)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BadBody(f"{field} must be an id (a whole number).")
+    return value
+
+
+def _cards(body: dict[str, Any], field: str) -> str:
+    value = body.get(field)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(card, str) for card in value):
+        return " ".join(value)
+    raise BadBody(f'{field} must be cards as text, e.g. "Q♣ K♣ A♣".')
+
+
+def _first_dealer(value: object, names: list[Any]) -> int | None:
+    if value == "lot":
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value in names:
+        return names.index(value)
+    raise BadBody('dealer must be a seat number (0 = first player), a name, or "lot".')
+
+
+def _finish_fields(body: dict[str, Any]) -> tuple[int | None, dict[int, str], bool | None]:
+    if "winner" not in body:
+        raise BadBody("Say who went out (winner), or send winner: null to abandon the game.")
+    winner = body["winner"]
+    if winner is not None and not _is_int(winner):
+        raise BadBody("winner must be a player id, or null to abandon the game.")
+    romme = body.get("romme")
+    if romme is not None and not isinstance(romme, bool):
+        raise BadBody("romme must be true or false.")
+    raw_hands = body.get("hands", {})
+    if not isinstance(raw_hands, dict):
+        raise BadBody('hands must map player ids to their cards, e.g. {"8": "A♠ 7♥"}.')
+    hands: dict[int, str] = {}
+    for key in raw_hands:
+        if not (key.isascii() and key.isdigit()) or len(key) > 18:
+            raise BadBody(f"hands: “{key[:20]}” is not a player id.")
+        hands[int(key)] = _cards(raw_hands, key)
+    if winner is None:
+        hands = {}
+    return winner, hands, romme

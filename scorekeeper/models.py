@@ -1,0 +1,152 @@
+"""Database tables: sessions, players, games, entries with their cards, and settlements."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from scorekeeper.extensions import db
+
+
+def utcnow() -> datetime:
+    """Return the current time in UTC."""
+    return datetime.now(UTC)
+
+
+class GameSession(db.Model):  # type: ignore[name-defined,misc]
+    """A series of games played to a target by the same players in the same seats."""
+
+    __tablename__ = "sessions"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    variant: so.Mapped[str] = so.mapped_column(sa.String(40), default="treppenromme")
+    target: so.Mapped[int]
+    first_dealer_seat: so.Mapped[int]
+    status: so.Mapped[str] = so.mapped_column(sa.String(10), default="open")
+    created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+    players: so.Mapped[list[Player]] = so.relationship(
+        back_populates="session", order_by="Player.seat", cascade="all, delete-orphan"
+    )
+    games: so.Mapped[list[Game]] = so.relationship(
+        back_populates="session", order_by="Game.number", cascade="all, delete-orphan"
+    )
+
+    __table_args__ = (
+        sa.CheckConstraint("target >= 1", name="target_positive"),
+        sa.CheckConstraint("status IN ('open', 'finished')", name="status_known"),
+    )
+
+
+class Player(db.Model):  # type: ignore[name-defined,misc]
+    """A player in a seat of a session; seats run clockwise from 0."""
+
+    __tablename__ = "players"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    session_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("sessions.id"), index=True)
+    seat: so.Mapped[int]
+    name: so.Mapped[str] = so.mapped_column(sa.String(40))
+
+    session: so.Mapped[GameSession] = so.relationship(back_populates="players")
+
+    __table_args__ = (
+        sa.UniqueConstraint("session_id", "seat"),
+        sa.UniqueConstraint("session_id", "name"),
+    )
+
+
+class Game(db.Model):  # type: ignore[name-defined,misc]
+    """One deal of a session, from the deal until someone goes out or the table gives up."""
+
+    __tablename__ = "games"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    session_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("sessions.id"), index=True)
+    number: so.Mapped[int]
+    dealer_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("players.id"))
+    status: so.Mapped[str] = so.mapped_column(sa.String(10), default="open")
+    winner_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("players.id"))
+    romme: so.Mapped[bool | None]
+    started_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    ended_at: so.Mapped[datetime | None] = so.mapped_column(sa.DateTime(timezone=True))
+
+    session: so.Mapped[GameSession] = so.relationship(back_populates="games")
+    dealer: so.Mapped[Player] = so.relationship(foreign_keys=[dealer_id])
+    winner: so.Mapped[Player | None] = so.relationship(foreign_keys=[winner_id])
+    entries: so.Mapped[list[Entry]] = so.relationship(
+        back_populates="game", order_by="Entry.position", cascade="all, delete-orphan"
+    )
+    settlement_lines: so.Mapped[list[SettlementLine]] = so.relationship(
+        back_populates="game", cascade="all, delete-orphan"
+    )
+
+    __table_args__ = (
+        sa.UniqueConstraint("session_id", "number"),
+        sa.CheckConstraint("status IN ('open', 'finished', 'abandoned')", name="status_known"),
+    )
+
+
+class Entry(db.Model):  # type: ignore[name-defined,misc]
+    """A meld or a layoff as the recorder entered it, with the value written down then (R3)."""
+
+    __tablename__ = "entries"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    game_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("games.id"), index=True)
+    position: so.Mapped[int]
+    kind: so.Mapped[str] = so.mapped_column(sa.String(10))
+    player_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("players.id"))
+    # A layoff names the meld entry it was laid onto; a meld leaves this empty.
+    meld_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("entries.id"), index=True)
+    meld_kind: so.Mapped[str | None] = so.mapped_column(sa.String(10))
+    value: so.Mapped[int]
+    created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+    game: so.Mapped[Game] = so.relationship(back_populates="entries")
+    player: so.Mapped[Player] = so.relationship()
+    cards: so.Mapped[list[TableCard]] = so.relationship(
+        back_populates="entry", order_by="TableCard.position", cascade="all, delete-orphan"
+    )
+
+    __table_args__ = (
+        sa.UniqueConstraint("game_id", "position"),
+        sa.CheckConstraint("kind IN ('meld', 'layoff')", name="kind_known"),
+    )
+
+
+class TableCard(db.Model):  # type: ignore[name-defined,misc]
+    """A card an entry put on the table; the database holds each card once per game."""
+
+    __tablename__ = "table_cards"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    entry_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("entries.id"), index=True)
+    game_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("games.id"))
+    card: so.Mapped[str] = so.mapped_column(sa.String(4))
+    position: so.Mapped[int]
+    value: so.Mapped[int]
+
+    entry: so.Mapped[Entry] = so.relationship(back_populates="cards")
+
+    __table_args__ = (sa.UniqueConstraint("game_id", "card"),)
+
+
+class SettlementLine(db.Model):  # type: ignore[name-defined,misc]
+    """What the end of a game booked for one player: their hand cards and the points gained."""
+
+    __tablename__ = "settlement_lines"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    game_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("games.id"), index=True)
+    player_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("players.id"))
+    hand: so.Mapped[str | None] = so.mapped_column(sa.String(200))
+    hand_points: so.Mapped[int | None]
+    factor: so.Mapped[int] = so.mapped_column(default=1)
+    gain: so.Mapped[int] = so.mapped_column(default=0)
+
+    game: so.Mapped[Game] = so.relationship(back_populates="settlement_lines")
+
+    __table_args__ = (sa.UniqueConstraint("game_id", "player_id"),)

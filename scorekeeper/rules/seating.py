@@ -1,0 +1,51 @@
+"""Who plays, in which seats, who deals, and what target the session plays to."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from scorekeeper.rules.errors import SeatingError
+from scorekeeper.rules.variants import TREPPENROMME, Variant
+
+LONGEST_NAME = 40
+
+
+def seat_players(names: Sequence[str], variant: Variant = TREPPENROMME) -> list[str]:
+    """Return the player names in seating order (clockwise), tidied, or raise why not.
+
+    >>> seat_players([" Ann ", "Bob"])
+    ['Ann', 'Bob']
+    """
+    seated = [" ".join(name.split()) for name in names]
+    low, high = variant.min_players, variant.max_players
+    if not low <= len(seated) <= high:
+        raise SeatingError(
+            f"{variant.title} is played by {low} to {high} players; {len(seated)} were entered."
+        )
+    if any(not name for name in seated):
+        raise SeatingError("Every player needs a name.")
+    too_long = [name for name in seated if len(name) > LONGEST_NAME]
+    if too_long:
+        raise SeatingError(f"A name may have at most {LONGEST_NAME} characters.")
+    seen: set[str] = set()
+    for name in seated:
+        if name.casefold() in seen:
+            raise SeatingError(f"“{name}” is entered twice: every player needs their own name.")
+        seen.add(name.casefold())
+    return seated
+
+
+def check_target(target: int) -> int:
+    """Return the target if it is a positive number of points, or raise."""
+    if target < 1:
+        raise SeatingError("The target must be a positive number of points, e.g. 500 or 1000.")
+    return target
+
+
+def dealer_seat(first_dealer_seat: int, game_number: int, player_count: int) -> int:
+    """Return the seat that deals a game: the deal passes to the left (clockwise) each game.
+
+    >>> dealer_seat(2, 1, 3), dealer_seat(2, 2, 3), dealer_seat(2, 3, 3)
+    (2, 0, 1)
+    """
+    return (first_dealer_seat + game_number - 1) % player_count

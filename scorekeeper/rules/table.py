@@ -1,0 +1,94 @@
+"""The melds lying on the table during one game, built up entry by entry."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from scorekeeper.rules.cards import Card, cards_text
+from scorekeeper.rules.errors import CardAlreadyPlayedError, InvalidLayoffError, RulesError
+from scorekeeper.rules.melds import Layoff, Meld, classify, lay_off
+from scorekeeper.rules.variants import TREPPENROMME, Variant
+
+K = TypeVar("K", bound=Hashable)
+
+
+@dataclass(frozen=True)
+class TableEntry(Generic[K]):
+    """One recorded entry: a meld (``onto`` is None) or a layoff onto the meld keyed ``onto``."""
+
+    key: K
+    cards: tuple[Card, ...]
+    onto: K | None = None
+
+
+class Table(Generic[K]):
+    """The melds on the table, keyed by the entry that melded them; every card lies once.
+
+    >>> from scorekeeper.rules.cards import parse_cards
+    >>> table = Table()
+    >>> table.meld(1, parse_cards("J♦ Q♦ K♦")).value
+    30
+    >>> table.lay_off(2, 1, parse_cards("A♦")).value
+    10
+    >>> str(table.melds[1])
+    'J♦ Q♦ K♦ A♦'
+    """
+
+    def __init__(self, variant: Variant = TREPPENROMME) -> None:
+        self.variant = variant
+        self.melds: dict[K, Meld] = {}
+        self.cards: set[Card] = set()
+
+    def meld(self, key: K, cards: Sequence[Card]) -> Meld:
+        """Put a new meld on the table and return it valued."""
+        self._refuse_on_table(cards)
+        meld = classify(cards, self.variant)
+        self.melds[key] = meld
+        self.cards.update(meld.cards)
+        return meld
+
+    def lay_off(self, key: K, onto: K, cards: Sequence[Card]) -> Layoff:
+        """Lay cards off onto a meld on the table and return the layoff valued (R2, R3)."""
+        if onto not in self.melds:
+            raise InvalidLayoffError("That meld is not on the table in this game.")
+        self._refuse_on_table(cards)
+        layoff = lay_off(self.melds[onto].cards, cards, self.variant)
+        self.melds[onto] = layoff.meld
+        self.cards.update(layoff.cards)
+        return layoff
+
+    def play(self, entry: TableEntry[K]) -> Meld | Layoff:
+        """Apply one recorded entry."""
+        if entry.onto is None:
+            return self.meld(entry.key, entry.cards)
+        return self.lay_off(entry.key, entry.onto, entry.cards)
+
+    def _refuse_on_table(self, cards: Iterable[Card]) -> None:
+        taken = sorted(card for card in set(cards) if card in self.cards)
+        if taken:
+            verb = "is" if len(taken) == 1 else "are"
+            raise CardAlreadyPlayedError(f"{cards_text(taken)} {verb} already on the table.")
+
+
+def replay(entries: Iterable[TableEntry[K]], variant: Variant = TREPPENROMME) -> Table[K]:
+    """Build the table from entries in the order they were recorded; raise if one is illegal."""
+    table: Table[K] = Table(variant)
+    for entry in entries:
+        table.play(entry)
+    return table
+
+
+def values_after_replay(
+    entries: Sequence[TableEntry[K]], variant: Variant = TREPPENROMME
+) -> dict[K, int] | None:
+    """Return each entry's value when replayed in order, or None if one no longer fits."""
+    table: Table[K] = Table(variant)
+    values: dict[K, int] = {}
+    try:
+        for entry in entries:
+            values[entry.key] = table.play(entry).value
+    except RulesError:
+        return None
+    return values

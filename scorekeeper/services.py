@@ -1,0 +1,435 @@
+"""Use cases: each checks the rules, writes to the database, and commits once."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+import sqlalchemy as sa
+
+from scorekeeper import rules
+from scorekeeper.extensions import db
+from scorekeeper.models import Entry, Game, GameSession, Player, SettlementLine, TableCard, utcnow
+
+
+class NotFoundError(LookupError):
+    """The session, game, player, meld or entry does not exist (here)."""
+
+
+class ConflictError(Exception):
+    """The request does not fit the state things are in now (a closed game, a finished session)."""
+
+
+class InvalidRequestError(ValueError):
+    """The request names a player or meld that is not part of this game."""
+
+
+M = TypeVar("M")
+
+# Ids beyond a 64-bit integer cannot exist; refuse them before the database overflows.
+_LARGEST_ID = 2**63 - 1
+
+
+def _exists(model: type[M], key: int) -> M | None:
+    return db.session.get(model, key) if 0 < key <= _LARGEST_ID else None
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def get_session(session_id: int) -> GameSession:
+    """Return a session or raise NotFoundError."""
+    session = _exists(GameSession, session_id)
+    if session is None:
+        raise NotFoundError("There is no such session.")
+    return session
+
+
+def get_game(game_id: int) -> Game:
+    """Return a game or raise NotFoundError."""
+    game = _exists(Game, game_id)
+    if game is None:
+        raise NotFoundError("There is no such game.")
+    return game
+
+
+def variant_of(session: GameSession) -> rules.Variant:
+    """Return the rule system a session is played by."""
+    return rules.find_variant(session.variant)
+
+
+@dataclass(frozen=True)
+class SessionScores:
+    """A session's points per game and player, its totals and its standing (R7)."""
+
+    game_points: dict[int, dict[int, int]]
+    standing: rules.SessionStanding[int]
+
+    @property
+    def totals(self) -> dict[int, int]:
+        """Return each player's total over all games."""
+        return self.standing.totals
+
+
+def session_scores(session: GameSession) -> SessionScores:
+    """Add up the points of every game of a session, with two queries whatever its length."""
+    player_ids = [player.id for player in session.players]
+    game_points: dict[int, dict[int, int]] = defaultdict(lambda: dict.fromkeys(player_ids, 0))
+    meld_points = db.session.execute(
+        sa.select(Entry.game_id, Entry.player_id, sa.func.sum(Entry.value))
+        .join(Game, Game.id == Entry.game_id)
+        .where(Game.session_id == session.id)
+        .group_by(Entry.game_id, Entry.player_id)
+    )
+    settled = db.session.execute(
+        sa.select(SettlementLine.game_id, SettlementLine.player_id, SettlementLine.gain)
+        .join(Game, Game.id == SettlementLine.game_id)
+        .where(Game.session_id == session.id)
+    )
+    for game_id, player_id, points in [*meld_points, *settled]:
+        game_points[game_id][player_id] += points
+    totals = dict.fromkeys(player_ids, 0)
+    for points in game_points.values():
+        for player_id, value in points.items():
+            totals[player_id] += value
+    in_progress = any(game.status == "open" for game in session.games)
+    standing = rules.session_standing(totals, session.target, game_in_progress=in_progress)
+    return SessionScores(
+        game_points={game.id: game_points[game.id] for game in session.games},
+        standing=standing,
+    )
+
+
+def game_points(game: Game) -> dict[int, int]:
+    """Return each player's points in one game, settlement included once it is settled."""
+    points = dict.fromkeys((player.id for player in game.session.players), 0)
+    for entry in game.entries:
+        points[entry.player_id] += entry.value
+    for line in game.settlement_lines:
+        points[line.player_id] += line.gain
+    return points
+
+
+def open_game(session: GameSession) -> Game | None:
+    """Return the session's game in progress, if there is one."""
+    return next((game for game in session.games if game.status == "open"), None)
+
+
+def next_dealer(session: GameSession) -> Player:
+    """Return the player who deals the next game (or the one in progress)."""
+    number = len(session.games) + (0 if open_game(session) else 1)
+    seat = rules.dealer_seat(session.first_dealer_seat, max(number, 1), len(session.players))
+    return session.players[seat]
+
+
+def table_of(game: Game) -> rules.Table[int]:
+    """Rebuild the table of a game from its entries, keyed by meld entry id."""
+    variant = variant_of(game.session)
+    return rules.replay((_table_entry(entry) for entry in game.entries), variant)
+
+
+def _table_entry(entry: Entry) -> rules.TableEntry[int]:
+    cards = tuple(rules.Card.from_code(card.card) for card in entry.cards)
+    return rules.TableEntry(key=entry.id, cards=cards, onto=entry.meld_id)
+
+
+# --- sessions and games ----------------------------------------------------------------------
+
+
+def create_session(
+    names: list[str],
+    target: int = 500,
+    first_dealer: int | None = 0,
+    *,
+    variant: str = rules.Treppenromme.name,
+    start_first_game: bool = False,
+) -> GameSession:
+    """Seat the players and open a session; ``first_dealer=None`` draws the dealer by lot."""
+    rule_system = rules.find_variant(variant)
+    seated = rules.seat_players(names, rule_system)
+    rules.check_target(target)
+    if first_dealer is None:
+        first_dealer = random.randrange(len(seated))
+    if not 0 <= first_dealer < len(seated):
+        raise rules.SeatingError("The first dealer must be one of the players.")
+    session = GameSession(
+        variant=rule_system.name, target=target, first_dealer_seat=first_dealer, status="open"
+    )
+    session.players = [Player(seat=seat, name=name) for seat, name in enumerate(seated)]
+    db.session.add(session)
+    if start_first_game:
+        db.session.flush()
+        _deal(session)
+    db.session.commit()
+    return session
+
+
+def start_game(session_id: int) -> Game:
+    """Start the next game of a session; the deal passes to the left."""
+    session = get_session(session_id)
+    if session.status == "finished":
+        raise ConflictError("This session is over: start a new session to play on.")
+    if open_game(session) is not None:
+        raise ConflictError("A game is still open: finish or abandon it first.")
+    game = _deal(session)
+    db.session.commit()
+    return game
+
+
+def _deal(session: GameSession) -> Game:
+    number = len(session.games) + 1
+    seat = rules.dealer_seat(session.first_dealer_seat, number, len(session.players))
+    game = Game(number=number, dealer=session.players[seat], status="open")
+    session.games.append(game)
+    return game
+
+
+# --- entries ---------------------------------------------------------------------------------
+
+
+def record_meld(game_id: int, player_id: int, cards: str) -> Entry:
+    """Record a player's new meld and the value written for it."""
+    game = _open_game(game_id)
+    player = _player_in(game, player_id)
+    table = table_of(game)
+    meld = table.meld(-1, rules.parse_cards(cards))
+    entry = Entry(kind="meld", player=player, meld_kind=meld.kind.value, value=meld.value)
+    return _write(game, entry, meld.cards, meld.values)
+
+
+def record_layoff(game_id: int, player_id: int, meld_id: int, cards: str) -> Entry:
+    """Record cards a player lays off onto a meld on the table, valued where they lie (R2)."""
+    game = _open_game(game_id)
+    player = _player_in(game, player_id)
+    meld_entry = _exists(Entry, meld_id)
+    if meld_entry is None or meld_entry.game_id != game.id or meld_entry.kind != "meld":
+        raise InvalidRequestError("That meld is not on the table in this game.")
+    table = table_of(game)
+    layoff = table.lay_off(-1, meld_entry.id, rules.parse_cards(cards))
+    entry = Entry(kind="layoff", player=player, meld_id=meld_entry.id, value=layoff.value)
+    return _write(game, entry, layoff.cards, layoff.values)
+
+
+def _write(
+    game: Game, entry: Entry, cards: tuple[rules.Card, ...], values: tuple[int, ...]
+) -> Entry:
+    entry.position = (game.entries[-1].position + 1) if game.entries else 1
+    entry.cards = [
+        TableCard(game_id=game.id, card=card.code, position=index, value=value)
+        for index, (card, value) in enumerate(zip(cards, values, strict=True))
+    ]
+    game.entries.append(entry)
+    db.session.commit()
+    return entry
+
+
+def delete_entry(game_id: int, entry_id: int) -> None:
+    """Delete an entry of the open game when nothing on the table depends on it."""
+    game = get_game(game_id)
+    entry = _entry_in(game, entry_id)
+    _refuse_closed(game)
+    remaining = [other for other in game.entries if other.id != entry.id]
+    _refuse_dependants(game, remaining, entry)
+    game.entries.remove(entry)
+    db.session.delete(entry)
+    db.session.commit()
+
+
+def undo_last_entry(game_id: int) -> Entry:
+    """Delete the latest entry of the open game and return what it was."""
+    game = _open_game(game_id)
+    if not game.entries:
+        raise ConflictError("There is nothing to undo in this game yet.")
+    last = game.entries[-1]
+    delete_entry(game_id, last.id)
+    return last
+
+
+def correct_entry(game_id: int, entry_id: int, cards: str) -> Entry:
+    """Replace the cards of an entry when nothing on the table depends on the old ones."""
+    game = get_game(game_id)
+    entry = _entry_in(game, entry_id)
+    _refuse_closed(game)
+    new_cards = tuple(rules.parse_cards(cards))
+    elsewhere = {
+        card.card for other in game.entries if other.id != entry.id for card in other.cards
+    }
+    taken = [card for card in new_cards if card.code in elsewhere]
+    if taken:
+        raise rules.CardAlreadyPlayedError(
+            f"{rules.cards_text(taken)} {'is' if len(taken) == 1 else 'are'} already on the table."
+        )
+    table: rules.Table[int] = rules.Table(variant_of(game.session))
+    corrected: rules.Meld | rules.Layoff | None = None
+    for other in game.entries:
+        if other.id == entry.id:
+            # The corrected entry itself is refused with the rules' own reason.
+            corrected = table.play(rules.TableEntry(other.id, new_cards, other.meld_id))
+            continue
+        try:
+            value = table.play(_table_entry(other)).value
+        except rules.RulesError:
+            value = None
+        if value != other.value:
+            raise ConflictError("A later entry builds on these cards: delete that entry first.")
+    assert corrected is not None
+    entry.cards = [
+        TableCard(game_id=game.id, card=card.code, position=index, value=value)
+        for index, (card, value) in enumerate(zip(corrected.cards, corrected.values, strict=True))
+    ]
+    entry.value = corrected.value
+    if isinstance(corrected, rules.Meld):
+        entry.meld_kind = corrected.kind.value
+    db.session.commit()
+    return entry
+
+
+def _refuse_dependants(game: Game, remaining: list[Entry], removed: Entry) -> None:
+    later = [other for other in remaining if other.position > removed.position]
+    if removed.kind == "meld" and any(other.meld_id == removed.id for other in later):
+        raise ConflictError("Cards were laid off onto this meld: delete those layoffs first.")
+    values = rules.values_after_replay(
+        [_table_entry(other) for other in remaining], variant_of(game.session)
+    )
+    if values is None or any(values[other.id] != other.value for other in later):
+        raise ConflictError("A later layoff builds on these cards: delete that layoff first.")
+
+
+# --- the end of a game -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Finish:
+    """The settlement of a game as it is (or would be) booked."""
+
+    game: Game
+    winner: Player | None
+    romme: bool
+    romme_possible: bool
+    hands: dict[int, list[rules.Card]]
+    settlement: rules.GameSettlement[int]
+    hand_points: dict[int, int] = field(default_factory=dict)
+
+
+def preview_finish(
+    game_id: int,
+    winner_id: int | None,
+    hands: Mapping[int, str],
+    romme: bool | None = None,
+) -> Finish:
+    """Check and settle the end of a game without writing anything."""
+    game = _open_game(game_id)
+    variant = variant_of(game.session)
+    players = game.session.players
+    if winner_id is None:
+        if romme:
+            raise rules.SettlementError("An abandoned game has no winner, so no Rommé hand.")
+        settlement = rules.settle_game([p.id for p in players], None, {}, variant=variant)
+        return Finish(game, None, False, False, {}, settlement)
+    winner = _player_in(game, winner_id)
+    entry_players = [entry.player_id for entry in game.entries]
+    if winner.id not in entry_players:
+        raise rules.SettlementError(
+            f"{winner.name} has no meld or layoff in this game, so cannot have gone out: "
+            f"record {winner.name}'s melds first."
+        )
+    possible = rules.romme_hand_possible(entry_players, winner.id)
+    if romme and not possible:
+        raise rules.SettlementError(
+            f"{winner.name} put cards down before another player's entry, so this is no Rommé hand."
+        )
+    names = {player.id: player.name for player in players}
+    parsed: dict[int, list[rules.Card]] = {}
+    for player_id, text in hands.items():
+        if player_id not in names:
+            raise InvalidRequestError("A hand was entered for someone who does not play here.")
+        parsed[player_id] = rules.parse_cards(text)
+    on_table = table_of(game).cards
+    for player_id, cards in parsed.items():
+        taken = [card for card in cards if card in on_table]
+        if taken:
+            verb = "is" if len(taken) == 1 else "are"
+            raise rules.CardAlreadyPlayedError(
+                f"{rules.cards_text(taken)} {verb} on the table, "
+                f"so {verb} not in {names[player_id]}'s hand."
+            )
+    settlement = rules.settle_game(
+        [p.id for p in players],
+        winner.id,
+        parsed,
+        romme=possible if romme is None else romme,
+        variant=variant,
+    )
+    return Finish(
+        game, winner, settlement.romme, possible, parsed, settlement, settlement.hand_points
+    )
+
+
+def finish_game(
+    game_id: int,
+    winner_id: int | None,
+    hands: Mapping[int, str],
+    romme: bool | None = None,
+) -> Finish:
+    """Settle and close a game (``winner_id=None`` abandons it, R6) and check the target (R7)."""
+    finish = preview_finish(game_id, winner_id, hands, romme)
+    game = finish.game
+    game.status = "finished" if finish.winner else "abandoned"
+    game.winner = finish.winner
+    game.romme = finish.romme if finish.winner else None
+    game.ended_at = utcnow()
+    if finish.winner is not None:
+        game.settlement_lines = [
+            SettlementLine(
+                player_id=player.id,
+                hand=rules.cards_text(finish.hands[player.id])
+                if player.id in finish.hands
+                else None,
+                hand_points=finish.hand_points.get(player.id),
+                factor=finish.settlement.factors.get(player.id, 1),
+                gain=finish.settlement.gains[player.id],
+            )
+            for player in game.session.players
+        ]
+    db.session.flush()
+    session = game.session
+    if session_scores(session).standing.winner is not None:
+        session.status = "finished"
+    db.session.commit()
+    return finish
+
+
+def abandon_game(game_id: int) -> Finish:
+    """Abandon a game (R6): its melds stand, no hand cards are scored, nobody wins it."""
+    return finish_game(game_id, None, {}, None)
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _open_game(game_id: int) -> Game:
+    game = get_game(game_id)
+    _refuse_closed(game)
+    return game
+
+
+def _refuse_closed(game: Game) -> None:
+    if game.status != "open":
+        raise ConflictError(f"Game {game.number} is over: its entries are final.")
+
+
+def _player_in(game: Game, player_id: int) -> Player:
+    player = _exists(Player, player_id)
+    if player is None or player.session_id != game.session_id:
+        raise InvalidRequestError("That player does not play in this session.")
+    return player
+
+
+def _entry_in(game: Game, entry_id: int) -> Entry:
+    entry = next((entry for entry in game.entries if entry.id == entry_id), None)
+    if entry is None:
+        raise NotFoundError("There is no such entry in this game.")
+    return entry

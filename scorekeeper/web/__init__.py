@@ -1,0 +1,5 @@
+"""The server-rendered pages."""
+
+from scorekeeper.web.views import bp
+
+__all__ = ["bp"]
