@@ -39,9 +39,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
 
     from scorekeeper import database
-    from scorekeeper.extensions import csrf, db, migrate
+    from scorekeeper.extensions import babel, csrf, db, migrate
+    from scorekeeper.i18n import select_locale
 
     db.init_app(app)
+    babel.init_app(
+        app,
+        locale_selector=select_locale,
+        default_translation_directories=str(Path(__file__).parent / "translations"),
+    )
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
     csrf.init_app(app)
     with app.app_context():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
+from flask_babel import Babel
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -27,3 +28,4 @@ class Base(so.DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 csrf = CSRFProtect()
+babel = Babel()
