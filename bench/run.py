@@ -1,0 +1,441 @@
+"""Benchmark the scorekeeper against a reference app and write docs/performance.md.
+
+Run from the project folder: ``.venv/bin/python bench/run.py`` (``--quick`` for a short run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import http.client
+import os
+import platform
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from load import Results, run_load
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV_BIN = Path(sys.executable).parent
+TABLES = 50
+
+
+def free_port() -> int:
+    """Return a free TCP port on loopback."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_until_up(port: int, process: subprocess.Popen[bytes], seconds: float = 60) -> None:
+    """Wait until a server accepts connections on a port, or fail."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server stopped with exit code {process.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing answered on port {port}")
+
+
+@contextmanager
+def server(command: list[str], port: int, env: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
+    """Run a server process for the duration of a block."""
+    process = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env={**os.environ, **env},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        wait_until_up(port, process)
+        yield process
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def peak_rss_mib(pid: int) -> float:
+    """Return the peak resident memory of a process and its children, in MiB."""
+    total = 0
+    for candidate in [pid, *_children(pid)]:
+        try:
+            status = Path(f"/proc/{candidate}/status").read_text()
+        except OSError:
+            continue
+        match = re.search(r"VmHWM:\s+(\d+) kB", status)
+        if match:
+            total += int(match.group(1))
+    return total / 1024
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(child) for child in text.split()]
+
+
+def percentile(values: list[float], share: float) -> float:
+    """Return a percentile (share between 0 and 1) of a list of numbers."""
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(share * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def summarize(results: Results, seconds: float) -> dict[str, float]:
+    """Return throughput and latency percentiles (ms) of one load run."""
+    latencies = results.latencies or [0.0]
+    return {
+        "requests": len(results.latencies),
+        "failures": results.failures,
+        "rps": len(results.latencies) / seconds,
+        "p50": percentile(latencies, 0.50) * 1000,
+        "p95": percentile(latencies, 0.95) * 1000,
+        "p99": percentile(latencies, 0.99) * 1000,
+    }
+
+
+def serve_ours(port: int, database_url: str) -> list[str]:
+    """Return the command that serves the scorekeeper in production mode."""
+    return [str(VENV_BIN / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", str(port)]
+
+
+def throughput(rounds: int, seconds: float, workdir: Path) -> dict[str, Any]:
+    """Alternate load rounds against the scorekeeper and the reference app; take medians."""
+    ours: list[dict[str, float]] = []
+    reference: list[dict[str, float]] = []
+    peak = 0.0
+    for round_number in range(rounds):
+        database = workdir / f"ours-{round_number}.sqlite3"
+        port = free_port()
+        env = {"DATABASE_URL": f"sqlite:///{database}"}
+        with server(serve_ours(port, env["DATABASE_URL"]), port, env) as process:
+            ours.append(summarize(run_load(port, TABLES, seconds, reference=False), seconds))
+            peak = max(peak, peak_rss_mib(process.pid))
+        port = free_port()
+        command = [
+            sys.executable,
+            str(ROOT / "bench" / "reference_app.py"),
+            "--port",
+            str(port),
+            "--database",
+            str(workdir / f"reference-{round_number}.sqlite3"),
+        ]
+        with server(command, port, {}):
+            reference.append(summarize(run_load(port, TABLES, seconds, reference=True), seconds))
+    return {"ours": _medians(ours), "reference": _medians(reference), "peak_rss_mib": peak}
+
+
+def _medians(runs: list[dict[str, float]]) -> dict[str, float]:
+    return {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+
+
+def postgres_throughput(seconds: float, workdir: Path) -> dict[str, Any] | None:
+    """Run the same load on PostgreSQL with several gunicorn workers, if the tools are here."""
+    initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
+    gunicorn = VENV_BIN / "gunicorn"
+    if not (initdb and pg_ctl and gunicorn.exists()):
+        return None
+    data = workdir / "pgdata"
+    pg_port = free_port()
+    user = "bench"
+    run_as: list[str] = []
+    if os.geteuid() == 0:
+        # PostgreSQL refuses to run as root: run it as nobody in a folder nobody owns.
+        run_as = ["runuser", "-u", "nobody", "--"]
+        workdir.chmod(0o755)
+        data.mkdir()
+        shutil.chown(data, "nobody")
+    subprocess.run(
+        [*run_as, initdb, "-D", str(data), "-U", user, "--auth=trust"],
+        check=True,
+        capture_output=True,
+    )
+    log = workdir / "pg.log"
+    if run_as:
+        log.touch()
+        shutil.chown(log, "nobody")
+    options = f"-p {pg_port} -k {data} -c listen_addresses=127.0.0.1 -c max_connections=200"
+    subprocess.run(
+        [*run_as, pg_ctl, "-D", str(data), "-o", options, "-l", str(log), "-w", "start"],
+        check=True,
+        capture_output=True,
+    )
+    try:
+        url = f"postgresql+psycopg://{user}@127.0.0.1:{pg_port}/postgres"
+        env = {**os.environ, "DATABASE_URL": url}
+        subprocess.run(
+            [str(VENV_BIN / "flask"), "--app", "scorekeeper", "db", "upgrade"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+        port = free_port()
+        command = [
+            str(gunicorn),
+            "--workers",
+            "3",
+            "--threads",
+            "4",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "scorekeeper:create_app()",
+        ]
+        with server(command, port, {"DATABASE_URL": url}) as process:
+            result = summarize(run_load(port, TABLES, seconds, reference=False), seconds)
+            result["peak_rss_mib"] = peak_rss_mib(process.pid)
+        return result
+    finally:
+        subprocess.run(
+            [*run_as, pg_ctl, "-D", str(data), "-m", "fast", "-w", "stop"], capture_output=True
+        )
+
+
+def growth(workdir: Path, sizes: tuple[int, ...], repeats: int) -> dict[int, dict[str, float]]:
+    """Time the main requests in sessions of 1, 100 and 1,000 finished games (medians, ms)."""
+    from seed import seed_session
+
+    database = workdir / "growth.sqlite3"
+    url = f"sqlite:///{database}"
+    subprocess.run(
+        [str(VENV_BIN / "flask"), "--app", "scorekeeper", "db", "upgrade"],
+        cwd=ROOT,
+        env={**os.environ, "DATABASE_URL": url},
+        check=True,
+        capture_output=True,
+    )
+    seeded = {size: seed_session(url, size) for size in sizes}
+    port = free_port()
+    timings: dict[int, dict[str, float]] = {}
+    with server(serve_ours(port, url), port, {"DATABASE_URL": url}):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        for size, (session_id, game_id, player_id) in seeded.items():
+            samples: dict[str, list[float]] = {
+                "record a meld": [],
+                "GET open game": [],
+                "session page": [],
+                "GET session (API)": [],
+            }
+            for _ in range(repeats):
+                started = time.perf_counter()
+                answer = _request(
+                    connection,
+                    "POST",
+                    f"/api/v1/games/{game_id}/melds",
+                    {"player": player_id, "cards": "5♣ 6♣ 7♣"},
+                )
+                samples["record a meld"].append(time.perf_counter() - started)
+                _request(connection, "DELETE", f"/api/v1/games/{game_id}/entries/{answer['id']}")
+                for name, path in (
+                    ("GET open game", f"/api/v1/games/{game_id}"),
+                    ("session page", f"/sessions/{session_id}"),
+                    ("GET session (API)", f"/api/v1/sessions/{session_id}"),
+                ):
+                    started = time.perf_counter()
+                    _request(connection, "GET", path)
+                    samples[name].append(time.perf_counter() - started)
+            timings[size] = {
+                name: statistics.median(values) * 1000 for name, values in samples.items()
+            }
+    return timings
+
+
+def _request(
+    connection: http.client.HTTPConnection, method: str, path: str, body: Any = None
+) -> Any:
+    import json
+
+    payload = None if body is None else json.dumps(body).encode()
+    headers = {"Content-Type": "application/json"} if payload else {}
+    connection.request(method, path, body=payload, headers=headers)
+    response = connection.getresponse()
+    data = response.read()
+    if response.status >= 400:
+        raise RuntimeError(f"{method} {path} answered {response.status}: {data[:200]!r}")
+    content_type = response.getheader("Content-Type", "")
+    return json.loads(data) if data and "json" in content_type else data
+
+
+def page_weight(workdir: Path) -> list[dict[str, Any]]:
+    """Return the compressed bytes of each main page with its CSS and JS."""
+    from seed import seed_session
+
+    database = workdir / "pages.sqlite3"
+    url = f"sqlite:///{database}"
+    subprocess.run(
+        [str(VENV_BIN / "flask"), "--app", "scorekeeper", "db", "upgrade"],
+        cwd=ROOT,
+        env={**os.environ, "DATABASE_URL": url},
+        check=True,
+        capture_output=True,
+    )
+    session_id, game_id, _ = seed_session(url, 3)
+    port = free_port()
+    pages = [
+        ("start page", "/"),
+        ("session page (game in progress)", f"/sessions/{session_id}"),
+        ("finish a game", f"/games/{game_id}/finish"),
+        ("history", f"/sessions/{session_id}/history"),
+    ]
+    rows = []
+    with server(serve_ours(port, url), port, {"DATABASE_URL": url}):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        for name, path in pages:
+            html, html_bytes = _fetch(connection, path)
+            assets = re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
+            asset_bytes = sum(_fetch(connection, asset)[1] for asset in set(assets))
+            external = re.findall(r'(?:href|src|action)="(?:https?:)?//([^"/]+)', html)
+            rows.append(
+                {
+                    "page": name,
+                    "html": html_bytes,
+                    "assets": asset_bytes,
+                    "total": html_bytes + asset_bytes,
+                    "external": sorted(set(external)),
+                }
+            )
+    return rows
+
+
+def _fetch(connection: http.client.HTTPConnection, path: str) -> tuple[str, int]:
+    """Return a resource's text and the bytes it took on the wire with gzip accepted."""
+    connection.request("GET", path, headers={"Accept-Encoding": "gzip"})
+    response = connection.getresponse()
+    raw = response.read()
+    if response.status >= 400:
+        raise RuntimeError(f"GET {path} answered {response.status}")
+    text = gzip.decompress(raw) if response.getheader("Content-Encoding") == "gzip" else raw
+    return text.decode("utf-8", "replace"), len(raw)
+
+
+def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) -> None:
+    """Write the figures as Markdown."""
+    ours, reference = figures["throughput"]["ours"], figures["throughput"]["reference"]
+    rps_ratio = ours["rps"] / reference["rps"] if reference["rps"] else 0.0
+    p99_ratio = ours["p99"] / reference["p99"] if reference["p99"] else 0.0
+    lines = [
+        "# Performance",
+        "",
+        f"Written by `bench/run.py` on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+        f"{os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"{args.rounds} alternating rounds of {args.seconds:g} s per server "
+        f"({TABLES} simulated tables at once; medians of the rounds).",
+        "",
+        "## Recording throughput and latency (SQLite, `scorekeeper serve`)",
+        "",
+        "| server | requests/s | p50 ms | p95 ms | p99 ms | requests | failed |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, row in (("scorekeeper", ours), ("reference (one INSERT + COMMIT)", reference)):
+        lines.append(
+            f"| {name} | {row['rps']:.0f} | {row['p50']:.1f} | {row['p95']:.1f} | "
+            f"{row['p99']:.1f} | {row['requests']:.0f} | {row['failures']:.0f} |"
+        )
+    lines += [
+        "",
+        f"- Throughput ratio (ours / reference): **{rps_ratio:.2f}** (target at least 0.7)",
+        f"- p99 ratio (ours / reference): **{p99_ratio:.2f}** (target at most 1.5)",
+        f"- Peak RSS of the server under this load: **{figures['throughput']['peak_rss_mib']:.0f}"
+        " MiB**",
+        "",
+        "The load mixes melds, layoffs, undos, game starts and finishes, as a table records them.",
+        "",
+        f"## Growth with session size (ms, median of {args.repeats} requests, one at a time)",
+        "",
+        "| finished games | " + " | ".join(next(iter(figures["growth"].values()))) + " |",
+        "|---|" + "---|" * len(next(iter(figures["growth"].values()))),
+    ]
+    for size, row in figures["growth"].items():
+        lines.append(f"| {size} | " + " | ".join(f"{value:.1f}" for value in row.values()) + " |")
+    sizes = sorted(figures["growth"])
+    first, last = figures["growth"][sizes[0]], figures["growth"][sizes[-1]]
+    lines += [
+        "",
+        f"Ratio {sizes[-1]} games / {sizes[0]} game (target at most 1.5 for the "
+        "first three; the session API lists every game and must stay under 50 ms):",
+        "",
+    ]
+    for name in first:
+        lines.append(f"- {name}: {last[name] / first[name]:.2f} ({last[name]:.1f} ms)")
+    lines += [
+        "",
+        "## Page weight (bytes on the wire, gzip accepted)",
+        "",
+        "| page | HTML | CSS + JS | total | requests to other hosts |",
+        "|---|---|---|---|---|",
+    ]
+    for row in figures["pages"]:
+        lines.append(
+            f"| {row['page']} | {row['html']} | {row['assets']} | {row['total']} | "
+            f"{len(row['external'])} |"
+        )
+    lines += ["", "Target: the game page at most 30 KB; zero requests to other hosts.", ""]
+    pg = figures.get("postgres")
+    lines += ["## PostgreSQL (gunicorn, 3 workers x 4 threads)", ""]
+    if pg is None:
+        lines.append("Not run: initdb, pg_ctl or gunicorn was not found on this machine.")
+    else:
+        lines += [
+            "| requests/s | p50 ms | p95 ms | p99 ms | requests | failed | peak RSS MiB |",
+            "|---|---|---|---|---|---|---|",
+            f"| {pg['rps']:.0f} | {pg['p50']:.1f} | {pg['p95']:.1f} | {pg['p99']:.1f} | "
+            f"{pg['requests']:.0f} | {pg['failures']:.0f} | {pg['peak_rss_mib']:.0f} |",
+        ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def main() -> None:
+    """Run every measurement and write the report."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--repeats", type=int, default=30)
+    parser.add_argument("--quick", action="store_true", help="1 round of 3 s, 100 games at most")
+    parser.add_argument("--output", type=Path, default=ROOT / "docs" / "performance.md")
+    args = parser.parse_args()
+    sizes: tuple[int, ...] = (1, 100, 1000)
+    if args.quick:
+        args.rounds, args.seconds, args.repeats, sizes = 1, 3.0, 5, (1, 100)
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-bench-") as folder:
+        workdir = Path(folder)
+        figures: dict[str, Any] = {}
+        print("throughput ...", flush=True)
+        figures["throughput"] = throughput(args.rounds, args.seconds, workdir)
+        print("growth ...", flush=True)
+        figures["growth"] = growth(workdir, sizes, args.repeats)
+        print("page weight ...", flush=True)
+        figures["pages"] = page_weight(workdir)
+        print("postgresql ...", flush=True)
+        figures["postgres"] = postgres_throughput(args.seconds, workdir)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    write_report(args.output, figures, args)
+    print(args.output.read_text(encoding="utf-8"))
+
+
+if __name__ == "__main__":
+    main()
