@@ -5,9 +5,10 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask
+if TYPE_CHECKING:
+    from flask import Flask
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 MIGRATIONS = PROJECT_ROOT / "migrations"
@@ -15,6 +16,9 @@ MIGRATIONS = PROJECT_ROOT / "migrations"
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Create the app: defaults, then instance/config.py, then the environment, then tests."""
+    # Flask is imported here so that importing scorekeeper.rules loads no web framework.
+    from flask import Flask
+
     app = Flask(
         __name__,
         instance_relative_config=True,

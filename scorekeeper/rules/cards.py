@@ -97,6 +97,8 @@ _SUIT_CHARACTERS: dict[str, Suit] = {
 # Emoji suits may carry a variation selector (U+FE0F); it is not part of the card.
 _IGNORED = re.compile("[\ufe0e\ufe0f]")
 _SEPARATORS = re.compile(r"[\s,;\-–]+")
+_SYMBOLS = "♠♤♥♡♦♢♣♧"
+_GLUED_CARD = re.compile(f"[^{_SYMBOLS}]*[{_SYMBOLS}][\ufe0e\ufe0f]?")
 # A token longer than this cannot be a card; do not echo megabytes back in the error.
 _LONGEST_TOKEN = 12
 
@@ -130,9 +132,10 @@ class Card:
                 "(♠ ♥ ♦ ♣ or S H D C)."
             )
         rank = _RANK_WORDS.get(token[:-1].upper())
+        shown_rank = token[:-1] if len(token) <= _LONGEST_TOKEN else shown[:-1]
         if rank is None:
             raise CardNotationError(
-                f"“{shown}” is not a card: “{token[:-1]}” is not a rank (A 2-10 J Q K, or T, B, D)."
+                f"“{shown}” is not a card: “{shown_rank}” is not a rank (A 2-10 J Q K, or T, B, D)."
             )
         return cls(suit=suit, rank=rank)
 
@@ -155,11 +158,24 @@ class Card:
 def parse_cards(text: str) -> list[Card]:
     """Read cards separated by spaces, commas or hyphens, in any order.
 
+    Suit symbols end a card, so cards written with symbols may also stand together.
+
     >>> parse_cards("Q♣, K♣ - ac")
     [Card.from_code('Q♣'), Card.from_code('K♣'), Card.from_code('A♣')]
+    >>> parse_cards("10♥J♥Q♥")
+    [Card.from_code('10♥'), Card.from_code('J♥'), Card.from_code('Q♥')]
     """
-    tokens = [token for token in _SEPARATORS.split(text) if token]
+    tokens = [piece for token in _SEPARATORS.split(text) if token for piece in _unglue(token)]
     return [Card.from_code(token) for token in tokens]
+
+
+def _unglue(token: str) -> list[str]:
+    """Split a token like ``Q♣K♣`` after each suit symbol; letters stay as they are."""
+    if sum(character in _SYMBOLS for character in token) < 2:
+        return [token]
+    pieces = _GLUED_CARD.findall(token)
+    rest = token[sum(len(piece) for piece in pieces) :]
+    return [*pieces, rest] if rest else pieces
 
 
 def cards_text(cards: Iterable[Card]) -> str:

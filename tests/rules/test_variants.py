@@ -1,0 +1,101 @@
+"""Rule systems as classes with class-level switches, found by name."""
+
+import pytest
+
+from scorekeeper.rules import (
+    TREPPENROMME,
+    VARIANTS,
+    AcePosition,
+    CornerNotAllowedError,
+    InvalidLayoffError,
+    RommeDoubling,
+    Settlement,
+    Treppenromme,
+    cards_text,
+    classify,
+    find_variant,
+    lay_off,
+    parse_cards,
+)
+
+
+class NoCorner(Treppenromme):
+    """A made-up rule system in which the ace may not turn the corner."""
+
+    name = "no-corner"
+    title = "No-Corner Rommé"
+    ace_turns_corner = False
+
+
+@pytest.mark.parametrize("cards", ["K♠ A♠ 2♠", "Q♠ K♠ A♠ 2♠", "2♥ A♥ K♥ Q♥ 3♥"])
+def test_a_rule_system_without_the_corner_refuses_king_ace_two(cards):
+    with pytest.raises(CornerNotAllowedError, match="may not turn the corner") as caught:
+        classify(parse_cards(cards), NoCorner())
+    assert "No-Corner Rommé" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("cards", "value"),
+    [("Q♠ K♠ A♠", 30), ("A♠ 2♠ 3♠", 6), ("5♠ 6♠ 7♠", 18), ("A♠ A♥ A♦", 45)],
+)
+def test_a_rule_system_without_the_corner_accepts_the_ace_high_or_low(cards, value):
+    assert classify(parse_cards(cards), NoCorner()).value == value
+
+
+def test_a_rule_system_without_the_corner_still_accepts_the_whole_suit():
+    meld = classify(parse_cards("K♠ A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠"), NoCorner())
+    assert meld.ace_positions[-1] is AcePosition.HIGH
+
+
+def test_a_rule_system_without_the_corner_refuses_a_layoff_across_it():
+    with pytest.raises(InvalidLayoffError, match="may not turn the corner"):
+        lay_off(parse_cards("Q♠ K♠ A♠"), parse_cards("2♠"), NoCorner())
+
+
+def test_treppenromme_lets_the_ace_turn_the_corner():
+    assert cards_text(classify(parse_cards("2♠ K♠ A♠")).cards) == "K♠ A♠ 2♠"
+
+
+def test_treppenromme_is_found_by_name():
+    variant = find_variant("treppenromme")
+    assert isinstance(variant, Treppenromme)
+    assert variant.title == "Treppenrommé"
+    assert "treppenromme" in VARIANTS
+
+
+def test_treppenromme_is_the_default_rule_system():
+    assert isinstance(find_variant(), Treppenromme)
+    assert isinstance(TREPPENROMME, Treppenromme)
+
+
+def test_an_unknown_rule_system_is_refused():
+    with pytest.raises(ValueError, match="unknown rule system 'skat'"):
+        find_variant("skat")
+
+
+def test_the_repr_of_a_rule_system_finds_it_again():
+    variant = eval(repr(TREPPENROMME), {"find_variant": find_variant})
+    assert type(variant) is Treppenromme
+
+
+def test_treppenromme_switches_are_as_the_rules_say():
+    variant = find_variant("treppenromme")
+    assert variant.packs == 1
+    assert variant.jokers == 0
+    assert variant.cards_dealt == 7
+    assert (variant.min_players, variant.max_players) == (2, 4)
+    assert variant.set_sizes == (3, 4)
+    assert variant.min_sequence == 3
+    assert variant.ace_turns_corner is True
+    assert variant.ace_in_meld == {
+        AcePosition.IN_SET: 15,
+        AcePosition.HIGH: 10,
+        AcePosition.CORNER: 5,
+        AcePosition.LOW: 1,
+    }
+    assert variant.ace_in_hand == 15
+    assert variant.first_meld_minimum == 0
+    assert variant.settlement is Settlement.WINNER_COLLECTS
+    assert variant.romme_doubling is RommeDoubling.WINNER_WENT_OUT_AT_ONCE
+    assert variant.romme_factor == 2
+    assert variant.default_target == 500
