@@ -1,5 +1,446 @@
-"""Pages (placeholder until the page views land)."""
+"""Pages: each validates its form, calls one service, and redirects or shows why not."""
 
-from flask import Blueprint
+from __future__ import annotations
+
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import get_locale, gettext
+from werkzeug.exceptions import NotFound
+from werkzeug.wrappers import Response as BaseResponse
+from wtforms import SelectChoice  # type: ignore[import-untyped]
+
+from scorekeeper import rules, services
+from scorekeeper.extensions import db
+from scorekeeper.i18n import LANGUAGE_COOKIE, LANGUAGES
+from scorekeeper.models import Entry, Game, GameSession
+from scorekeeper.web import helpers
+from scorekeeper.web.forms import (
+    ButtonForm,
+    CorrectForm,
+    FinishForm,
+    LayoffForm,
+    MeldForm,
+    SessionForm,
+    finish_form,
+    player_choices,
+)
 
 bp = Blueprint("web", __name__)
+
+Page = str | tuple[str, int]
+Answer = Page | BaseResponse
+
+REFUSED = (rules.RulesError, services.InvalidRequestError)
+ONE_YEAR = 365 * 24 * 60 * 60
+
+
+@bp.app_template_filter("suits")
+def _suits(text: object) -> Any:
+    return helpers.suits(text)
+
+
+bp.add_app_template_filter(helpers.hhmm, "hhmm")
+bp.add_app_template_filter(helpers.points, "points")
+bp.add_app_template_filter(helpers.meld_kind, "meld_kind")
+bp.add_app_template_filter(helpers.entry_cards, "entry_cards")
+
+
+@bp.app_context_processor
+def _layout() -> dict[str, Any]:
+    return {"current_language": str(get_locale() or "en"), "here": _here()}
+
+
+def _here() -> str:
+    """Return the page to come back to after switching the language."""
+    if request.method == "GET":
+        query = request.query_string.decode()
+        return request.path + (f"?{query}" if query else "")
+    if g.get("session_id") is not None:
+        return url_for("web.session_page", session_id=g.session_id)
+    return url_for("web.home")
+
+
+# --- errors ----------------------------------------------------------------------------------
+
+
+@bp.errorhandler(services.NotFoundError)
+@bp.errorhandler(NotFound)
+def _not_found(error: Exception) -> Page:
+    db.session.rollback()
+    message = gettext("This page does not exist: %(reason)s", reason=_reason(error))
+    return render_template("message.html", title=gettext("Not found"), message=message), 404
+
+
+@bp.errorhandler(services.ConflictError)
+def _conflict(error: services.ConflictError) -> Page:
+    """Show why the action cannot be done now, on the session page when there is one."""
+    db.session.rollback()
+    session_id = g.get("session_id")
+    if session_id is not None:
+        return _session_page(services.get_session(session_id), status=409, problem=str(error))
+    return render_template("message.html", title=gettext("Not possible"), message=str(error)), 409
+
+
+def _reason(error: Exception) -> str:
+    if isinstance(error, NotFound):
+        return str(gettext("there is nothing at this address."))
+    return str(error)
+
+
+# --- language --------------------------------------------------------------------------------
+
+
+@bp.get("/language/<code>")
+def language(code: str) -> BaseResponse:
+    """Remember the chosen language in a cookie and go back to the page."""
+    if code not in LANGUAGES:
+        abort(404)
+    response = redirect(helpers.safe_next(request.args.get("next")))
+    response.set_cookie(LANGUAGE_COOKIE, code, max_age=ONE_YEAR, samesite="Lax", httponly=True)
+    return response
+
+
+# --- sessions --------------------------------------------------------------------------------
+
+
+@bp.get("/")
+def home() -> Page:
+    """Show the form that starts a session."""
+    return render_template("home.html", form=SessionForm())
+
+
+@bp.post("/sessions")
+def create_session() -> Answer:
+    """Seat the players, open the session and deal its first game."""
+    form = SessionForm()
+    if form.validate_on_submit():
+        try:
+            session = services.create_session(
+                form.player_names(),
+                form.target.data,
+                form.first_dealer(),
+                start_first_game=True,
+            )
+        except REFUSED as error:
+            db.session.rollback()
+            form.form_errors.append(str(error))
+        else:
+            return redirect(url_for("web.session_page", session_id=session.id))
+    return render_template("home.html", form=form), 422
+
+
+@bp.get("/sessions/<int:session_id>")
+def session_page(session_id: int) -> Page:
+    """Show the totals, whose deal it is, the current game and the games played."""
+    return _session_page(services.get_session(session_id))
+
+
+@bp.post("/sessions/<int:session_id>/games")
+def start_game(session_id: int) -> Answer:
+    """Deal the next game; the deal passes to the left."""
+    g.session_id = services.get_session(session_id).id
+    _check_button()
+    game = services.start_game(session_id)
+    flash(
+        gettext("Game %(number)s: %(dealer)s deals.", number=game.number, dealer=game.dealer.name)
+    )
+    return _to_session(game)
+
+
+@bp.get("/sessions/<int:session_id>/history")
+def history(session_id: int) -> Page:
+    """Show every game with its points, its entries in order and its settlement."""
+    session = services.get_session(session_id)
+    games = [
+        {
+            "game": game,
+            "points": services.game_points(game),
+            "lines": {line.player_id: line for line in game.settlement_lines},
+        }
+        for game in session.games
+    ]
+    return render_template(
+        "history.html",
+        session=session,
+        scores=services.session_scores(session),
+        games=games,
+        names=_names(session),
+    )
+
+
+# --- entries ---------------------------------------------------------------------------------
+
+
+@bp.post("/games/<int:game_id>/melds")
+def record_meld(game_id: int) -> Answer:
+    """Record a meld and show what it scored."""
+    game = _open_game(game_id)
+    form = _meld_form(game)
+    if form.validate_on_submit():
+        try:
+            entry = services.record_meld(game.id, form.player.data, form.cards.data)
+        except REFUSED as error:
+            db.session.rollback()
+            form.cards.errors = [str(error)]
+        else:
+            flash(helpers.describe(entry, services.table_of(game)), "success")
+            return _to_session(game)
+    return _session_page(game.session, status=422, meld_form=form)
+
+
+@bp.post("/games/<int:game_id>/layoffs")
+def record_layoff(game_id: int) -> Answer:
+    """Record cards laid off onto a chosen meld and show what they scored."""
+    game = _open_game(game_id)
+    form = _layoff_form(game)
+    if form.validate_on_submit():
+        try:
+            entry = services.record_layoff(
+                game.id, form.player.data, form.meld.data, form.cards.data
+            )
+        except REFUSED as error:
+            db.session.rollback()
+            form.cards.errors = [str(error)]
+        else:
+            flash(helpers.describe(entry, services.table_of(game)), "success")
+            return _to_session(game)
+    return _session_page(game.session, status=422, layoff_form=form)
+
+
+@bp.post("/games/<int:game_id>/undo")
+def undo(game_id: int) -> Answer:
+    """Take back the latest entry of the game."""
+    game = _open_game(game_id)
+    _check_button()
+    said = helpers.describe(game.entries[-1], services.table_of(game)) if game.entries else ""
+    services.undo_last_entry(game.id)
+    flash(gettext("Undone: %(entry)s", entry=said))
+    return _to_session(game)
+
+
+@bp.post("/games/<int:game_id>/entries/<int:entry_id>/delete")
+def delete_entry(game_id: int, entry_id: int) -> Answer:
+    """Delete an entry that nothing on the table builds on."""
+    game = _open_game(game_id)
+    entry = _entry_in(game, entry_id)
+    _check_button()
+    said = helpers.describe(entry, services.table_of(game))
+    services.delete_entry(game.id, entry.id)
+    flash(gettext("Deleted: %(entry)s", entry=said))
+    return _to_session(game)
+
+
+@bp.route("/games/<int:game_id>/entries/<int:entry_id>/edit", methods=["GET", "POST"])
+def correct_entry(game_id: int, entry_id: int) -> Answer:
+    """Show an entry's cards to correct, and record the correction."""
+    game = _open_game(game_id)
+    entry = _entry_in(game, entry_id)
+    form = CorrectForm(data={"cards": helpers.entry_cards(entry)})
+    status = 200
+    if form.validate_on_submit():
+        try:
+            corrected = services.correct_entry(game.id, entry.id, form.cards.data)
+        except REFUSED as error:
+            db.session.rollback()
+            form.cards.errors = [str(error)]
+        else:
+            said = helpers.describe(corrected, services.table_of(game))
+            flash(gettext("Corrected: %(entry)s", entry=said), "success")
+            return _to_session(game)
+    if request.method == "POST":
+        status = 422
+    entry = _entry_in(game, entry_id)
+    return render_template("entry_edit.html", game=game, entry=entry, form=form), status
+
+
+# --- the end of a game -----------------------------------------------------------------------
+
+
+@bp.route("/games/<int:game_id>/finish", methods=["GET", "POST"])
+def finish(game_id: int) -> Answer:
+    """Preview the settlement of a game, then book it when the recorder confirms."""
+    game = _open_game(game_id)
+    players = game.session.players
+    form = finish_form(players)
+    if request.method == "GET":
+        return _finish_page(game, form)
+    if not form.validate_on_submit():
+        return _finish_page(game, form, status=422)
+    commit = form.confirm.data == "1"
+    try:
+        if commit:
+            done = services.finish_game(
+                game.id, form.winner.data, form.hands(), form.romme_choice()
+            )
+        else:
+            preview = services.preview_finish(
+                game.id, form.winner.data, form.hands(), form.romme_choice()
+            )
+    except REFUSED as error:
+        db.session.rollback()
+        return _finish_page(game, form, status=422, problem=str(error))
+    if commit:
+        assert done.winner is not None
+        flash(
+            gettext(
+                "Game %(number)s is over: %(name)s went out and gains %(points)s.",
+                number=game.number,
+                name=done.winner.name,
+                points=helpers.points(done.settlement.gains[done.winner.id]),
+            ),
+            "success",
+        )
+        return _to_session(game)
+    db.session.rollback()
+    game = services.get_game(game_id)
+    form.romme.data = "yes" if preview.romme else "no"
+    confirm = finish_form(players, formdata=None, data=_resubmitted(form))
+    return _finish_page(game, form, preview=preview, confirm=confirm)
+
+
+@bp.route("/games/<int:game_id>/abandon", methods=["GET", "POST"])
+def abandon(game_id: int) -> Answer:
+    """Ask, then abandon a game (R6): its melds stand and nobody wins it."""
+    game = _open_game(game_id)
+    form = ButtonForm()
+    if request.method == "GET":
+        return render_template("abandon.html", game=game, form=form)
+    _check_button()
+    services.abandon_game(game.id)
+    flash(gettext("Game %(number)s was abandoned: its melds stand.", number=game.number))
+    return _to_session(game)
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _open_game(game_id: int) -> Game:
+    """Return a game still being played, or raise the reason it cannot change."""
+    game = services.get_game(game_id)
+    g.session_id = game.session_id
+    if game.session.status == "finished":
+        raise services.ConflictError(
+            gettext("This session is over: start a new session to play on.")
+        )
+    if game.status != "open":
+        raise services.ConflictError(
+            gettext("Game %(number)s is over: its entries are final.", number=game.number)
+        )
+    return game
+
+
+def _entry_in(game: Game, entry_id: int) -> Entry:
+    entry = next((entry for entry in game.entries if entry.id == entry_id), None)
+    if entry is None:
+        raise services.NotFoundError(gettext("There is no such entry in this game."))
+    return entry
+
+
+def _check_button() -> None:
+    if not ButtonForm().validate_on_submit():
+        abort(400)
+
+
+def _to_session(game: Game) -> BaseResponse:
+    return redirect(url_for("web.session_page", session_id=game.session_id, _anchor="game"))
+
+
+def _names(session: GameSession) -> dict[int, str]:
+    return {player.id: player.name for player in session.players}
+
+
+def _meld_form(game: Game, **kwargs: Any) -> MeldForm:
+    form = MeldForm(**kwargs)
+    form.player.choices = player_choices(game.session.players)
+    return form
+
+
+def _layoff_form(game: Game, **kwargs: Any) -> LayoffForm:
+    form = LayoffForm(**kwargs)
+    form.player.choices = player_choices(game.session.players)
+    table = services.table_of(game)
+    form.meld.choices = [
+        SelectChoice(
+            entry.id, f"{entry.player.name}: {rules.cards_text(table.melds[entry.id].cards)}"
+        )
+        for entry in game.entries
+        if entry.kind == "meld"
+    ]
+    return form
+
+
+def _session_page(
+    session: GameSession,
+    *,
+    status: int = 200,
+    meld_form: MeldForm | None = None,
+    layoff_form: LayoffForm | None = None,
+    problem: str | None = None,
+) -> Page:
+    """Render the session page, with the forms of the current game while it is open."""
+    scores = services.session_scores(session)
+    game = services.open_game(session)
+    context: dict[str, Any] = {
+        "session": session,
+        "scores": scores,
+        "standing": scores.standing,
+        "names": _names(session),
+        "dealer": services.next_dealer(session),
+        "game": game,
+        "past": [past for past in session.games if past.status != "open"],
+        "problem": problem,
+        "button_form": ButtonForm(formdata=None),
+        "winner": _winner(session, scores),
+    }
+    if game is not None and session.status == "open":
+        table = services.table_of(game)
+        context.update(
+            table=table,
+            melds=[entry for entry in game.entries if entry.kind == "meld"],
+            game_points=services.game_points(game),
+            meld_form=meld_form or _meld_form(game, formdata=None),
+            layoff_form=layoff_form or _layoff_form(game, formdata=None),
+        )
+    return render_template("session.html", **context), status
+
+
+def _winner(session: GameSession, scores: services.SessionScores) -> str | None:
+    if session.status != "finished" or scores.standing.winner is None:
+        return None
+    return _names(session)[scores.standing.winner]
+
+
+def _resubmitted(form: FinishForm) -> dict[str, Any]:
+    """Return the values of a previewed form, marked to be booked when posted again."""
+    data = {name: value for name, value in form.data.items() if name != "csrf_token"}
+    return {**data, "confirm": "1"}
+
+
+def _finish_page(
+    game: Game,
+    form: FinishForm,
+    *,
+    status: int = 200,
+    problem: str | None = None,
+    preview: services.Finish | None = None,
+    confirm: FinishForm | None = None,
+) -> Page:
+    return render_template(
+        "finish.html",
+        game=game,
+        form=form,
+        problem=problem,
+        preview=preview,
+        confirm=confirm,
+        names=_names(game.session),
+    ), status

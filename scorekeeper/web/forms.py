@@ -1,0 +1,154 @@
+"""The forms of the pages; every one carries a CSRF token through Flask-WTF."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import (  # type: ignore[import-untyped]
+    FieldList,
+    HiddenField,
+    IntegerField,
+    SelectChoice,
+    SelectField,
+    StringField,
+)
+from wtforms.validators import (  # type: ignore[import-untyped]
+    InputRequired,
+    NumberRange,
+    Optional,
+)
+
+from scorekeeper.models import Player
+
+SEATS = 4
+LARGEST_TARGET = 1_000_000
+CARDS_REQUIRED = _l("Type the cards, e.g. Q♣ K♣ A♣.")
+CARDS_HINT = _l("e.g. Q♣ K♣ A♣ or qc kc ac")
+
+
+class ButtonForm(FlaskForm):  # type: ignore[misc]
+    """A form of one button: nothing to fill in but the CSRF token."""
+
+
+class SessionForm(FlaskForm):  # type: ignore[misc]
+    """Start a session: the players in seating order, the target and the first dealer."""
+
+    names = FieldList(StringField(_l("Name")), min_entries=SEATS)
+    target = IntegerField(
+        _l("Target (points)"),
+        default=500,
+        validators=[
+            InputRequired(_l("Enter the target, e.g. 500 or 1000.")),
+            NumberRange(
+                max=LARGEST_TARGET,
+                message=_l("The target may be at most %(max)s points."),
+            ),
+        ],
+    )
+    dealer = SelectField(
+        _l("First dealer"),
+        choices=[
+            SelectChoice("lot", _l("Drawn by lot")),
+            *[
+                SelectChoice(str(seat), _l("Player %(number)s", number=seat + 1))
+                for seat in range(SEATS)
+            ],
+        ],
+        default="0",
+    )
+
+    def player_names(self) -> list[str]:
+        """Return the names typed, without the empty seats at the end."""
+        names = [str(name or "") for name in self.names.data]
+        while names and not names[-1].strip():
+            names.pop()
+        return names
+
+    def first_dealer(self) -> int | None:
+        """Return the first dealer's seat, or None to draw the dealer by lot."""
+        return None if self.dealer.data == "lot" else int(self.dealer.data)
+
+
+class MeldForm(FlaskForm):  # type: ignore[misc]
+    """Record a new meld for a player."""
+
+    player = SelectField(_l("Player"), coerce=int)
+    cards = StringField(
+        _l("Cards"), validators=[InputRequired(CARDS_REQUIRED)], description=CARDS_HINT
+    )
+
+
+class LayoffForm(FlaskForm):  # type: ignore[misc]
+    """Record cards a player lays off onto a meld on the table."""
+
+    player = SelectField(_l("Player"), coerce=int)
+    meld = SelectField(_l("Onto the meld"), coerce=int)
+    cards = StringField(
+        _l("Cards"), validators=[InputRequired(CARDS_REQUIRED)], description=_l("e.g. 2♥ or 2h")
+    )
+
+
+class CorrectForm(FlaskForm):  # type: ignore[misc]
+    """Replace the cards of an entry."""
+
+    cards = StringField(_l("Cards"), validators=[InputRequired(CARDS_REQUIRED)])
+
+
+class FinishForm(FlaskForm):  # type: ignore[misc]
+    """Say who went out, the cards left in the other hands, and whether it was a Rommé hand."""
+
+    winner = SelectField(_l("Who went out?"), coerce=int)
+    romme = SelectField(
+        _l("Rommé hand?"),
+        choices=[
+            SelectChoice("auto", _l("Decide from the entries")),
+            SelectChoice("yes", _l("Yes: all cards went down in the last turn")),
+            SelectChoice("no", _l("No")),
+        ],
+        default="auto",
+    )
+    # "1" on the form that commits what the preview showed.
+    confirm = HiddenField(validators=[Optional()])
+
+    def hand_fields(self) -> list[Any]:
+        """Return the hand fields, one per player in seating order."""
+        return [field for field in self if field.name.startswith("hand_")]
+
+    def hands(self) -> dict[int, str]:
+        """Return the hands to settle: every other player's, the winner's only if typed."""
+        hands: dict[int, str] = {}
+        for field in self.hand_fields():
+            player_id = int(field.name.removeprefix("hand_"))
+            text = str(field.data or "")
+            if player_id != self.winner.data or text.strip():
+                hands[player_id] = text
+        return hands
+
+    def romme_choice(self) -> bool | None:
+        """Return the recorder's Rommé choice, or None to let the entries decide."""
+        return {"yes": True, "no": False}.get(str(self.romme.data))
+
+
+def finish_form(players: Sequence[Player], **kwargs: Any) -> FinishForm:
+    """Return the finish form with a hand field for each player."""
+
+    class _FinishForm(FinishForm):
+        pass
+
+    for player in players:
+        setattr(
+            _FinishForm,
+            f"hand_{player.id}",
+            StringField(_l("Cards left in %(name)s's hand", name=player.name)),
+        )
+    form: FinishForm = _FinishForm(**kwargs)
+    form.winner.choices = player_choices(players)
+    return form
+
+
+def player_choices(players: Sequence[Player]) -> list[SelectChoice]:
+    """Return the players as the options of a select, in seating order."""
+    return [SelectChoice(player.id, player.name) for player in players]

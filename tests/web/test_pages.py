@@ -1,0 +1,821 @@
+"""The server-rendered pages, driven through the test client against a fresh database."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+from flask.testing import FlaskClient
+from flask_migrate import upgrade
+
+from scorekeeper import create_app, services
+from scorekeeper.extensions import db
+from scorekeeper.i18n import LANGUAGE_COOKIE
+from scorekeeper.models import Entry, Game, GameSession, SettlementLine
+
+
+@dataclass(frozen=True)
+class Table:
+    """A session just started through the home page, with its players and first game."""
+
+    session: int
+    game: int
+    players: dict[str, int]
+
+
+def start(
+    client: FlaskClient,
+    names: tuple[str, ...] = ("Ann", "Bob", "Cid"),
+    target: str = "500",
+    dealer: str = "0",
+) -> Table:
+    """Start a session through the form and return its ids."""
+    data = {f"names-{seat}": name for seat, name in enumerate(names)}
+    response = client.post("/sessions", data={**data, "target": target, "dealer": dealer})
+    assert response.status_code == 302, response.get_data(as_text=True)
+    session_id = int(response.location.rsplit("/", 1)[1])
+    with client.application.app_context():
+        session = services.get_session(session_id)
+        game = services.open_game(session)
+        assert game is not None
+        return Table(session_id, game.id, {p.name: p.id for p in session.players})
+
+
+def meld(client: FlaskClient, table: Table, name: str, cards: str) -> str:
+    """Record a meld and return the page shown after the redirect."""
+    response = client.post(
+        f"/games/{table.game}/melds",
+        data={"player": table.players[name], "cards": cards},
+        follow_redirects=True,
+    )
+    assert response.status_code == 200, response.get_data(as_text=True)
+    return text(response.get_data(as_text=True))
+
+
+def entries(app: Flask, game_id: int) -> list[tuple[str, str, int]]:
+    """Return the entries of a game as (player, cards, value)."""
+    with app.app_context():
+        game = services.get_game(game_id)
+        return [
+            (entry.player.name, " ".join(card.card for card in entry.cards), entry.value)
+            for entry in game.entries
+        ]
+
+
+def totals(app: Flask, session_id: int) -> dict[str, int]:
+    """Return each player's total by name."""
+    with app.app_context():
+        session = services.get_session(session_id)
+        scores = services.session_scores(session)
+        return {player.name: scores.totals[player.id] for player in session.players}
+
+
+def count(app: Flask, model: type) -> int:
+    """Return how many rows a table holds."""
+    with app.app_context():
+        return int(db.session.scalar(sa.select(sa.func.count()).select_from(model)) or 0)
+
+
+def text(html: str) -> str:
+    """Return the words of a page without its tags, whitespace collapsed."""
+    return " ".join(re.sub(r"<[^>]+>", "", html).replace("&#39;", "'").split())
+
+
+def meld_id(app: Flask, table: Table, position: int) -> int:
+    """Return the id of the entry at a position of the game."""
+    with app.app_context():
+        return services.get_game(table.game).entries[position - 1].id
+
+
+# --- starting a session ----------------------------------------------------------------------
+
+
+def test_home_page_shows_the_session_form_with_a_label_for_every_control(
+    client: FlaskClient,
+) -> None:
+    page = client.get("/").get_data(as_text=True)
+    assert 'name="viewport" content="width=device-width, initial-scale=1"' in page
+    for control in ("names-0", "names-1", "names-2", "names-3", "target", "dealer"):
+        assert f'<label for="{control}">' in page
+    assert 'value="500"' in page
+    assert "Drawn by lot" in page
+
+
+def test_creating_a_session_seats_the_players_and_deals_game_one(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client, ("Ann", "Bob", "Cid"), target="1000", dealer="1")
+    with app.app_context():
+        session = services.get_session(table.session)
+        assert [p.name for p in session.players] == ["Ann", "Bob", "Cid"]
+        assert session.target == 1000
+        assert [game.dealer.name for game in session.games] == ["Bob"]
+    page = text(client.get(f"/sessions/{table.session}").get_data(as_text=True))
+    assert "Session to 1000 points" in page
+    assert "Bob deals and plays first." in page
+    assert "Ann 0 1000" in page
+
+
+def test_a_dealer_drawn_by_lot_is_one_of_the_players(client: FlaskClient, app: Flask) -> None:
+    table = start(client, ("Ann", "Bob"), dealer="lot")
+    with app.app_context():
+        assert services.get_game(table.game).dealer.name in {"Ann", "Bob"}
+
+
+@pytest.mark.parametrize(
+    ("names", "target", "message"),
+    [
+        (("Ann",), "500", "played by 2 to 4 players; 1 were entered"),
+        (("A", "B", "C", "D", "E"), "500", "played by 2 to 4 players; 5 were entered"),
+        (("Ann", "", "Cid"), "500", "Every player needs a name."),
+        (("Ann", "ann"), "500", "“ann” is entered twice"),
+        (("Ann", "Bob"), "0", "The target must be a positive number of points"),
+        (("Ann", "Bob"), "-5", "The target must be a positive number of points"),
+        (("Ann", "Bob"), "lots", "Not a valid integer value."),
+        (("Ann", "Bob"), "", "Enter the target"),
+    ],
+)
+def test_an_invalid_session_is_refused_with_the_reason_and_nothing_is_created(
+    client: FlaskClient, app: Flask, names: tuple[str, ...], target: str, message: str
+) -> None:
+    data = {f"names-{seat}": name for seat, name in enumerate(names)}
+    response = client.post("/sessions", data={**data, "target": target, "dealer": "0"})
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert message in page
+    assert f'value="{names[0]}"' in page
+    assert count(app, GameSession) == 0
+    assert count(app, Game) == 0
+
+
+def test_a_first_dealer_outside_the_table_is_refused(client: FlaskClient, app: Flask) -> None:
+    response = client.post(
+        "/sessions", data={"names-0": "Ann", "names-1": "Bob", "target": "500", "dealer": "3"}
+    )
+    assert response.status_code == 422
+    assert "The first dealer must be one of the players." in response.get_data(as_text=True)
+    assert count(app, GameSession) == 0
+
+
+def test_session_page_shows_totals_to_go_and_whose_deal_it_is(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client, ("Ann", "Bob"), dealer="1")
+    meld(client, table, "Ann", "6c 6h 6d")
+    page = text(client.get(f"/sessions/{table.session}").get_data(as_text=True))
+    assert "Ann 18 482" in page
+    assert "Bob deals 0 500" in page
+    assert "Game 1" in page
+    assert "No game has ended yet." in page
+
+
+# --- melds and layoffs -----------------------------------------------------------------------
+
+
+def test_a_valid_meld_is_saved_and_its_value_shown_at_once(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    page = meld(client, table, "Bob", "3h ah 2h qh kh")
+    assert "Bob: sequence Q♥ K♥ A♥ 2♥ 3♥ — 30 points" in page
+    assert entries(app, table.game) == [("Bob", "Q♥ K♥ A♥ 2♥ 3♥", 30)]
+    assert totals(app, table.session)["Bob"] == 30
+
+
+def test_suits_are_shown_with_their_symbol_and_hearts_in_red(client: FlaskClient) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "Q♥ K♥ A♥")
+    page = client.get(f"/sessions/{table.session}").get_data(as_text=True)
+    assert '<span class="card red">Q♥</span>' in page
+
+
+@pytest.mark.parametrize(
+    ("cards", "message"),
+    [
+        ("qc kh ac", "Q♣"),
+        ("qc kc", "3"),
+        ("zz", "zz"),
+    ],
+)
+def test_an_invalid_meld_is_refused_with_the_rules_message_and_the_typed_text_kept(
+    client: FlaskClient, app: Flask, cards: str, message: str
+) -> None:
+    table = start(client)
+    response = client.post(
+        f"/games/{table.game}/melds", data={"player": table.players["Ann"], "cards": cards}
+    )
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert 'class="error" role="alert"' in page
+    assert message in page
+    assert f'name="cards" required spellcheck="false" type="text" value="{cards}"' in page
+    assert f'<option selected value="{table.players["Ann"]}">Ann</option>' in page
+    assert entries(app, table.game) == []
+
+
+def test_an_empty_meld_asks_for_the_cards(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    response = client.post(
+        f"/games/{table.game}/melds", data={"player": table.players["Ann"], "cards": ""}
+    )
+    assert response.status_code == 422
+    assert "Type the cards" in response.get_data(as_text=True)
+    assert entries(app, table.game) == []
+
+
+def test_a_meld_for_someone_outside_the_session_is_refused(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    response = client.post(
+        f"/games/{table.game}/melds", data={"player": "999", "cards": "qc kc ac"}
+    )
+    assert response.status_code == 422
+    assert entries(app, table.game) == []
+
+
+def test_a_card_already_on_the_table_is_refused(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    response = client.post(
+        f"/games/{table.game}/melds", data={"player": table.players["Bob"], "cards": "qc qh qd"}
+    )
+    assert response.status_code == 422
+    assert "Q♣ is already on the table." in text(response.get_data(as_text=True))
+    assert entries(app, table.game) == [("Ann", "Q♣ K♣ A♣", 30)]
+
+
+def test_the_layoff_form_shows_each_meld_as_it_lies_now_with_its_owner(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    first = meld_id(app, table, 1)
+    client.post(
+        f"/games/{table.game}/layoffs",
+        data={"player": table.players["Bob"], "meld": first, "cards": "2c"},
+    )
+    page = client.get(f"/sessions/{table.session}").get_data(as_text=True)
+    assert f'<option value="{first}">Ann: Q♣ K♣ A♣ 2♣</option>' in page
+    assert '<label for="layoff-meld">' in page
+
+
+def test_a_layoff_onto_a_chosen_meld_scores_for_the_player_who_lays_off(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "jd qd kd")
+    meld(client, table, "Bob", "5s 5h 5c")
+    response = client.post(
+        f"/games/{table.game}/layoffs",
+        data={"player": table.players["Cid"], "meld": meld_id(app, table, 1), "cards": "ad"},
+        follow_redirects=True,
+    )
+    page = text(response.get_data(as_text=True))
+    assert "Cid: A♦ laid off onto Ann's meld (now J♦ Q♦ K♦ A♦) — 10 points" in page
+    assert entries(app, table.game)[-1] == ("Cid", "A♦", 10)
+    assert totals(app, table.session) == {"Ann": 30, "Bob": 15, "Cid": 10}
+
+
+def test_an_invalid_layoff_is_refused_and_keeps_the_typed_cards(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "jd qd kd")
+    first = meld_id(app, table, 1)
+    response = client.post(
+        f"/games/{table.game}/layoffs",
+        data={"player": table.players["Bob"], "meld": first, "cards": "5d"},
+    )
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert 'id="layoff-cards-error"' in page
+    assert 'value="5d"' in page
+    assert f'<option selected value="{first}">' in page
+    assert len(entries(app, table.game)) == 1
+
+
+def test_a_layoff_onto_a_meld_not_on_the_table_is_refused(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "jd qd kd")
+    response = client.post(
+        f"/games/{table.game}/layoffs",
+        data={"player": table.players["Bob"], "meld": "12345", "cards": "ad"},
+    )
+    assert response.status_code == 422
+    assert len(entries(app, table.game)) == 1
+
+
+# --- undo, delete, correct -------------------------------------------------------------------
+
+
+def test_undo_takes_back_the_last_entry_and_the_totals(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    meld(client, table, "Bob", "7h 7d 7s")
+    response = client.post(f"/games/{table.game}/undo", follow_redirects=True)
+    assert "Undone: Bob: set" in text(response.get_data(as_text=True))
+    assert entries(app, table.game) == [("Ann", "Q♣ K♣ A♣", 30)]
+    assert totals(app, table.session)["Bob"] == 0
+
+
+def test_undo_with_nothing_recorded_says_so(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    response = client.post(f"/games/{table.game}/undo")
+    assert response.status_code == 409
+    assert "There is nothing to undo in this game yet." in response.get_data(as_text=True)
+
+
+def test_an_earlier_entry_nothing_depends_on_can_be_deleted(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    meld(client, table, "Bob", "7h 7d 7s")
+    response = client.post(
+        f"/games/{table.game}/entries/{meld_id(app, table, 1)}/delete", follow_redirects=True
+    )
+    assert "Deleted: Ann: sequence Q♣ K♣ A♣" in text(response.get_data(as_text=True))
+    assert entries(app, table.game) == [("Bob", "7♠ 7♥ 7♦", 21)]
+    assert totals(app, table.session) == {"Ann": 0, "Bob": 21, "Cid": 0}
+
+
+def test_a_meld_with_a_layoff_on_it_cannot_be_deleted(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    first = meld_id(app, table, 1)
+    client.post(
+        f"/games/{table.game}/layoffs",
+        data={"player": table.players["Bob"], "meld": first, "cards": "2c"},
+    )
+    response = client.post(f"/games/{table.game}/entries/{first}/delete")
+    assert response.status_code == 409
+    assert "Cards were laid off onto this meld: delete those layoffs first." in (
+        response.get_data(as_text=True)
+    )
+    assert len(entries(app, table.game)) == 2
+    assert totals(app, table.session) == {"Ann": 30, "Bob": 2, "Cid": 0}
+
+
+def test_deleting_an_unknown_entry_is_not_found(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    assert client.post(f"/games/{table.game}/entries/777/delete").status_code == 404
+
+
+def test_the_correct_page_shows_the_cards_of_the_entry(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    page = client.get(f"/games/{table.game}/entries/{meld_id(app, table, 1)}/edit")
+    assert page.status_code == 200
+    assert 'value="Q♣ K♣ A♣"' in page.get_data(as_text=True)
+
+
+def test_correcting_an_entry_revalues_it_and_the_totals(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    response = client.post(
+        f"/games/{table.game}/entries/{meld_id(app, table, 1)}/edit",
+        data={"cards": "ac 2c 3c"},
+        follow_redirects=True,
+    )
+    assert "Corrected: Ann: sequence A♣ 2♣ 3♣ — 6 points" in text(response.get_data(as_text=True))
+    assert entries(app, table.game) == [("Ann", "A♣ 2♣ 3♣", 6)]
+    assert totals(app, table.session)["Ann"] == 6
+
+
+def test_an_invalid_correction_is_refused_and_keeps_the_typed_cards(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    response = client.post(
+        f"/games/{table.game}/entries/{meld_id(app, table, 1)}/edit", data={"cards": "qc kh"}
+    )
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert 'class="error"' in page
+    assert 'value="qc kh"' in page
+    assert entries(app, table.game) == [("Ann", "Q♣ K♣ A♣", 30)]
+
+
+def test_a_correction_a_later_layoff_builds_on_is_refused(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    first = meld_id(app, table, 1)
+    client.post(
+        f"/games/{table.game}/layoffs",
+        data={"player": table.players["Bob"], "meld": first, "cards": "2c"},
+    )
+    response = client.post(f"/games/{table.game}/entries/{first}/edit", data={"cards": "9c 10c jc"})
+    assert response.status_code == 409
+    assert "A later entry builds on these cards" in response.get_data(as_text=True)
+    assert entries(app, table.game)[0] == ("Ann", "Q♣ K♣ A♣", 30)
+
+
+# --- the end of a game -----------------------------------------------------------------------
+
+
+def finish_data(table: Table, winner: str, hands: dict[str, str], romme: str = "auto") -> dict:
+    """Return the finish form's fields."""
+    data = {"winner": str(table.players[winner]), "romme": romme}
+    data.update({f"hand_{table.players[name]}": cards for name, cards in hands.items()})
+    return data
+
+
+def test_the_finish_form_has_a_hand_field_for_every_player(client: FlaskClient) -> None:
+    table = start(client)
+    page = client.get(f"/games/{table.game}/finish").get_data(as_text=True)
+    for player_id in table.players.values():
+        assert f'<label for="hand_{player_id}">' in page
+    assert '<label for="winner">' in page
+    assert '<option selected value="auto">' in page
+
+
+def test_the_finish_preview_shows_the_settlement_and_writes_nothing(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    response = client.post(
+        f"/games/{table.game}/finish",
+        data=finish_data(table, "Ann", {"Bob": "kd 7h", "Cid": "as"}),
+    )
+    assert response.status_code == 200
+    page = text(response.get_data(as_text=True))
+    assert "The settlement, not booked yet" in page
+    assert "Rommé hand: the cards left in the other hands count double." in page
+    assert "Bob K♦ 7♥ = 17 × 2 +0" in page
+    assert "Cid A♠ = 15 × 2 +0" in page
+    assert "Ann went out +64" in page
+    assert "Confirm and book the settlement" in page
+    html = response.get_data(as_text=True)
+    assert '<option selected value="yes">' in html
+    with app.app_context():
+        assert services.get_game(table.game).status == "open"
+    assert count(app, SettlementLine) == 0
+    assert totals(app, table.session)["Ann"] == 30
+
+
+def test_the_preview_says_when_no_romme_hand_is_possible(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    meld(client, table, "Bob", "5s 5h 5c")
+    meld(client, table, "Ann", "9d 10d jd")
+    response = client.post(
+        f"/games/{table.game}/finish",
+        data=finish_data(table, "Ann", {"Bob": "kd", "Cid": "2s"}),
+    )
+    page = text(response.get_data(as_text=True))
+    assert "No Rommé hand: Ann put cards down in an earlier turn." in page
+    assert "Ann went out +12" in page
+    assert '<option selected value="no">' in response.get_data(as_text=True)
+
+
+def test_confirming_books_the_doubled_romme_settlement_and_the_totals(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    data = finish_data(table, "Ann", {"Bob": "kd 7h", "Cid": "as"}, romme="yes")
+    response = client.post(
+        f"/games/{table.game}/finish", data={**data, "confirm": "1"}, follow_redirects=True
+    )
+    assert "Game 1 is over: Ann went out and gains 64 points." in text(
+        response.get_data(as_text=True)
+    )
+    with app.app_context():
+        game = services.get_game(table.game)
+        assert game.status == "finished"
+        assert game.romme is True
+        lines = {line.player_id: line for line in game.settlement_lines}
+        assert lines[table.players["Bob"]].hand == "K♦ 7♥"
+        assert lines[table.players["Bob"]].factor == 2
+        assert lines[table.players["Ann"]].gain == 64
+    assert totals(app, table.session) == {"Ann": 94, "Bob": 0, "Cid": 0}
+
+
+def test_confirming_without_a_romme_hand_counts_the_hands_once(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    data = finish_data(table, "Ann", {"Bob": "kd 7h", "Cid": "as"}, romme="no")
+    client.post(f"/games/{table.game}/finish", data={**data, "confirm": "1"})
+    assert totals(app, table.session) == {"Ann": 62, "Bob": 0, "Cid": 0}
+
+
+def test_the_confirm_form_carries_exactly_the_previewed_values(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    response = client.post(
+        f"/games/{table.game}/finish",
+        data=finish_data(table, "Ann", {"Bob": "kd 7h", "Cid": "as"}),
+    )
+    html = response.get_data(as_text=True)
+    confirm = html[html.index("The settlement, not booked yet") : html.index("Change something")]
+    fields = dict(re.findall(r'<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"', confirm))
+    assert fields["confirm"] == "1"
+    assert fields["romme"] == "yes"
+    client.post(f"/games/{table.game}/finish", data=fields)
+    assert totals(app, table.session)["Ann"] == 94
+
+
+def test_finishing_with_a_hand_card_on_the_table_is_refused(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    data = finish_data(table, "Ann", {"Bob": "kc 7h", "Cid": "as"})
+    response = client.post(f"/games/{table.game}/finish", data={**data, "confirm": "1"})
+    assert response.status_code == 422
+    assert "K♣ is on the table, so is not in Bob's hand." in text(response.get_data(as_text=True))
+    assert 'value="kc 7h"' in response.get_data(as_text=True)
+    with app.app_context():
+        assert services.get_game(table.game).status == "open"
+    assert count(app, SettlementLine) == 0
+
+
+def test_finishing_without_every_other_hand_is_refused(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    response = client.post(
+        f"/games/{table.game}/finish", data=finish_data(table, "Ann", {"Bob": "kd", "Cid": ""})
+    )
+    assert response.status_code == 422
+    assert "enter the cards left in every other hand" in response.get_data(as_text=True)
+
+
+def test_a_romme_hand_that_was_not_possible_is_refused(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    meld(client, table, "Bob", "5s 5h 5c")
+    meld(client, table, "Ann", "9d 10d jd")
+    data = finish_data(table, "Ann", {"Bob": "kd", "Cid": "2s"}, romme="yes")
+    response = client.post(f"/games/{table.game}/finish", data={**data, "confirm": "1"})
+    assert response.status_code == 422
+    assert "so this is no Rommé hand" in response.get_data(as_text=True)
+    assert count(app, SettlementLine) == 0
+
+
+def test_abandoning_asks_first_then_keeps_the_melds_and_scores_no_hands(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    ask = client.get(f"/games/{table.game}/abandon")
+    assert "Yes, abandon the game" in ask.get_data(as_text=True)
+    with app.app_context():
+        assert services.get_game(table.game).status == "open"
+    response = client.post(f"/games/{table.game}/abandon", follow_redirects=True)
+    page = text(response.get_data(as_text=True))
+    assert "Game 1 was abandoned: its melds stand." in page
+    assert "Game 1: abandoned" in page
+    with app.app_context():
+        assert services.get_game(table.game).status == "abandoned"
+    assert totals(app, table.session) == {"Ann": 30, "Bob": 0, "Cid": 0}
+
+
+def test_entries_of_a_closed_game_cannot_change(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    client.post(f"/games/{table.game}/abandon")
+    response = client.post(
+        f"/games/{table.game}/melds", data={"player": table.players["Bob"], "cards": "5s 5h 5c"}
+    )
+    assert response.status_code == 409
+    assert "Game 1 is over: its entries are final." in response.get_data(as_text=True)
+    assert client.post(f"/games/{table.game}/undo").status_code == 409
+    assert client.get(f"/games/{table.game}/finish").status_code == 409
+    assert len(entries(app, table.game)) == 1
+
+
+def test_the_next_game_passes_the_deal_to_the_left(client: FlaskClient, app: Flask) -> None:
+    table = start(client, ("Ann", "Bob", "Cid"), dealer="2")
+    client.post(f"/games/{table.game}/abandon")
+    page = text(client.get(f"/sessions/{table.session}").get_data(as_text=True))
+    assert "Next deal: Ann." in page
+    response = client.post(f"/sessions/{table.session}/games", follow_redirects=True)
+    assert "Game 2: Ann deals." in text(response.get_data(as_text=True))
+    client.post(f"/games/{services_open_game(app, table.session)}/abandon")
+    client.post(f"/sessions/{table.session}/games")
+    with app.app_context():
+        dealers = [game.dealer.name for game in services.get_session(table.session).games]
+    assert dealers == ["Cid", "Ann", "Bob"]
+
+
+def services_open_game(app: Flask, session_id: int) -> int:
+    """Return the id of the session's open game."""
+    with app.app_context():
+        game = services.open_game(services.get_session(session_id))
+        assert game is not None
+        return game.id
+
+
+def test_a_second_game_cannot_start_while_one_is_open(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    response = client.post(f"/sessions/{table.session}/games")
+    assert response.status_code == 409
+    assert "A game is still open" in response.get_data(as_text=True)
+    assert count(app, Game) == 1
+
+
+# --- history ---------------------------------------------------------------------------------
+
+
+def test_history_shows_each_game_its_entries_in_order_and_its_settlement(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client, ("Ann", "Bob"))
+    meld(client, table, "Bob", "6c 6h 6d")
+    meld(client, table, "Ann", "qc kc ac")
+    client.post(
+        f"/games/{table.game}/layoffs",
+        data={"player": table.players["Bob"], "meld": meld_id(app, table, 2), "cards": "jc"},
+    )
+    data = finish_data(table, "Ann", {"Bob": "9s 2s"})
+    client.post(f"/games/{table.game}/finish", data={**data, "confirm": "1"})
+    client.post(f"/sessions/{table.session}/games")
+    page = text(client.get(f"/sessions/{table.session}/history").get_data(as_text=True))
+    first = page.index("Bob set 6♥ 6♦ 6♣ 18 points")
+    second = page.index("Ann sequence Q♣ K♣ A♣ 30 points")
+    third = page.index("Bob layoff J♣ 10 points")
+    assert first < second < third
+    assert re.search(r"\d\d:\d\d Bob set", page)
+    assert "Ann went out." in page
+    assert "Points: Ann 41 · Bob 28" in page
+    assert "Bob 9♠ 2♠ = 11" in page
+    assert "Ann went out: +11" in page
+    assert "Game 2" in page
+    assert "Being played." in page
+
+
+def test_history_marks_the_doubling_of_a_romme_hand(client: FlaskClient, app: Flask) -> None:
+    table = start(client, ("Ann", "Bob"))
+    meld(client, table, "Ann", "qc kc ac")
+    data = finish_data(table, "Ann", {"Bob": "9s"}, romme="yes")
+    client.post(f"/games/{table.game}/finish", data={**data, "confirm": "1"})
+    page = text(client.get(f"/sessions/{table.session}/history").get_data(as_text=True))
+    assert "Ann went out with a Rommé hand." in page
+    assert "Bob 9♠ = 9 × 2 (Rommé hand)" in page
+    assert "Ann went out: +18" in page
+
+
+# --- the end of the session ------------------------------------------------------------------
+
+
+def win_session(client: FlaskClient) -> Table:
+    """Play a session to 35 that Ann wins in game 1."""
+    table = start(client, ("Ann", "Bob"), target="35")
+    meld(client, table, "Ann", "qc kc ac")
+    data = finish_data(table, "Ann", {"Bob": "9s"}, romme="no")
+    response = client.post(f"/games/{table.game}/finish", data={**data, "confirm": "1"})
+    assert response.status_code == 302
+    return table
+
+
+def test_the_winner_of_the_session_is_shown_at_the_top_and_no_form_is_left(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = win_session(client)
+    html = client.get(f"/sessions/{table.session}").get_data(as_text=True)
+    page = text(html)
+    assert "Ann wins the session!" in page
+    assert page.index("Ann wins the session!") < page.index("Session to 35 points")
+    assert "<form" not in html
+    with app.app_context():
+        assert services.get_session(table.session).status == "finished"
+
+
+def test_a_finished_session_refuses_changes_and_keeps_everything(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = win_session(client)
+    before = totals(app, table.session)
+    response = client.post(
+        f"/games/{table.game}/melds", data={"player": table.players["Bob"], "cards": "5s 5h 5c"}
+    )
+    assert response.status_code == 409
+    assert "This session is over" in response.get_data(as_text=True)
+    for url in (
+        f"/sessions/{table.session}/games",
+        f"/games/{table.game}/undo",
+        f"/games/{table.game}/abandon",
+        f"/games/{table.game}/entries/{meld_id(app, table, 1)}/delete",
+        f"/games/{table.game}/finish",
+    ):
+        assert client.post(url).status_code == 409, url
+    assert totals(app, table.session) == before
+    assert count(app, Game) == 1
+    assert count(app, Entry) == 1
+
+
+def test_a_tie_at_the_top_above_the_target_says_another_game_is_played(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client, ("Ann", "Bob"), target="10")
+    meld(client, table, "Ann", "5c 6c 7c")
+    meld(client, table, "Bob", "5d 6d 7d")
+    client.post(f"/games/{table.game}/abandon")
+    page = text(client.get(f"/sessions/{table.session}").get_data(as_text=True))
+    assert "Tie at the top: another game is played." in page
+    assert "wins the session" not in page
+    assert "Start the next game" in page
+
+
+# --- not found, CSRF, language ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/sessions/99",
+        "/sessions/99/history",
+        "/sessions/99999999999999999999999",
+        "/games/99/finish",
+        "/games/99999999999999999999999/abandon",
+    ],
+)
+def test_unknown_ids_answer_with_a_not_found_page(client: FlaskClient, url: str) -> None:
+    response = client.get(url)
+    assert response.status_code == 404
+    assert "This page does not exist" in response.get_data(as_text=True)
+
+
+def test_posting_to_an_unknown_game_is_not_found_and_changes_nothing(
+    client: FlaskClient, app: Flask
+) -> None:
+    start(client)
+    response = client.post("/games/99/melds", data={"player": "1", "cards": "qc kc ac"})
+    assert response.status_code == 404
+    assert count(app, Entry) == 0
+
+
+def test_a_post_without_a_csrf_token_is_refused_and_one_with_it_works(tmp_path: Path) -> None:
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'csrf.sqlite3'}",
+            "WTF_CSRF_ENABLED": True,
+        }
+    )
+    with app.app_context():
+        upgrade()
+    try:
+        client = app.test_client()
+        assert 'name="csrf_token"' in client.get("/").get_data(as_text=True)
+        response = client.post(
+            "/sessions", data={"names-0": "Ann", "names-1": "Bob", "target": "500", "dealer": "0"}
+        )
+        assert response.status_code == 400
+        assert count(app, GameSession) == 0
+        page = client.get("/").get_data(as_text=True)
+        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
+        assert token is not None
+        response = client.post(
+            "/sessions",
+            data={"csrf_token": token[1], "names-0": "Ann", "names-1": "Bob", "target": "500"},
+        )
+        assert response.status_code == 302
+        assert count(app, GameSession) == 1
+    finally:
+        with app.app_context():
+            db.engine.dispose()
+
+
+def test_the_language_switch_sets_the_cookie_and_goes_back(client: FlaskClient) -> None:
+    response = client.get("/language/de?next=/sessions/1/history")
+    assert response.status_code == 302
+    assert response.location == "/sessions/1/history"
+    cookie = client.get_cookie(LANGUAGE_COOKIE)
+    assert cookie is not None
+    assert cookie.value == "de"
+    assert 'lang="de"' in client.get("/").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/", "/\\evil", ""])
+def test_the_language_switch_only_goes_back_to_this_site(client: FlaskClient, target: str) -> None:
+    response = client.get("/language/en", query_string={"next": target})
+    assert response.location == "/"
+
+
+def test_an_unknown_language_is_not_found(client: FlaskClient) -> None:
+    assert client.get("/language/xx").status_code == 404
+    assert client.get_cookie(LANGUAGE_COOKIE) is None
+
+
+def test_the_layout_links_both_languages_back_to_the_current_page(client: FlaskClient) -> None:
+    page = client.get("/").get_data(as_text=True)
+    assert 'href="/language/de?next=/"' in page
+    assert 'href="/language/en?next=/"' in page
+
+
+def test_a_refused_post_links_the_languages_back_to_the_session_page(
+    client: FlaskClient,
+) -> None:
+    table = start(client)
+    response = client.post(f"/games/{table.game}/melds", data={"player": "1", "cards": "zz"})
+    assert response.status_code == 422
+    assert f"/language/de?next=/sessions/{table.session}" in response.get_data(as_text=True)
