@@ -31,6 +31,8 @@ M = TypeVar("M")
 
 # Ids beyond a 64-bit integer cannot exist; refuse them before the database overflows.
 _LARGEST_ID = 2**63 - 1
+# The target is stored in an INTEGER column, 32 bits on PostgreSQL.
+_LARGEST_TARGET = 2**31 - 1
 
 
 def _exists(model: type[M], key: int) -> M | None:
@@ -151,6 +153,8 @@ def create_session(
     rule_system = rules.find_variant(variant)
     seated = rules.seat_players(names, rule_system)
     rules.check_target(target)
+    if target > _LARGEST_TARGET:
+        raise rules.SeatingError(f"The target may be at most {_LARGEST_TARGET} points.")
     if first_dealer is None:
         first_dealer = random.randrange(len(seated))
     if not 0 <= first_dealer < len(seated):
@@ -233,8 +237,9 @@ def delete_entry(game_id: int, entry_id: int) -> None:
     _refuse_closed(game)
     remaining = [other for other in game.entries if other.id != entry.id]
     _refuse_dependants(game, remaining, entry)
+    # Removing the entry from the game deletes it (delete-orphan); calling session.delete() as
+    # well makes SQLAlchemy 2.1 fail to flush ("Failed to add object to the flush context").
     game.entries.remove(entry)
-    db.session.delete(entry)
     db.session.commit()
 
 
@@ -276,6 +281,9 @@ def correct_entry(game_id: int, entry_id: int, cards: str) -> Entry:
         if value != other.value:
             raise ConflictError("A later entry builds on these cards: delete that entry first.")
     assert corrected is not None
+    # Delete the old cards first: the new ones may repeat them, and each card lies once a game.
+    entry.cards = []
+    db.session.flush()
     entry.cards = [
         TableCard(game_id=game.id, card=card.code, position=index, value=value)
         for index, (card, value) in enumerate(zip(corrected.cards, corrected.values, strict=True))

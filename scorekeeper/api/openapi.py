@@ -50,6 +50,14 @@ OPENAPI: dict[str, Any] = {
         "description": "Record melds, layoffs and settlements of Treppenrommé sessions.",
     },
     "paths": {
+        "/api/v1/openapi.json": {
+            "get": {
+                "summary": "This document",
+                "responses": {
+                    "200": _answer("The OpenAPI document of this API.", {"type": "object"})
+                },
+            }
+        },
         "/api/v1/check": {
             "post": {
                 "summary": "Check cards as a meld, or as a layoff onto a meld",

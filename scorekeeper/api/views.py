@@ -207,7 +207,10 @@ def preview_settlement(game_id: int) -> Response:
 
 
 def _body() -> dict[str, Any]:
-    data = request.get_json(force=True, silent=True)
+    try:
+        data = request.get_json(force=True, silent=True)
+    except RecursionError:  # nested too deeply for the JSON decoder: not a body we can read
+        data = None
     if data is None:
         return _malformed()
     if not isinstance(data, dict):

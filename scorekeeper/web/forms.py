@@ -7,7 +7,7 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import (  # type: ignore[import-untyped]
+from wtforms import (
     FieldList,
     HiddenField,
     IntegerField,
@@ -15,7 +15,7 @@ from wtforms import (  # type: ignore[import-untyped]
     SelectField,
     StringField,
 )
-from wtforms.validators import (  # type: ignore[import-untyped]
+from wtforms.validators import (
     InputRequired,
     NumberRange,
     Optional,

@@ -17,7 +17,7 @@ from flask import (
 from flask_babel import get_locale, gettext
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
-from wtforms import SelectChoice  # type: ignore[import-untyped]
+from wtforms import SelectChoice
 
 from scorekeeper import rules, services
 from scorekeeper.extensions import db

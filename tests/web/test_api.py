@@ -1,0 +1,983 @@
+"""The JSON API under /api/v1: every endpoint, its answers and each way it refuses a request."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+API = "/api/v1"
+HUGE = 99999999999999999999
+
+
+@dataclass(frozen=True)
+class Table:
+    """A three-player session with its first game open."""
+
+    client: FlaskClient
+    session: int
+    game: int
+    ann: int
+    bob: int
+    cid: int
+
+    def get_game(self) -> dict[str, Any]:
+        return ok(self.client.get(f"{API}/games/{self.game}"))
+
+    def get_session(self) -> dict[str, Any]:
+        return ok(self.client.get(f"{API}/sessions/{self.session}"))
+
+    def state(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Return the game and the session as the API shows them now."""
+        return self.get_game(), self.get_session()
+
+    def post(self, path: str, body: Any = None) -> TestResponse:
+        return self.client.post(f"{API}/games/{self.game}/{path}", json=body)
+
+    def meld(self, player: int, cards: str | list[str]) -> dict[str, Any]:
+        return ok(self.post("melds", {"player": player, "cards": cards}), 201)
+
+    def layoff(self, player: int, meld: int, cards: str) -> dict[str, Any]:
+        return ok(self.post("layoffs", {"player": player, "meld": meld, "cards": cards}), 201)
+
+    def delete(self, entry: int) -> TestResponse:
+        return self.client.delete(f"{API}/games/{self.game}/entries/{entry}")
+
+    def finish(self, winner: int | None, hands: dict[int, str], **extra: Any) -> TestResponse:
+        body = {"winner": winner, "hands": {str(p): cards for p, cards in hands.items()}}
+        return self.post("finish", {**body, **extra})
+
+
+def ok(response: TestResponse, status: int = 200) -> dict[str, Any]:
+    """Assert the status and return the JSON body."""
+    assert response.status_code == status, response.get_data(as_text=True)
+    body = response.get_json()
+    assert isinstance(body, dict)
+    return body
+
+
+def refused(response: TestResponse, *statuses: int) -> str:
+    """Assert a 4xx answer with a readable error and return the error."""
+    assert response.status_code in statuses, response.get_data(as_text=True)
+    body = response.get_json()
+    assert isinstance(body, dict)
+    assert isinstance(body["error"], str)
+    assert body["error"].strip()
+    return body["error"]
+
+
+def new_session(client: FlaskClient, names: list[str], **extra: Any) -> dict[str, Any]:
+    return ok(client.post(f"{API}/sessions", json={"players": names, **extra}), 201)
+
+
+def open_table(client: FlaskClient, names: tuple[str, str, str] = ("Ann", "Bob", "Cid")) -> Table:
+    session = new_session(client, list(names))
+    game = ok(client.post(f"{API}/sessions/{session['id']}/games"), 201)
+    ann, bob, cid = (player["id"] for player in session["players"])
+    return Table(client, session["id"], game["id"], ann, bob, cid)
+
+
+@pytest.fixture
+def table(client: FlaskClient) -> Table:
+    """Return a session of Ann, Bob and Cid with game 1 open."""
+    return open_table(client)
+
+
+@pytest.fixture
+def other(client: FlaskClient, table: Table) -> Table:
+    """Return a second session (Dan, Eve, Flo) with its own open game."""
+    return open_table(client, ("Dan", "Eve", "Flo"))
+
+
+# --- errors common to the whole API ------------------------------------------------------------
+
+
+POSTS_WITH_BODY = [
+    "/check",
+    "/sessions",
+    "/games/{game}/melds",
+    "/games/{game}/layoffs",
+    "/games/{game}/finish",
+    "/games/{game}/settlement",
+]
+
+
+@pytest.mark.parametrize("path", POSTS_WITH_BODY)
+@pytest.mark.parametrize("data", ["{not json", "", '{"cards": "Q♣ K♣ A♣"', "\xff", "[" * 50_000])
+def test_malformed_json_is_answered_with_400_and_changes_nothing(
+    table: Table, path: str, data: str
+) -> None:
+    before = table.state()
+    response = table.client.post(
+        API + path.format(game=table.game), data=data, content_type="application/json"
+    )
+    refused(response, 400)
+    assert table.state() == before
+    assert table.client.get(f"{API}/sessions/{table.session + 1}").status_code == 404
+
+
+@pytest.mark.parametrize("path", POSTS_WITH_BODY)
+@pytest.mark.parametrize("body", [[1, 2], "text", 5, True])
+def test_a_body_that_is_not_a_json_object_is_refused_with_422(
+    table: Table, path: str, body: Any
+) -> None:
+    before = table.state()
+    refused(table.client.post(API + path.format(game=table.game), json=body), 422)
+    assert table.state() == before
+
+
+@pytest.mark.parametrize("path", POSTS_WITH_BODY)
+def test_a_null_body_is_refused_and_changes_nothing(table: Table, path: str) -> None:
+    before = table.state()
+    response = table.client.post(
+        API + path.format(game=table.game), data="null", content_type="application/json"
+    )
+    refused(response, 400, 422)
+    assert table.state() == before
+
+
+def test_an_unknown_api_address_answers_404_in_json(client: FlaskClient) -> None:
+    refused(client.get(f"{API}/nothing-here"), 404)
+
+
+def test_a_wrong_method_answers_405_in_json(client: FlaskClient) -> None:
+    refused(client.put(f"{API}/sessions", json={}), 405)
+
+
+def test_a_body_that_is_too_large_answers_413_in_json(table: Table) -> None:
+    before = table.state()
+    response = table.post("melds", {"player": table.ann, "cards": "6♠ " * 40_000})
+    refused(response, 413)
+    assert table.state() == before
+
+
+# --- POST /check -------------------------------------------------------------------------------
+
+
+def test_check_names_a_sequence_turning_the_corner_with_its_value(client: FlaskClient) -> None:
+    body = ok(client.post(f"{API}/check", json={"cards": "Q♣ K♣ A♣ 2♣ 3♣"}))
+    assert body["valid"] is True
+    assert body["kind"] == "sequence"
+    assert body["cards"] == ["Q♣", "K♣", "A♣", "2♣", "3♣"]
+    assert body["value"] == 30
+
+
+@pytest.mark.parametrize(
+    ("cards", "kind", "shown", "value"),
+    [
+        ("6♠ 6♥ 6♦ 6♣", "set", None, 24),
+        ("A♠ A♥ A♦", "set", None, 45),
+        ("3♦ 2♦ A♦", "sequence", ["A♦", "2♦", "3♦"], 6),
+        ("ac qc kc 2c", "sequence", ["Q♣", "K♣", "A♣", "2♣"], 27),
+        ("5S 6S 7S 8S 9S", "sequence", ["5♠", "6♠", "7♠", "8♠", "9♠"], 35),
+    ],
+)
+def test_check_values_the_seed_examples(
+    client: FlaskClient, cards: str, kind: str, shown: list[str] | None, value: int
+) -> None:
+    body = ok(client.post(f"{API}/check", json={"cards": cards}))
+    assert (body["valid"], body["kind"], body["value"]) == (True, kind, value)
+    if shown is not None:
+        assert body["cards"] == shown
+
+
+def test_check_accepts_the_cards_as_a_list(client: FlaskClient) -> None:
+    body = ok(client.post(f"{API}/check", json={"cards": ["D♣", "K♣", "A♣"]}))
+    assert body["cards"] == ["Q♣", "K♣", "A♣"]
+    assert body["value"] == 30
+
+
+@pytest.mark.parametrize(
+    ("cards", "value"),
+    [("A♦", 10), ("A♦ 2♦", 7), ("10♦", 10), ("9♦ 10♦", 19)],
+)
+def test_check_onto_a_meld_values_only_the_added_cards(
+    client: FlaskClient, cards: str, value: int
+) -> None:
+    body = ok(client.post(f"{API}/check", json={"cards": cards, "onto": "J♦ Q♦ K♦"}))
+    assert body["valid"] is True
+    assert body["value"] == value
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"cards": "6♠ 7♥ 8♦"},
+        {"cards": "6♠ 6♥"},
+        {"cards": "6♠ 6♠ 6♥"},
+        {"cards": "5♠ 6♠ 8♠"},
+        {"cards": "6♠ 6♥ 6♦ 6♣ 6♠"},
+        {"cards": "9♦", "onto": "J♦ Q♦ K♦"},
+        {"cards": "J♦", "onto": "J♦ Q♦ K♦"},
+        {"cards": "7♣", "onto": "6♠ 6♥ 6♦"},
+        {"cards": "A♦", "onto": "J♦ Q♠ K♦"},
+    ],
+)
+def test_check_answers_an_illegal_combination_with_valid_false_and_a_reason(
+    client: FlaskClient, body: dict[str, Any]
+) -> None:
+    answer = ok(client.post(f"{API}/check", json=body))
+    assert answer["valid"] is False
+    assert isinstance(answer["error"], str)
+    assert answer["error"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"cards": "Q♣ X♣ A♣"},
+        {"cards": "1♠ 2♠ 3♠"},
+        {"cards": "Q♣ K♣ A"},
+        {"cards": "A♦", "onto": "zz"},
+        {"cards": 5},
+        {"cards": None},
+        {"cards": ["Q♣", 3]},
+        {"cards": "A♦", "onto": 5},
+        {},
+    ],
+)
+def test_check_refuses_unreadable_or_missing_cards_with_422(
+    client: FlaskClient, body: dict[str, Any]
+) -> None:
+    refused(client.post(f"{API}/check", json=body), 422)
+
+
+# --- sessions ----------------------------------------------------------------------------------
+
+
+def test_a_new_session_seats_the_players_in_order_and_is_open(client: FlaskClient) -> None:
+    response = client.post(
+        f"{API}/sessions", json={"players": ["Ann", "Bob", "Cid"], "target": 700}
+    )
+    body = ok(response, 201)
+    assert isinstance(body["id"], int)
+    assert [player["name"] for player in body["players"]] == ["Ann", "Bob", "Cid"]
+    assert all(isinstance(player["id"], int) for player in body["players"])
+    assert body["target"] == 700
+    assert body["status"] == "open"
+    assert ok(client.get(f"{API}/sessions/{body['id']}")) == body
+
+
+def test_a_new_session_plays_to_500_unless_told_otherwise(client: FlaskClient) -> None:
+    assert new_session(client, ["Ann", "Bob"])["target"] == 500
+
+
+def test_a_new_session_has_no_winner_zero_totals_and_no_games(client: FlaskClient) -> None:
+    body = new_session(client, ["Ann", "Bob", "Cid", "Dan"])
+    assert body["winner"] is None
+    assert body["totals"] == {str(player["id"]): 0 for player in body["players"]}
+    assert body["games"] == []
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"players": ["Ann"]},
+        {"players": ["Ann", "Bob", "Cid", "Dan", "Eve"]},
+        {"players": []},
+        {"players": ["Ann", ""]},
+        {"players": ["Ann", "   "]},
+        {"players": ["Ann", "Ann"]},
+        {"players": ["Ann", "ann"]},
+        {"players": ["Ann", "B" * 41]},
+        {"players": ["Ann", "Bob"], "target": 0},
+        {"players": ["Ann", "Bob"], "target": -500},
+        {"players": ["Ann", "Bob"], "target": "500"},
+        {"players": ["Ann", "Bob"], "target": 500.5},
+        {"players": ["Ann", "Bob"], "target": True},
+        {"players": ["Ann", "Bob"], "target": None},
+        {"players": ["Ann", "Bob"], "target": HUGE},
+        {"players": "Ann, Bob"},
+        {"players": ["Ann", 2]},
+        {"players": None},
+        {"target": 500},
+        {"players": ["Ann", "Bob"], "dealer": "Zed"},
+        {"players": ["Ann", "Bob"], "dealer": 2},
+        {"players": ["Ann", "Bob"], "dealer": -1},
+        {"players": ["Ann", "Bob"], "dealer": HUGE},
+        {"players": ["Ann", "Bob"], "dealer": True},
+        {"players": ["Ann", "Bob"], "dealer": None},
+        {"players": ["Ann", "Bob"], "dealer": 1.0},
+    ],
+)
+def test_a_session_that_cannot_be_played_is_refused_with_422_and_not_saved(
+    client: FlaskClient, body: dict[str, Any]
+) -> None:
+    refused(client.post(f"{API}/sessions", json=body), 422)
+    refused(client.get(f"{API}/sessions/1"), 404)
+
+
+@pytest.mark.parametrize(("dealer", "seat"), [(0, 0), (2, 2), ("Bob", 1), ("Cid", 2)])
+def test_the_first_dealer_can_be_chosen_by_seat_or_name(
+    client: FlaskClient, dealer: int | str, seat: int
+) -> None:
+    session = new_session(client, ["Ann", "Bob", "Cid"], dealer=dealer)
+    game = ok(client.post(f"{API}/sessions/{session['id']}/games"), 201)
+    assert game["dealer"] == session["players"][seat]["id"]
+
+
+def test_the_first_dealer_can_be_drawn_by_lot(client: FlaskClient) -> None:
+    session = new_session(client, ["Ann", "Bob", "Cid"], dealer="lot")
+    game = ok(client.post(f"{API}/sessions/{session['id']}/games"), 201)
+    assert game["dealer"] in {player["id"] for player in session["players"]}
+
+
+@pytest.mark.parametrize("session_id", [2, 0, 999, HUGE])
+def test_an_unknown_session_answers_404(table: Table, session_id: int) -> None:
+    refused(table.client.get(f"{API}/sessions/{session_id}"), 404)
+    before = table.state()
+    refused(table.client.post(f"{API}/sessions/{session_id}/games"), 404)
+    assert table.state() == before
+
+
+# --- games -------------------------------------------------------------------------------------
+
+
+def test_a_new_game_is_open_and_dealt_by_the_first_player(client: FlaskClient) -> None:
+    session = new_session(client, ["Ann", "Bob", "Cid"])
+    body = ok(client.post(f"{API}/sessions/{session['id']}/games"), 201)
+    assert isinstance(body["id"], int)
+    assert body["number"] == 1
+    assert body["dealer"] == session["players"][0]["id"]
+    assert body["status"] == "open"
+
+
+def test_the_deal_passes_clockwise_from_game_to_game(table: Table) -> None:
+    dealers = [table.get_game()["dealer"]]
+    for number in (2, 3, 4):
+        ok(table.finish(None, {}))
+        game = ok(table.client.post(f"{API}/sessions/{table.session}/games"), 201)
+        assert game["number"] == number
+        dealers.append(game["dealer"])
+        table = Table(table.client, table.session, game["id"], table.ann, table.bob, table.cid)
+    assert dealers == [table.ann, table.bob, table.cid, table.ann]
+
+
+def test_a_second_game_cannot_start_while_one_is_open(table: Table) -> None:
+    before = table.state()
+    refused(table.client.post(f"{API}/sessions/{table.session}/games"), 409)
+    assert table.state() == before
+
+
+def test_no_game_can_start_once_the_session_is_finished(client: FlaskClient) -> None:
+    session = new_session(client, ["Ann", "Bob"], target=10)
+    ann, bob = (player["id"] for player in session["players"])
+    game = ok(client.post(f"{API}/sessions/{session['id']}/games"), 201)
+    ok(
+        client.post(f"{API}/games/{game['id']}/melds", json={"player": ann, "cards": "J♠ Q♠ K♠"}),
+        201,
+    )
+    finished = ok(
+        client.post(
+            f"{API}/games/{game['id']}/finish", json={"winner": ann, "hands": {str(bob): "2♥"}}
+        )
+    )
+    assert finished["session"]["status"] == "finished"
+    assert finished["session"]["winner"] == ann
+    before = ok(client.get(f"{API}/sessions/{session['id']}"))
+    refused(client.post(f"{API}/sessions/{session['id']}/games"), 409)
+    assert ok(client.get(f"{API}/sessions/{session['id']}")) == before
+
+
+def test_the_game_shows_its_melds_as_they_lie_its_entries_in_order_and_its_points(
+    table: Table,
+) -> None:
+    meld = table.meld(table.ann, "4♦ 2♦ 3♦")
+    layoff = table.layoff(table.bob, meld["id"], "A♦")
+    sixes = table.meld(table.cid, "6♠ 6♥ 6♦")
+    game = table.get_game()
+    assert game["status"] == "open"
+    assert game["melds"] == [
+        {
+            "id": meld["id"],
+            "player": table.ann,
+            "kind": "sequence",
+            "cards": ["A♦", "2♦", "3♦", "4♦"],
+            "value": 9,
+        },
+        {
+            "id": sixes["id"],
+            "player": table.cid,
+            "kind": "set",
+            "cards": ["6♠", "6♥", "6♦"],
+            "value": 18,
+        },
+    ]
+    entries = [
+        {key: entry[key] for key in ("id", "type", "player", "meld", "cards", "value")}
+        for entry in game["entries"]
+    ]
+    assert entries == [
+        {
+            "id": meld["id"],
+            "type": "meld",
+            "player": table.ann,
+            "meld": meld["id"],
+            "cards": ["2♦", "3♦", "4♦"],
+            "value": 9,
+        },
+        {
+            "id": layoff["id"],
+            "type": "layoff",
+            "player": table.bob,
+            "meld": meld["id"],
+            "cards": ["A♦"],
+            "value": 1,
+        },
+        {
+            "id": sixes["id"],
+            "type": "meld",
+            "player": table.cid,
+            "meld": sixes["id"],
+            "cards": ["6♠", "6♥", "6♦"],
+            "value": 18,
+        },
+    ]
+    assert game["points"] == {str(table.ann): 9, str(table.bob): 1, str(table.cid): 18}
+    session = table.get_session()
+    assert session["totals"] == game["points"]
+    assert session["games"][0]["points"] == game["points"]
+
+
+@pytest.mark.parametrize("game_id", [2, 0, 999, HUGE])
+def test_an_unknown_game_answers_404_everywhere(table: Table, game_id: int) -> None:
+    client = table.client
+    before = table.state()
+    refused(client.get(f"{API}/games/{game_id}"), 404)
+    body = {"player": table.ann, "cards": "6♠ 6♥ 6♦"}
+    refused(client.post(f"{API}/games/{game_id}/melds", json=body), 404)
+    body = {"player": table.ann, "meld": 1, "cards": "6♣"}
+    refused(client.post(f"{API}/games/{game_id}/layoffs", json=body), 404)
+    refused(client.delete(f"{API}/games/{game_id}/entries/1"), 404)
+    refused(client.post(f"{API}/games/{game_id}/undo"), 404)
+    refused(client.post(f"{API}/games/{game_id}/finish", json={"winner": None}), 404)
+    refused(client.post(f"{API}/games/{game_id}/settlement", json={"winner": None}), 404)
+    assert table.state() == before
+
+
+# --- melds -------------------------------------------------------------------------------------
+
+
+def test_a_meld_is_recorded_in_playing_order_with_its_value(table: Table) -> None:
+    response = table.post("melds", {"player": table.ann, "cards": "3♣ A♣ 2♣ K♣ Q♣"})
+    body = ok(response, 201)
+    assert isinstance(body["id"], int)
+    assert body["kind"] == "sequence"
+    assert body["cards"] == ["Q♣", "K♣", "A♣", "2♣", "3♣"]
+    assert body["value"] == 30
+    assert table.get_game()["melds"][0]["id"] == body["id"]
+
+
+def test_a_meld_may_be_written_in_letters_and_german_ranks(table: Table) -> None:
+    body = table.meld(table.bob, "dd kd ad")
+    assert body["cards"] == ["Q♦", "K♦", "A♦"]
+    assert body["value"] == 30
+    assert table.meld(table.cid, ["10h", "TS", "10c"])["kind"] == "set"
+
+
+MELD_REFUSALS = [
+    pytest.param({"cards": "6♠ 7♥ 8♦"}, id="illegal"),
+    pytest.param({"cards": "6♠ 6♥"}, id="too few"),
+    pytest.param({"cards": "K♠ A♠ 3♠"}, id="gap"),
+    pytest.param({"cards": "9♣ 9♣ 9♥"}, id="card twice"),
+    pytest.param({"cards": "6♣ 7♣ 8♣"}, id="card on the table"),
+    pytest.param({"cards": "6X 6♥ 6♦"}, id="unreadable"),
+    pytest.param({"cards": ""}, id="no cards"),
+    pytest.param({"cards": None}, id="cards null"),
+    pytest.param({"cards": 666}, id="cards number"),
+    pytest.param({"cards": ["9♥", 9]}, id="cards list with a number"),
+    pytest.param({"cards": "9♥ 9♠ 9♦", "player": None}, id="player null"),
+    pytest.param({"cards": "9♥ 9♠ 9♦", "player": "Ann"}, id="player name"),
+    pytest.param({"cards": "9♥ 9♠ 9♦", "player": True}, id="player true"),
+    pytest.param({"cards": "9♥ 9♠ 9♦", "player": 1.5}, id="player float"),
+    pytest.param({"cards": "9♥ 9♠ 9♦", "player": HUGE}, id="player huge"),
+    pytest.param({"cards": "9♥ 9♠ 9♦", "player": 0}, id="player zero"),
+    pytest.param({"cards": "9♥ 9♠ 9♦", "player": -1}, id="player negative"),
+    pytest.param({"cards": "9♥ 9♠ 9♦", "player": 999}, id="player unknown"),
+]
+
+
+@pytest.mark.parametrize("body", MELD_REFUSALS)
+def test_a_meld_against_the_rules_or_badly_written_is_refused_and_changes_nothing(
+    table: Table, body: dict[str, Any]
+) -> None:
+    table.meld(table.ann, "6♣ 7♣ 8♣")
+    before = table.state()
+    refused(table.post("melds", {"player": table.bob, **body}), 422)
+    assert table.state() == before
+
+
+def test_a_meld_without_a_player_or_cards_is_refused(table: Table) -> None:
+    before = table.state()
+    refused(table.post("melds", {"cards": "9♥ 9♠ 9♦"}), 422)
+    refused(table.post("melds", {"player": table.ann}), 422)
+    refused(table.post("melds", {}), 422)
+    assert table.state() == before
+
+
+def test_a_player_of_another_session_cannot_meld(table: Table, other: Table) -> None:
+    before = table.state()
+    refused(table.post("melds", {"player": other.ann, "cards": "9♥ 9♠ 9♦"}), 422)
+    assert table.state() == before
+
+
+def test_the_same_card_may_lie_in_two_different_games(table: Table, other: Table) -> None:
+    table.meld(table.ann, "9♥ 9♠ 9♦")
+    assert other.meld(other.ann, "9♥ 9♠ 9♦")["value"] == 27
+
+
+# --- layoffs -----------------------------------------------------------------------------------
+
+
+def test_a_layoff_answers_its_value_and_the_meld_as_it_lies_now(table: Table) -> None:
+    meld = table.meld(table.ann, "J♦ Q♦ K♦")
+    response = table.post("layoffs", {"player": table.bob, "meld": meld["id"], "cards": "A♦"})
+    body = ok(response, 201)
+    assert isinstance(body["id"], int)
+    assert body["id"] != meld["id"]
+    assert body["value"] == 10
+    assert body["meld"] == {
+        "id": meld["id"],
+        "player": table.ann,
+        "kind": "sequence",
+        "cards": ["J♦", "Q♦", "K♦", "A♦"],
+        "value": 30,
+    }
+
+
+def test_layoffs_are_valued_when_written_and_never_again_r3(table: Table) -> None:
+    diamonds = table.meld(table.ann, "J♦ Q♦ K♦")
+    assert table.layoff(table.bob, diamonds["id"], "A♦")["value"] == 10
+    assert table.layoff(table.bob, diamonds["id"], "2♦")["value"] == 2
+    spades = table.meld(table.ann, "J♠ Q♠ K♠")
+    assert table.layoff(table.cid, spades["id"], "A♠ 2♠")["value"] == 7
+    game = table.get_game()
+    assert game["points"] == {str(table.ann): 60, str(table.bob): 12, str(table.cid): 7}
+    assert game["melds"][0]["cards"] == ["J♦", "Q♦", "K♦", "A♦", "2♦"]
+    assert game["melds"][0]["value"] == 30
+
+
+def test_a_layoff_at_the_low_end_and_onto_a_set(table: Table) -> None:
+    run = table.meld(table.ann, "5♥ 6♥ 7♥")
+    assert table.layoff(table.bob, run["id"], "4♥ 3♥")["meld"]["cards"] == [
+        "3♥",
+        "4♥",
+        "5♥",
+        "6♥",
+        "7♥",
+    ]
+    nines = table.meld(table.cid, "9♠ 9♦ 9♣")
+    layoff = table.layoff(table.ann, nines["id"], "9♥")
+    assert layoff["value"] == 9
+    assert sorted(layoff["meld"]["cards"]) == sorted(["9♠", "9♦", "9♣", "9♥"])
+
+
+LAYOFF_REFUSALS = [
+    pytest.param({"cards": "9♦"}, id="does not fit"),
+    pytest.param({"cards": "J♦"}, id="card in the meld"),
+    pytest.param({"cards": "5♣"}, id="card on the table elsewhere"),
+    pytest.param({"cards": "A♦ A♦"}, id="card twice"),
+    pytest.param({"cards": "A♠"}, id="other suit"),
+    pytest.param({"cards": "zz"}, id="unreadable"),
+    pytest.param({"cards": ""}, id="no cards"),
+    pytest.param({"cards": 10}, id="cards number"),
+    pytest.param({"meld": 999}, id="meld unknown"),
+    pytest.param({"meld": HUGE}, id="meld huge"),
+    pytest.param({"meld": 0}, id="meld zero"),
+    pytest.param({"meld": "1"}, id="meld text"),
+    pytest.param({"meld": None}, id="meld null"),
+    pytest.param({"meld": True}, id="meld true"),
+    pytest.param({"player": HUGE}, id="player huge"),
+    pytest.param({"player": "Bob"}, id="player name"),
+    pytest.param({"player": 999}, id="player unknown"),
+]
+
+
+@pytest.mark.parametrize("change", LAYOFF_REFUSALS)
+def test_a_layoff_that_does_not_fit_or_is_badly_written_is_refused_and_changes_nothing(
+    table: Table, change: dict[str, Any]
+) -> None:
+    meld = table.meld(table.ann, "J♦ Q♦ K♦")
+    table.meld(table.cid, "3♣ 4♣ 5♣")
+    before = table.state()
+    body = {"player": table.bob, "meld": meld["id"], "cards": "A♦", **change}
+    refused(table.post("layoffs", body), 422)
+    assert table.state() == before
+
+
+@pytest.mark.parametrize("missing", ["player", "meld", "cards"])
+def test_a_layoff_without_a_field_is_refused(table: Table, missing: str) -> None:
+    meld = table.meld(table.ann, "J♦ Q♦ K♦")
+    before = table.state()
+    body = {"player": table.bob, "meld": meld["id"], "cards": "A♦"}
+    del body[missing]
+    refused(table.post("layoffs", body), 422)
+    assert table.state() == before
+
+
+def test_a_layoff_onto_a_layoff_entry_is_refused(table: Table) -> None:
+    meld = table.meld(table.ann, "J♦ Q♦ K♦")
+    layoff = table.layoff(table.bob, meld["id"], "A♦")
+    before = table.state()
+    body = {"player": table.cid, "meld": layoff["id"], "cards": "2♦"}
+    refused(table.post("layoffs", body), 422, 404)
+    assert table.state() == before
+
+
+def test_a_layoff_onto_a_meld_of_another_game_is_refused(table: Table, other: Table) -> None:
+    theirs = other.meld(other.ann, "J♦ Q♦ K♦")
+    before, their_before = table.state(), other.state()
+    body = {"player": table.bob, "meld": theirs["id"], "cards": "A♦"}
+    refused(table.post("layoffs", body), 422, 404)
+    assert table.state() == before
+    assert other.state() == their_before
+
+
+def test_a_layoff_onto_a_deleted_meld_is_refused(table: Table) -> None:
+    meld = table.meld(table.ann, "J♦ Q♦ K♦")
+    assert table.delete(meld["id"]).status_code == 204
+    before = table.state()
+    body = {"player": table.bob, "meld": meld["id"], "cards": "A♦"}
+    refused(table.post("layoffs", body), 422, 404)
+    assert table.state() == before
+
+
+# --- deleting entries and undo ----------------------------------------------------------------
+
+
+def test_a_meld_nothing_builds_on_can_be_deleted_and_its_cards_melded_again(table: Table) -> None:
+    meld = table.meld(table.ann, "6♠ 6♥ 6♦")
+    response = table.delete(meld["id"])
+    assert response.status_code == 204
+    assert response.get_data() == b""
+    game = table.get_game()
+    assert game["melds"] == []
+    assert game["entries"] == []
+    assert game["points"][str(table.ann)] == 0
+    assert table.meld(table.bob, "6♠ 6♥ 6♦ 6♣")["value"] == 24
+
+
+def test_a_meld_under_a_layoff_cannot_be_deleted(table: Table) -> None:
+    meld = table.meld(table.ann, "6♠ 6♥ 6♦")
+    table.layoff(table.bob, meld["id"], "6♣")
+    before = table.state()
+    refused(table.delete(meld["id"]), 409)
+    assert table.state() == before
+
+
+def test_a_layoff_under_a_further_layoff_at_that_end_cannot_be_deleted(table: Table) -> None:
+    meld = table.meld(table.ann, "5♥ 6♥ 7♥")
+    first = table.layoff(table.bob, meld["id"], "8♥")
+    table.layoff(table.cid, meld["id"], "9♥")
+    before = table.state()
+    refused(table.delete(first["id"]), 409)
+    assert table.state() == before
+
+
+def test_a_layoff_under_an_ace_that_turned_the_corner_cannot_be_deleted(table: Table) -> None:
+    meld = table.meld(table.ann, "Q♠ K♠ A♠")
+    two = table.layoff(table.bob, meld["id"], "2♠")
+    table.layoff(table.cid, meld["id"], "3♠")
+    before = table.state()
+    refused(table.delete(two["id"]), 409)
+    assert table.state() == before
+
+
+def test_a_layoff_at_the_other_end_stays_deletable(table: Table) -> None:
+    meld = table.meld(table.ann, "5♥ 6♥ 7♥")
+    low = table.layoff(table.bob, meld["id"], "4♥")
+    high = table.layoff(table.cid, meld["id"], "8♥")
+    assert table.delete(low["id"]).status_code == 204
+    game = table.get_game()
+    assert game["melds"][0]["cards"] == ["5♥", "6♥", "7♥", "8♥"]
+    assert [entry["id"] for entry in game["entries"]] == [meld["id"], high["id"]]
+    assert game["points"] == {str(table.ann): 18, str(table.bob): 0, str(table.cid): 8}
+
+
+def test_the_latest_layoff_can_be_deleted_and_the_meld_after_it(table: Table) -> None:
+    meld = table.meld(table.ann, "5♥ 6♥ 7♥")
+    layoff = table.layoff(table.bob, meld["id"], "8♥")
+    assert table.delete(layoff["id"]).status_code == 204
+    assert table.delete(meld["id"]).status_code == 204
+    assert table.get_game()["entries"] == []
+
+
+@pytest.mark.parametrize("entry_id", [999, 0, HUGE])
+def test_deleting_an_unknown_entry_answers_404(table: Table, entry_id: int) -> None:
+    table.meld(table.ann, "5♥ 6♥ 7♥")
+    before = table.state()
+    refused(table.delete(entry_id), 404)
+    assert table.state() == before
+
+
+def test_an_entry_cannot_be_deleted_through_another_game(table: Table, other: Table) -> None:
+    theirs = other.meld(other.ann, "5♥ 6♥ 7♥")
+    before, their_before = table.state(), other.state()
+    refused(table.delete(theirs["id"]), 404)
+    assert (table.state(), other.state()) == (before, their_before)
+
+
+def test_entries_of_a_finished_game_are_final(table: Table) -> None:
+    meld = table.meld(table.ann, "5♥ 6♥ 7♥")
+    ok(table.finish(table.ann, {table.bob: "K♣", table.cid: "2♠"}))
+    before = table.state()
+    refused(table.delete(meld["id"]), 409)
+    refused(table.post("undo"), 409)
+    refused(table.post("melds", {"player": table.bob, "cards": "9♥ 9♠ 9♦"}), 409)
+    body = {"player": table.bob, "meld": meld["id"], "cards": "8♥"}
+    refused(table.post("layoffs", body), 409)
+    assert table.state() == before
+
+
+def test_entries_of_an_abandoned_game_are_final(table: Table) -> None:
+    meld = table.meld(table.ann, "5♥ 6♥ 7♥")
+    ok(table.finish(None, {}))
+    before = table.state()
+    refused(table.delete(meld["id"]), 409)
+    refused(table.post("undo"), 409)
+    refused(table.post("melds", {"player": table.bob, "cards": "9♥ 9♠ 9♦"}), 409)
+    assert table.state() == before
+
+
+def test_undo_deletes_the_latest_entry_and_answers_the_game(table: Table) -> None:
+    meld = table.meld(table.ann, "5♥ 6♥ 7♥")
+    layoff = table.layoff(table.bob, meld["id"], "8♥")
+    body = ok(table.post("undo"))
+    assert body["undone"] == layoff["id"]
+    assert body["game"] == table.get_game()
+    assert [entry["id"] for entry in body["game"]["entries"]] == [meld["id"]]
+    assert body["game"]["melds"][0]["cards"] == ["5♥", "6♥", "7♥"]
+    assert ok(table.post("undo"))["undone"] == meld["id"]
+    assert table.get_game()["entries"] == []
+
+
+def test_undo_with_nothing_to_undo_answers_409(table: Table) -> None:
+    before = table.state()
+    refused(table.post("undo"), 409)
+    assert table.state() == before
+
+
+# --- finishing a game --------------------------------------------------------------------------
+
+
+def test_finishing_books_the_hands_for_the_winner(table: Table) -> None:
+    table.meld(table.ann, "6♠ 6♥ 6♦")
+    table.meld(table.bob, "2♣ 3♣ 4♣")
+    table.meld(table.ann, "J♥ Q♥ K♥")
+    body = ok(table.finish(table.ann, {table.bob: "A♠ 7♥", table.cid: "K♣"}, romme=False))
+    assert body["winner"] == table.ann
+    assert body["romme"] is False
+    assert body["hand_points"] == {str(table.bob): 22, str(table.cid): 10}
+    assert body["settlement"] == {str(table.ann): 32, str(table.bob): 0, str(table.cid): 0}
+    session = table.get_session()
+    assert body["session"] == session
+    assert session["totals"] == {str(table.ann): 80, str(table.bob): 9, str(table.cid): 0}
+    assert session["games"][0] == {
+        "id": table.game,
+        "number": 1,
+        "dealer": table.ann,
+        "status": "finished",
+        "winner": table.ann,
+        "romme": False,
+        "points": session["totals"],
+    }
+    game = table.get_game()
+    assert game["status"] == "finished"
+    assert game["points"] == session["totals"]
+
+
+def test_a_romme_hand_is_inferred_when_romme_is_left_out(table: Table) -> None:
+    meld = table.meld(table.bob, "2♣ 3♣ 4♣")
+    table.layoff(table.cid, meld["id"], "5♣")
+    table.meld(table.ann, "6♠ 6♥ 6♦")
+    table.layoff(table.ann, meld["id"], "6♣")
+    body = ok(table.finish(table.ann, {table.bob: "A♠ 7♥", table.cid: "K♣"}))
+    assert body["romme"] is True
+    assert body["settlement"] == {str(table.ann): 64, str(table.bob): 0, str(table.cid): 0}
+    assert table.get_session()["totals"] == {
+        str(table.ann): 18 + 6 + 64,
+        str(table.bob): 9,
+        str(table.cid): 5,
+    }
+    assert table.get_session()["games"][0]["romme"] is True
+
+
+def test_no_romme_hand_is_inferred_when_the_winner_put_cards_down_earlier(table: Table) -> None:
+    table.meld(table.ann, "6♠ 6♥ 6♦")
+    table.meld(table.bob, "2♣ 3♣ 4♣")
+    table.meld(table.ann, "J♥ Q♥ K♥")
+    body = ok(table.finish(table.ann, {table.bob: "A♠", table.cid: "K♣"}))
+    assert body["romme"] is False
+    assert body["settlement"][str(table.ann)] == 25
+
+
+def test_a_possible_romme_hand_can_be_declined(table: Table) -> None:
+    table.meld(table.bob, "2♣ 3♣ 4♣")
+    table.meld(table.ann, "6♠ 6♥ 6♦")
+    body = ok(table.finish(table.ann, {table.bob: "A♠", table.cid: "K♣"}, romme=False))
+    assert body["romme"] is False
+    assert body["settlement"][str(table.ann)] == 25
+
+
+def test_romme_null_counts_as_left_out(table: Table) -> None:
+    table.meld(table.ann, "6♠ 6♥ 6♦")
+    body = ok(table.finish(table.ann, {table.bob: "A♠", table.cid: "K♣"}, romme=None))
+    assert body["romme"] is True
+    assert body["settlement"][str(table.ann)] == 50
+
+
+def test_abandoning_a_game_keeps_the_melds_and_scores_no_hands(table: Table) -> None:
+    meld = table.meld(table.ann, "6♠ 6♥ 6♦")
+    table.layoff(table.bob, meld["id"], "6♣")
+    body = ok(table.finish(None, {table.bob: "A♠"}))
+    assert body["winner"] is None
+    assert body["romme"] is False
+    assert body["hand_points"] == {}
+    assert body["settlement"] == {str(table.ann): 0, str(table.bob): 0, str(table.cid): 0}
+    session = table.get_session()
+    assert body["session"] == session
+    assert session["games"][0]["status"] == "abandoned"
+    assert session["games"][0]["winner"] is None
+    assert session["totals"] == {str(table.ann): 18, str(table.bob): 6, str(table.cid): 0}
+    assert table.get_game()["status"] == "abandoned"
+
+
+def test_a_game_can_be_abandoned_before_anyone_melded(table: Table) -> None:
+    body = ok(table.post("finish", {"winner": None}))
+    assert body["session"]["games"][0]["status"] == "abandoned"
+    assert body["session"]["status"] == "open"
+
+
+def settled_table(table: Table) -> Table:
+    """Put Bob's meld and then Ann's on the table: Ann may go out, but not with a Rommé hand."""
+    table.meld(table.ann, "J♥ Q♥ K♥")
+    table.meld(table.bob, "2♣ 3♣ 4♣")
+    table.meld(table.ann, "6♠ 6♥ 6♦")
+    return table
+
+
+FINISH_REFUSALS = [
+    pytest.param({"romme": True}, id="romme after an earlier meld"),
+    pytest.param({"winner": None, "romme": True}, id="romme without a winner"),
+    pytest.param({"winner": "cid"}, id="winner without entries"),
+    pytest.param({"hands": {"bob": "6♠ 9♦", "cid": "K♣"}}, id="hand card on the table"),
+    pytest.param({"hands": {"bob": "9♦ K♣", "cid": "K♣"}}, id="card in two hands"),
+    pytest.param({"hands": {"bob": "9♦ 9♦", "cid": "K♣"}}, id="card twice in a hand"),
+    pytest.param({"hands": {"bob": "9♦"}}, id="a hand missing"),
+    pytest.param({"hands": {"bob": "9♦", "cid": ""}}, id="an empty hand"),
+    pytest.param({"hands": {"ann": "2♠", "bob": "9♦", "cid": "K♣"}}, id="winner holds cards"),
+    pytest.param({"hands": {"bob": "9♦", "cid": "K♣", "999": "2♠"}}, id="hand of a stranger"),
+    pytest.param({"hands": {"bob": "9♦", "cid": "K♣", "x": "2♠"}}, id="hand key not an id"),
+    pytest.param({"hands": {"bob": "9♦", "cid": "K♣", str(HUGE): "2♠"}}, id="hand key huge"),
+    pytest.param({"hands": {"bob": "9X", "cid": "K♣"}}, id="unreadable hand"),
+    pytest.param({"hands": {"bob": 9, "cid": "K♣"}}, id="hand a number"),
+    pytest.param({"hands": ["9♦", "K♣"]}, id="hands a list"),
+    pytest.param({"hands": "9♦ K♣"}, id="hands text"),
+    pytest.param({"winner": 999}, id="winner unknown"),
+    pytest.param({"winner": HUGE}, id="winner huge"),
+    pytest.param({"winner": "Ann"}, id="winner a name"),
+    pytest.param({"winner": True}, id="winner true"),
+    pytest.param({"winner": 1.0}, id="winner float"),
+    pytest.param({"romme": "yes"}, id="romme text"),
+    pytest.param({"romme": 1}, id="romme number"),
+    pytest.param({"winner": "missing"}, id="winner missing"),
+]
+
+
+def _resolve(table: Table, value: Any) -> Any:
+    names = {"ann": table.ann, "bob": table.bob, "cid": table.cid}
+    if isinstance(value, dict):
+        return {str(names.get(key, key)): cards for key, cards in value.items()}
+    return names.get(value, value) if isinstance(value, str) else value
+
+
+def finish_body(table: Table, change: dict[str, Any]) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "winner": table.ann,
+        "hands": {str(table.bob): "9♦", str(table.cid): "K♣"},
+    }
+    for key, value in change.items():
+        body[key] = _resolve(table, value)
+    if body["winner"] == "missing":
+        del body["winner"]
+    return body
+
+
+@pytest.mark.parametrize("endpoint", ["finish", "settlement"])
+@pytest.mark.parametrize("change", FINISH_REFUSALS)
+def test_an_impossible_end_of_game_is_refused_with_422_and_changes_nothing(
+    table: Table, endpoint: str, change: dict[str, Any]
+) -> None:
+    settled_table(table)
+    before = table.state()
+    error = refused(table.post(endpoint, finish_body(table, change)), 422)
+    assert table.state() == before
+    assert table.get_game()["status"] == "open"
+    if change.get("winner") == "cid":
+        assert "meld" in error
+
+
+def test_a_winner_of_another_session_is_refused(table: Table, other: Table) -> None:
+    settled_table(table)
+    before = table.state()
+    body = {"winner": other.ann, "hands": {str(table.bob): "9♦", str(table.cid): "K♣"}}
+    refused(table.post("finish", body), 422)
+    assert table.state() == before
+
+
+def test_finishing_twice_answers_409(table: Table) -> None:
+    settled_table(table)
+    ok(table.finish(table.ann, {table.bob: "9♦", table.cid: "K♣"}))
+    before = table.state()
+    refused(table.finish(table.ann, {table.bob: "9♦", table.cid: "K♣"}), 409)
+    refused(table.finish(None, {}), 409)
+    refused(table.post("settlement", {"winner": None}), 409)
+    assert table.state() == before
+
+
+def test_an_abandoned_game_cannot_be_finished_again(table: Table) -> None:
+    settled_table(table)
+    ok(table.finish(None, {}))
+    before = table.state()
+    refused(table.finish(table.ann, {table.bob: "9♦", table.cid: "K♣"}), 409)
+    assert table.state() == before
+
+
+# --- the settlement preview --------------------------------------------------------------------
+
+
+def test_the_settlement_preview_shows_the_finish_and_writes_nothing(table: Table) -> None:
+    settled_table(table)
+    before = table.state()
+    hands = {str(table.bob): "A♠ 7♥", str(table.cid): "K♣"}
+    preview = ok(table.post("settlement", {"winner": table.ann, "hands": hands}))
+    assert table.state() == before
+    assert preview["romme"] is False
+    assert preview["hand_points"] == {str(table.bob): 22, str(table.cid): 10}
+    assert preview["settlement"] == {str(table.ann): 32, str(table.bob): 0, str(table.cid): 0}
+    finished = ok(table.post("finish", {"winner": table.ann, "hands": hands}))
+    for key in ("winner", "romme", "hand_points", "settlement"):
+        assert preview[key] == finished[key]
+
+
+def test_the_settlement_preview_tells_whether_a_romme_hand_is_possible(table: Table) -> None:
+    table.meld(table.bob, "2♣ 3♣ 4♣")
+    table.meld(table.ann, "6♠ 6♥ 6♦")
+    hands = {str(table.bob): "A♠", str(table.cid): "K♣"}
+    before = table.state()
+    preview = ok(table.post("settlement", {"winner": table.ann, "hands": hands}))
+    assert preview["romme_possible"] is True
+    assert preview["romme"] is True
+    assert preview["settlement"][str(table.ann)] == 50
+    assert table.state() == before
+
+
+def test_previewing_an_abandonment_writes_nothing(table: Table) -> None:
+    table.meld(table.ann, "6♠ 6♥ 6♦")
+    before = table.state()
+    preview = ok(table.post("settlement", {"winner": None}))
+    assert preview["winner"] is None
+    assert table.state() == before
