@@ -11,6 +11,7 @@ from typing import TypeVar
 import sqlalchemy as sa
 
 from scorekeeper import rules
+from scorekeeper.database import retry_on_race
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, Game, GameSession, Player, SettlementLine, TableCard, utcnow
 
@@ -28,6 +29,16 @@ class InvalidRequestError(ValueError):
 
 
 M = TypeVar("M")
+
+
+def _raced() -> ConflictError:
+    return ConflictError(
+        "Another phone recorded at the same moment: look at the game and try again."
+    )
+
+
+# Run a write again when a concurrent write got there first (see database.retry_on_race).
+_write_use_case = retry_on_race(lambda: db.session, _raced)
 
 # Ids beyond a 64-bit integer cannot exist; refuse them before the database overflows.
 _LARGEST_ID = 2**63 - 1
@@ -141,6 +152,7 @@ def _table_entry(entry: Entry) -> rules.TableEntry[int]:
 # --- sessions and games ----------------------------------------------------------------------
 
 
+@_write_use_case
 def create_session(
     names: list[str],
     target: int = 500,
@@ -171,6 +183,7 @@ def create_session(
     return session
 
 
+@_write_use_case
 def start_game(session_id: int) -> Game:
     """Start the next game of a session; the deal passes to the left."""
     session = get_session(session_id)
@@ -194,6 +207,7 @@ def _deal(session: GameSession) -> Game:
 # --- entries ---------------------------------------------------------------------------------
 
 
+@_write_use_case
 def record_meld(game_id: int, player_id: int, cards: str) -> Entry:
     """Record a player's new meld and the value written for it."""
     game = _open_game(game_id)
@@ -204,6 +218,7 @@ def record_meld(game_id: int, player_id: int, cards: str) -> Entry:
     return _write(game, entry, meld.cards, meld.values)
 
 
+@_write_use_case
 def record_layoff(game_id: int, player_id: int, meld_id: int, cards: str) -> Entry:
     """Record cards a player lays off onto a meld on the table, valued where they lie (R2)."""
     game = _open_game(game_id)
@@ -230,6 +245,7 @@ def _write(
     return entry
 
 
+@_write_use_case
 def delete_entry(game_id: int, entry_id: int) -> None:
     """Delete an entry of the open game when nothing on the table depends on it."""
     game = get_game(game_id)
@@ -243,6 +259,7 @@ def delete_entry(game_id: int, entry_id: int) -> None:
     db.session.commit()
 
 
+@_write_use_case
 def undo_last_entry(game_id: int) -> Entry:
     """Delete the latest entry of the open game and return what it was."""
     game = _open_game(game_id)
@@ -253,6 +270,7 @@ def undo_last_entry(game_id: int) -> Entry:
     return last
 
 
+@_write_use_case
 def correct_entry(game_id: int, entry_id: int, cards: str) -> Entry:
     """Replace the cards of an entry when nothing on the table depends on the old ones."""
     game = get_game(game_id)
@@ -376,6 +394,7 @@ def preview_finish(
     )
 
 
+@_write_use_case
 def finish_game(
     game_id: int,
     winner_id: int | None,

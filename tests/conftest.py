@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -36,3 +41,38 @@ def app(tmp_path: Path) -> Iterator[Flask]:
 def client(app: Flask) -> FlaskClient:
     """Return a test client of the app."""
     return app.test_client()
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[str]:
+    """Run ``scorekeeper serve`` on a free loopback port with its own SQLite file; yield its URL."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'live.sqlite3'}"}
+    command = Path(sys.executable).with_name("scorekeeper")
+    process = subprocess.Popen(
+        [str(command), "serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while True:
+        if process.poll() is not None:
+            pytest.fail(f"the server stopped: {process.communicate()[1]}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+        except OSError:
+            if time.monotonic() > deadline:
+                process.kill()
+                process.communicate()
+                pytest.fail("the server did not start")
+            time.sleep(0.05)
+    yield base
+    process.terminate()
+    process.communicate(timeout=10)
