@@ -23,6 +23,8 @@ def ctx(app: Flask) -> Iterator[None]:
 
 def dump() -> dict[str, list[tuple[Any, ...]]]:
     """Return every committed row of every table, read on a connection of its own."""
+    # End the ORM session's read transaction first: SQLite transactions hold the write lock.
+    db.session.rollback()
     with db.engine.connect() as connection:
         return {
             table.name: sorted(
