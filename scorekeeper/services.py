@@ -343,10 +343,13 @@ class Finish:
 def preview_finish(
     game_id: int,
     winner_id: int | None,
-    hands: Mapping[int, str],
+    hands: Mapping[int, str | int],
     romme: bool | None = None,
 ) -> Finish:
-    """Check and settle the end of a game without writing anything."""
+    """Check and settle the end of a game without writing anything.
+
+    A hand is the cards left in it as text, or the points the table counted (a whole number).
+    """
     game = _open_game(game_id)
     variant = variant_of(game.session)
     players = game.session.players
@@ -368,13 +371,15 @@ def preview_finish(
             f"{winner.name} put cards down before another player's entry, so this is no Rommé hand."
         )
     names = {player.id: player.name for player in players}
-    parsed: dict[int, list[rules.Card]] = {}
-    for player_id, text in hands.items():
+    parsed: dict[int, list[rules.Card] | int] = {}
+    for player_id, hand in hands.items():
         if player_id not in names:
             raise InvalidRequestError("A hand was entered for someone who does not play here.")
-        parsed[player_id] = rules.parse_cards(text)
+        parsed[player_id] = hand if isinstance(hand, int) else rules.parse_cards(hand)
     on_table = table_of(game).cards
     for player_id, cards in parsed.items():
+        if isinstance(cards, int):
+            continue
         taken = [card for card in cards if card in on_table]
         if taken:
             verb = "is" if len(taken) == 1 else "are"
@@ -389,8 +394,9 @@ def preview_finish(
         romme=possible if romme is None else romme,
         variant=variant,
     )
+    hand_cards = {key: cards for key, cards in parsed.items() if not isinstance(cards, int)}
     return Finish(
-        game, winner, settlement.romme, possible, parsed, settlement, settlement.hand_points
+        game, winner, settlement.romme, possible, hand_cards, settlement, settlement.hand_points
     )
 
 
@@ -398,7 +404,7 @@ def preview_finish(
 def finish_game(
     game_id: int,
     winner_id: int | None,
-    hands: Mapping[int, str],
+    hands: Mapping[int, str | int],
     romme: bool | None = None,
 ) -> Finish:
     """Settle and close a game (``winner_id=None`` abandons it, R6) and check the target (R7)."""

@@ -247,6 +247,19 @@ OPENAPI: dict[str, Any] = {
                     "added": _CARDS_OUT,
                     "values": {"type": "array", "items": {"type": "integer"}},
                     "value": {"type": "integer"},
+                    "aces": {
+                        "type": "array",
+                        "description": "Where each scored ace lies and what it scores there.",
+                        "items": {
+                            "type": "object",
+                            "required": ["card", "position", "value"],
+                            "properties": {
+                                "card": {"type": "string"},
+                                "position": {"enum": ["set", "high", "corner", "low"]},
+                                "value": {"type": "integer"},
+                            },
+                        },
+                    },
                     "error": {"type": "string"},
                 },
             },
@@ -335,7 +348,14 @@ OPENAPI: dict[str, Any] = {
                 "required": ["winner"],
                 "properties": {
                     "winner": {"type": ["integer", "null"]},
-                    "hands": {"type": "object", "additionalProperties": _CARDS_IN},
+                    "hands": {
+                        "type": "object",
+                        "description": "Each other player's hand: its cards, or the points "
+                        "the table counted for it (a whole number).",
+                        "additionalProperties": {
+                            "oneOf": [*_CARDS_IN["oneOf"], {"type": "integer"}]
+                        },
+                    },
                     "romme": {"type": ["boolean", "null"]},
                 },
             },

@@ -86,6 +86,7 @@ def check() -> Response:
                 cards=[card.code for card in meld.cards],
                 values=list(meld.values),
                 value=meld.value,
+                aces=_aces(meld, set(meld.cards)),
             )
         onto = rules.parse_cards(_cards(body, "onto"))
         layoff = rules.lay_off(onto, cards)
@@ -100,7 +101,17 @@ def check() -> Response:
         added=[card.code for card in layoff.cards],
         values=list(layoff.values),
         value=layoff.value,
+        aces=_aces(layoff.meld, set(layoff.cards)),
     )
+
+
+def _aces(meld: rules.Meld, counted: set[rules.Card]) -> list[dict[str, Any]]:
+    """Say where each counted ace lies and what it scores there (set, high, corner, low)."""
+    return [
+        {"card": card.code, "position": position.value, "value": value}
+        for card, value, position in zip(meld.cards, meld.values, meld.ace_positions, strict=True)
+        if position is not None and card in counted
+    ]
 
 
 @bp.post("/sessions")
@@ -254,7 +265,9 @@ def _first_dealer(value: object, names: list[Any]) -> int | None:
     raise BadBody('dealer must be a seat number (0 = first player), a name, or "lot".')
 
 
-def _finish_fields(body: dict[str, Any]) -> tuple[int | None, dict[int, str], bool | None]:
+def _finish_fields(
+    body: dict[str, Any],
+) -> tuple[int | None, dict[int, str | int], bool | None]:
     if "winner" not in body:
         raise BadBody("Say who went out (winner), or send winner: null to abandon the game.")
     winner = body["winner"]
@@ -266,11 +279,13 @@ def _finish_fields(body: dict[str, Any]) -> tuple[int | None, dict[int, str], bo
     raw_hands = body.get("hands", {})
     if not isinstance(raw_hands, dict):
         raise BadBody('hands must map player ids to their cards, e.g. {"8": "A♠ 7♥"}.')
-    hands: dict[int, str] = {}
-    for key in raw_hands:
+    hands: dict[int, str | int] = {}
+    for key, hand in raw_hands.items():
         if not (key.isascii() and key.isdigit()) or len(key) > 18:
             raise BadBody(f"hands: “{key[:20]}” is not a player id.")
-        hands[int(key)] = _cards(raw_hands, key)
+        # A whole number is the points the table counted for that hand.
+        is_points = isinstance(hand, int) and not isinstance(hand, bool)
+        hands[int(key)] = hand if is_points else _cards(raw_hands, key)
     if winner is None:
         hands = {}
     return winner, hands, romme

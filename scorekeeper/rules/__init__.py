@@ -22,6 +22,7 @@ from scorekeeper.rules.seating import check_target, dealer_seat, seat_players
 from scorekeeper.rules.settlement import (
     GameSettlement,
     SessionStanding,
+    hand_points_range,
     hand_value,
     refuse_repeated_cards,
     repeated_cards,
@@ -79,6 +80,7 @@ __all__ = [
     "dealer_seat",
     "find_variant",
     "full_pack",
+    "hand_points_range",
     "hand_value",
     "lay_off",
     "parse_cards",

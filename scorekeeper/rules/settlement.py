@@ -7,7 +7,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from scorekeeper.rules.cards import Card, cards_text
+from scorekeeper.rules.cards import Card, Rank, Suit, cards_text
 from scorekeeper.rules.errors import CardAlreadyPlayedError, SettlementError
 from scorekeeper.rules.variants import TREPPENROMME, RommeDoubling, Settlement, Variant
 
@@ -22,6 +22,17 @@ def hand_value(cards: Iterable[Card], variant: Variant = TREPPENROMME) -> int:
     32
     """
     return sum(variant.hand_value(card) for card in cards)
+
+
+def hand_points_range(variant: Variant = TREPPENROMME) -> tuple[int, int]:
+    """Return the least and the most that the cards left in one hand can be worth.
+
+    >>> hand_points_range()
+    (2, 396)
+    """
+    pack = [Card(suit=suit, rank=rank) for suit in Suit for rank in Rank] * variant.packs
+    values = [variant.hand_value(card) for card in pack]
+    return min(values), sum(values) + variant.jokers * variant.joker_in_hand
 
 
 def repeated_cards(groups: Iterable[Iterable[Card]], variant: Variant = TREPPENROMME) -> list[Card]:
@@ -82,13 +93,15 @@ class GameSettlement(Generic[P]):
 def settle_game(
     players: Sequence[P],
     winner: P | None,
-    hands: Mapping[P, Sequence[Card]],
+    hands: Mapping[P, Sequence[Card] | int],
     *,
     romme: bool = False,
     never_melded: Iterable[P] = (),
     variant: Variant = TREPPENROMME,
 ) -> GameSettlement[P]:
     """Settle the cards left in the losers' hands; ``winner=None`` abandons the game (R6).
+
+    A hand is its cards, or the points the table counted for it (a whole number).
 
     >>> from scorekeeper.rules.cards import parse_cards
     >>> hands = {"Bob": parse_cards("A♠ 7♥"), "Cid": parse_cards("K♣")}
@@ -108,17 +121,28 @@ def settle_game(
     if winner in hands:
         raise SettlementError("The player who went out has no cards left in hand.")
     losers = [player for player in players if player != winner]
+    lowest, highest = hand_points_range(variant)
+    hand_points: dict[P, int] = {}
     for loser in losers:
         if loser not in hands:
             raise SettlementError("Enter the cards left in every other player's hand.")
-        if not hands[loser]:
+        hand = hands[loser]
+        if isinstance(hand, int):
+            if not lowest <= hand <= highest:
+                raise SettlementError(
+                    f"A hand left at the end is worth {lowest} to {highest} points; "
+                    f"{hand} cannot be right."
+                )
+            hand_points[loser] = hand
+        elif not hand:
             raise SettlementError(
                 "Only the player who went out has no cards left: "
                 "enter the cards left in every other hand."
             )
-    refuse_repeated_cards(hands.values(), variant)
+        else:
+            hand_points[loser] = hand_value(hand, variant)
+    refuse_repeated_cards((hand for hand in hands.values() if not isinstance(hand, int)), variant)
 
-    hand_points = {loser: hand_value(hands[loser], variant) for loser in losers}
     never = set(never_melded)
     rule = variant.romme_doubling
     factors = {

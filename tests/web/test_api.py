@@ -873,7 +873,8 @@ FINISH_REFUSALS = [
     pytest.param({"hands": {"bob": "9♦", "cid": "K♣", "x": "2♠"}}, id="hand key not an id"),
     pytest.param({"hands": {"bob": "9♦", "cid": "K♣", str(HUGE): "2♠"}}, id="hand key huge"),
     pytest.param({"hands": {"bob": "9X", "cid": "K♣"}}, id="unreadable hand"),
-    pytest.param({"hands": {"bob": 9, "cid": "K♣"}}, id="hand a number"),
+    pytest.param({"hands": {"bob": 9.5, "cid": "K♣"}}, id="hand a fraction"),
+    pytest.param({"hands": {"bob": None, "cid": "K♣"}}, id="hand null"),
     pytest.param({"hands": ["9♦", "K♣"]}, id="hands a list"),
     pytest.param({"hands": "9♦ K♣"}, id="hands text"),
     pytest.param({"winner": 999}, id="winner unknown"),
@@ -981,3 +982,60 @@ def test_previewing_an_abandonment_writes_nothing(table: Table) -> None:
     preview = ok(table.post("settlement", {"winner": None}))
     assert preview["winner"] is None
     assert table.state() == before
+
+
+@pytest.mark.parametrize(
+    ("cards", "onto", "aces"),
+    [
+        ("Q♣ K♣ A♣ 2♣ 3♣", None, [{"card": "A♣", "position": "corner", "value": 5}]),
+        (
+            "A♠ A♥ A♦",
+            None,
+            [{"card": c, "position": "set", "value": 15} for c in ("A♠", "A♥", "A♦")],
+        ),
+        ("A♦ 2♦", "J♦ Q♦ K♦", [{"card": "A♦", "position": "corner", "value": 5}]),
+        ("A♥", "2♥ 3♥ 4♥", [{"card": "A♥", "position": "low", "value": 1}]),
+        ("2♥", "Q♥ K♥ A♥", []),
+        ("5♠ 6♠ 7♠", None, []),
+    ],
+)
+def test_check_says_where_each_scored_ace_lies(
+    client: FlaskClient, cards: str, onto: str | None, aces: list[dict[str, object]]
+) -> None:
+    body = {"cards": cards} if onto is None else {"cards": cards, "onto": onto}
+    answer = client.post("/api/v1/check", json=body)
+    assert answer.status_code == 200
+    assert answer.json["aces"] == aces
+
+
+def test_finish_takes_the_points_the_table_counted_instead_of_cards(client: FlaskClient) -> None:
+    session = client.post("/api/v1/sessions", json={"players": ["Ann", "Bob", "Cid"]}).json
+    ann, bob, cid = (player["id"] for player in session["players"])
+    game = client.post(f"/api/v1/sessions/{session['id']}/games").json
+    client.post(f"/api/v1/games/{game['id']}/melds", json={"player": bob, "cards": "6♠ 6♥ 6♦"})
+    client.post(f"/api/v1/games/{game['id']}/melds", json={"player": ann, "cards": "2♣ 3♣ 4♣"})
+    finish = client.post(
+        f"/api/v1/games/{game['id']}/finish",
+        json={"winner": ann, "hands": {str(bob): 23, str(cid): "A♠ 7♥"}, "romme": True},
+    )
+    assert finish.status_code == 200
+    assert finish.json["hand_points"] == {str(bob): 23, str(cid): 22}
+    assert finish.json["settlement"] == {str(ann): 2 * (23 + 22), str(bob): 0, str(cid): 0}
+    assert finish.json["session"]["totals"] == {str(ann): 9 + 90, str(bob): 18, str(cid): 0}
+
+
+@pytest.mark.parametrize("points", [0, 1, 397, -5, True])
+def test_typed_hand_points_outside_what_a_hand_can_hold_are_refused(
+    client: FlaskClient, points: object
+) -> None:
+    session = client.post("/api/v1/sessions", json={"players": ["Ann", "Bob"]}).json
+    ann, bob = (player["id"] for player in session["players"])
+    game = client.post(f"/api/v1/sessions/{session['id']}/games").json
+    client.post(f"/api/v1/games/{game['id']}/melds", json={"player": ann, "cards": "2♣ 3♣ 4♣"})
+    before = client.get(f"/api/v1/games/{game['id']}").json
+    answer = client.post(
+        f"/api/v1/games/{game['id']}/finish", json={"winner": ann, "hands": {str(bob): points}}
+    )
+    assert answer.status_code == 422
+    assert answer.json["error"]
+    assert client.get(f"/api/v1/games/{game['id']}").json == before
