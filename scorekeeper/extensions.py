@@ -25,7 +25,8 @@ class Base(so.DeclarativeBase):
     metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
 
 
-db = SQLAlchemy(model_class=Base)
+# Objects stay loaded after a commit: a use case commits, then the answer is built from them.
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate()
 csrf = CSRFProtect()
 babel = Babel()

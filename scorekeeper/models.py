@@ -49,6 +49,9 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     session_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("sessions.id"), index=True)
     seat: so.Mapped[int]
     name: so.Mapped[str] = so.mapped_column(sa.String(40))
+    # Points of the player's ended games, kept up to date as each game ends, so that the
+    # totals never replay a long session (entries of an ended game are final).
+    banked: so.Mapped[int] = so.mapped_column(default=0, server_default="0")
 
     session: so.Mapped[GameSession] = so.relationship(back_populates="players")
 
@@ -135,7 +138,10 @@ class TableCard(db.Model):  # type: ignore[name-defined,misc]
 
 
 class SettlementLine(db.Model):  # type: ignore[name-defined,misc]
-    """What the end of a game booked for one player: their hand cards and the points gained."""
+    """What the end of a game booked for one player: hand cards, points gained, game points.
+
+    Every player of an ended game has one, also in an abandoned game (with no hand).
+    """
 
     __tablename__ = "settlement_lines"
 
@@ -146,6 +152,8 @@ class SettlementLine(db.Model):  # type: ignore[name-defined,misc]
     hand_points: so.Mapped[int | None]
     factor: so.Mapped[int] = so.mapped_column(default=1)
     gain: so.Mapped[int] = so.mapped_column(default=0)
+    # The player's meld and layoff points in this game, written when the game ends.
+    meld_points: so.Mapped[int] = so.mapped_column(default=0, server_default="0")
 
     game: so.Mapped[Game] = so.relationship(back_populates="settlement_lines")
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 import sqlalchemy as sa
+import sqlalchemy.orm as so
 
 from scorekeeper import rules
 from scorekeeper.database import retry_on_race
@@ -54,19 +54,35 @@ def _exists(model: type[M], key: int) -> M | None:
 
 
 def get_session(session_id: int) -> GameSession:
-    """Return a session or raise NotFoundError."""
-    session = _exists(GameSession, session_id)
+    """Return a session with its players, or raise NotFoundError."""
+    session: GameSession | None = None
+    if 0 < session_id <= _LARGEST_ID:
+        session = db.session.scalar(
+            sa.select(GameSession)
+            .where(GameSession.id == session_id)
+            .options(so.selectinload(GameSession.players))
+        )
     if session is None:
         raise NotFoundError("There is no such session.")
     return session
 
 
 def get_game(game_id: int) -> Game:
-    """Return a game or raise NotFoundError."""
-    game = _exists(Game, game_id)
+    """Return a game with its session, players, entries and cards, or raise NotFoundError."""
+    game: Game | None = None
+    if 0 < game_id <= _LARGEST_ID:
+        game = db.session.scalar(sa.select(Game).where(Game.id == game_id).options(*_GAME_LOADS))
     if game is None:
         raise NotFoundError("There is no such game.")
     return game
+
+
+# Everything a game page or an entry needs, loaded in four queries whatever the game holds.
+_GAME_LOADS = (
+    so.joinedload(Game.session).selectinload(GameSession.players),
+    so.selectinload(Game.entries).selectinload(Entry.cards),
+    so.selectinload(Game.settlement_lines),
+)
 
 
 def variant_of(session: GameSession) -> rules.Variant:
@@ -76,8 +92,9 @@ def variant_of(session: GameSession) -> rules.Variant:
 
 @dataclass(frozen=True)
 class SessionScores:
-    """A session's points per game and player, its totals and its standing (R7)."""
+    """Games of a session with their points per player, the totals and the standing (R7)."""
 
+    games: list[Game]
     game_points: dict[int, dict[int, int]]
     standing: rules.SessionStanding[int]
 
@@ -87,53 +104,89 @@ class SessionScores:
         return self.standing.totals
 
 
-def session_scores(session: GameSession) -> SessionScores:
-    """Add up the points of every game of a session, with two queries whatever its length."""
+def session_scores(session: GameSession, latest: int | None = None) -> SessionScores:
+    """Return the totals and the points of every game, or of the ``latest`` games only.
+
+    Ended games carry their points (settlement lines) and players their banked totals, so
+    the number of queries and the rows read for the totals do not grow with the session.
+    """
     player_ids = [player.id for player in session.players]
-    game_points: dict[int, dict[int, int]] = defaultdict(lambda: dict.fromkeys(player_ids, 0))
-    meld_points = db.session.execute(
-        sa.select(Entry.game_id, Entry.player_id, sa.func.sum(Entry.value))
-        .join(Game, Game.id == Entry.game_id)
-        .where(Game.session_id == session.id)
-        .group_by(Entry.game_id, Entry.player_id)
+    games = games_of(session, latest)
+    game_points = {game.id: dict.fromkeys(player_ids, 0) for game in games}
+    ended = sa.select(
+        SettlementLine.game_id,
+        SettlementLine.player_id,
+        SettlementLine.meld_points + SettlementLine.gain,
     )
-    settled = db.session.execute(
-        sa.select(SettlementLine.game_id, SettlementLine.player_id, SettlementLine.gain)
-        .join(Game, Game.id == SettlementLine.game_id)
-        .where(Game.session_id == session.id)
-    )
-    for game_id, player_id, points in [*meld_points, *settled]:
+    if latest is None:
+        ended = ended.join(Game, Game.id == SettlementLine.game_id).where(
+            Game.session_id == session.id
+        )
+    else:
+        ended = ended.where(SettlementLine.game_id.in_([game.id for game in games]))
+    for game_id, player_id, points in db.session.execute(ended):
         game_points[game_id][player_id] += points
-    totals = dict.fromkeys(player_ids, 0)
-    for points in game_points.values():
-        for player_id, value in points.items():
-            totals[player_id] += value
-    in_progress = any(game.status == "open" for game in session.games)
-    standing = rules.session_standing(totals, session.target, game_in_progress=in_progress)
-    return SessionScores(
-        game_points={game.id: game_points[game.id] for game in session.games},
-        standing=standing,
+    current = open_game(session)
+    current_points = _open_game_points(current, player_ids) if current else {}
+    if current is not None and current.id in game_points:
+        game_points[current.id] = current_points
+    totals = {
+        player.id: player.banked + current_points.get(player.id, 0) for player in session.players
+    }
+    standing = rules.session_standing(totals, session.target, game_in_progress=current is not None)
+    return SessionScores(games=games, game_points=game_points, standing=standing)
+
+
+def _open_game_points(game: Game, player_ids: list[int]) -> dict[int, int]:
+    points = dict.fromkeys(player_ids, 0)
+    rows = db.session.execute(
+        sa.select(Entry.player_id, sa.func.sum(Entry.value))
+        .where(Entry.game_id == game.id)
+        .group_by(Entry.player_id)
     )
+    for player_id, value in rows:
+        points[player_id] += value
+    return points
+
+
+def games_of(session: GameSession, latest: int | None = None) -> list[Game]:
+    """Return a session's games in order, or only the ``latest`` ones."""
+    query = sa.select(Game).where(Game.session_id == session.id).order_by(Game.number.desc())
+    if latest is not None:
+        query = query.limit(latest)
+    return list(reversed(db.session.scalars(query).all()))
 
 
 def game_points(game: Game) -> dict[int, int]:
-    """Return each player's points in one game, settlement included once it is settled."""
+    """Return each player's points in one game, settlement included once it has ended."""
     points = dict.fromkeys((player.id for player in game.session.players), 0)
+    if game.status != "open":
+        for line in game.settlement_lines:
+            points[line.player_id] += line.meld_points + line.gain
+        return points
     for entry in game.entries:
         points[entry.player_id] += entry.value
-    for line in game.settlement_lines:
-        points[line.player_id] += line.gain
     return points
 
 
 def open_game(session: GameSession) -> Game | None:
     """Return the session's game in progress, if there is one."""
-    return next((game for game in session.games if game.status == "open"), None)
+    return db.session.scalar(
+        sa.select(Game).where(Game.session_id == session.id, Game.status == "open")
+    )
+
+
+def games_played(session: GameSession) -> int:
+    """Return how many games a session has dealt, the open one included."""
+    count = db.session.scalar(
+        sa.select(sa.func.count()).select_from(Game).where(Game.session_id == session.id)
+    )
+    return int(count or 0)
 
 
 def next_dealer(session: GameSession) -> Player:
     """Return the player who deals the next game (or the one in progress)."""
-    number = len(session.games) + (0 if open_game(session) else 1)
+    number = games_played(session) + (0 if open_game(session) else 1)
     seat = rules.dealer_seat(session.first_dealer_seat, max(number, 1), len(session.players))
     return session.players[seat]
 
@@ -197,10 +250,13 @@ def start_game(session_id: int) -> Game:
 
 
 def _deal(session: GameSession) -> Game:
-    number = len(session.games) + 1
+    number = games_played(session) + 1
     seat = rules.dealer_seat(session.first_dealer_seat, number, len(session.players))
-    game = Game(number=number, dealer=session.players[seat], status="open")
-    session.games.append(game)
+    # Set the ids, not session.games: appending would load every game of the session.
+    game = Game(
+        session_id=session.id, number=number, dealer_id=session.players[seat].id, status="open"
+    )
+    db.session.add(game)
     return game
 
 
@@ -410,26 +466,30 @@ def finish_game(
     """Settle and close a game (``winner_id=None`` abandons it, R6) and check the target (R7)."""
     finish = preview_finish(game_id, winner_id, hands, romme)
     game = finish.game
+    meld_points = game_points(game)  # while the game is open: its entries
     game.status = "finished" if finish.winner else "abandoned"
     game.winner = finish.winner
     game.romme = finish.romme if finish.winner else None
     game.ended_at = utcnow()
-    if finish.winner is not None:
-        game.settlement_lines = [
-            SettlementLine(
-                player_id=player.id,
-                hand=rules.cards_text(finish.hands[player.id])
-                if player.id in finish.hands
-                else None,
-                hand_points=finish.hand_points.get(player.id),
-                factor=finish.settlement.factors.get(player.id, 1),
-                gain=finish.settlement.gains[player.id],
-            )
-            for player in game.session.players
-        ]
-    db.session.flush()
+    gains = finish.settlement.gains
+    game.settlement_lines = [
+        SettlementLine(
+            player_id=player.id,
+            hand=rules.cards_text(finish.hands[player.id]) if player.id in finish.hands else None,
+            hand_points=finish.hand_points.get(player.id),
+            factor=finish.settlement.factors.get(player.id, 1),
+            gain=gains[player.id],
+            meld_points=meld_points[player.id],
+        )
+        for player in game.session.players
+    ]
     session = game.session
-    if session_scores(session).standing.winner is not None:
+    for player in session.players:
+        player.banked += meld_points[player.id] + gains[player.id]
+    standing = rules.session_standing(
+        {player.id: player.banked for player in session.players}, session.target
+    )
+    if standing.winner is not None:
         session.status = "finished"
     db.session.commit()
     return finish

@@ -74,3 +74,51 @@ def test_each_card_lies_once_a_game_by_a_named_unique_constraint(tmp_path: Path)
         }
         assert "uq_table_cards_game_id_card" in names
         db.engine.dispose()
+
+
+def test_running_totals_are_filled_in_for_games_that_ended_before_the_upgrade(
+    tmp_path: Path,
+) -> None:
+    app = empty_app(tmp_path)
+    with app.app_context():
+        upgrade(revision="0001_initial")
+        with db.engine.begin() as connection:
+            run = connection.exec_driver_sql
+            run(
+                "INSERT INTO sessions (id, variant, target, first_dealer_seat, status, created_at)"
+                " VALUES (1, 'treppenromme', 500, 0, 'open', '2026-11-01')"
+            )
+            run("INSERT INTO players (id, session_id, seat, name) VALUES (1, 1, 0, 'Ann')")
+            run("INSERT INTO players (id, session_id, seat, name) VALUES (2, 1, 1, 'Bob')")
+            for game_id, status, winner in ((1, "finished", 1), (2, "abandoned", None)):
+                run(
+                    "INSERT INTO games (id, session_id, number, dealer_id, status, winner_id,"
+                    " started_at) VALUES (?, 1, ?, 1, ?, ?, '2026-11-01')",
+                    (game_id, game_id, status, winner),
+                )
+            entries = [(1, 1, 1, 1, 18), (2, 1, 2, 2, 30), (3, 2, 1, 2, 6), (4, 2, 2, 1, 24)]
+            for entry_id, game_id, position, player_id, value in entries:
+                run(
+                    "INSERT INTO entries (id, game_id, position, kind, player_id, meld_kind,"
+                    " value, created_at) VALUES (?, ?, ?, 'meld', ?, 'set', ?, '2026-11-01')",
+                    (entry_id, game_id, position, player_id, value),
+                )
+            run(
+                "INSERT INTO settlement_lines (game_id, player_id, hand, hand_points, factor, gain)"
+                " VALUES (1, 1, NULL, NULL, 1, 7), (1, 2, '7♥', 7, 1, 0)"
+            )
+        upgrade()
+        with db.engine.connect() as connection:
+            banked = dict(connection.exec_driver_sql("SELECT id, banked FROM players").all())
+            lines = connection.exec_driver_sql(
+                "SELECT game_id, player_id, meld_points, gain FROM settlement_lines"
+                " ORDER BY game_id, player_id"
+            ).all()
+        db.engine.dispose()
+    assert [tuple(line) for line in lines] == [
+        (1, 1, 18, 7),
+        (1, 2, 30, 0),
+        (2, 1, 24, 0),
+        (2, 2, 6, 0),
+    ]
+    assert banked == {1: 18 + 7 + 24, 2: 30 + 6}

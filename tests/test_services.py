@@ -397,7 +397,10 @@ def test_abandon_game_keeps_the_melds_and_books_no_hands() -> None:
     services.abandon_game(game_id)
     game = services.get_game(game_id)
     assert (game.status, game.winner_id, game.romme) == ("abandoned", None, None)
-    assert game.settlement_lines == []
+    lines = {
+        line.player_id: (line.hand, line.hand_points, line.gain) for line in game.settlement_lines
+    }
+    assert lines == {ann: (None, None, 0), bob: (None, None, 0), cid: (None, None, 0)}
     assert services.game_points(game) == {ann: 18, bob: 0, cid: 0}
 
 

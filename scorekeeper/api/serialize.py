@@ -33,7 +33,7 @@ def session_json(session: GameSession) -> dict[str, Any]:
                 "romme": game.romme,
                 "points": _by_player(scores.game_points[game.id]),
             }
-            for game in session.games
+            for game in scores.games
         ],
     }
 
