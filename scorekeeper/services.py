@@ -57,11 +57,13 @@ def get_session(session_id: int) -> GameSession:
     """Return a session with its players, or raise NotFoundError."""
     session: GameSession | None = None
     if 0 < session_id <= _LARGEST_ID:
-        session = db.session.scalar(
-            sa.select(GameSession)
-            .where(GameSession.id == session_id)
-            .options(so.selectinload(GameSession.players))
-        )
+        session = db.session.identity_map.get(so.Session.identity_key(GameSession, session_id))
+        if session is None:
+            session = db.session.scalar(
+                sa.select(GameSession)
+                .where(GameSession.id == session_id)
+                .options(so.selectinload(GameSession.players))
+            )
     if session is None:
         raise NotFoundError("There is no such session.")
     return session
@@ -71,7 +73,12 @@ def get_game(game_id: int) -> Game:
     """Return a game with its session, players, entries and cards, or raise NotFoundError."""
     game: Game | None = None
     if 0 < game_id <= _LARGEST_ID:
-        game = db.session.scalar(sa.select(Game).where(Game.id == game_id).options(*_GAME_LOADS))
+        # A game this request has loaded already comes from the identity map, without SQL.
+        game = db.session.identity_map.get(so.Session.identity_key(Game, game_id))
+        if game is None:
+            game = db.session.scalar(
+                sa.select(Game).where(Game.id == game_id).options(*_GAME_LOADS)
+            )
     if game is None:
         raise NotFoundError("There is no such game.")
     return game

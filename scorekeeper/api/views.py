@@ -152,8 +152,8 @@ def get_game(game_id: int) -> Response:
 def record_meld(game_id: int) -> tuple[Response, int]:
     """Record a new meld."""
     body = _body()
-    services.get_game(game_id)
-    entry = services.record_meld(game_id, _id(body, "player"), _cards(body, "cards"))
+    game = services.get_game(game_id)  # 404 first; held, so the service finds it loaded
+    entry = services.record_meld(game.id, _id(body, "player"), _cards(body, "cards"))
     table = services.table_of(entry.game)
     return jsonify({**serialize.meld_json(entry, table), "entry": entry.id}), 201
 
@@ -162,9 +162,9 @@ def record_meld(game_id: int) -> tuple[Response, int]:
 def record_layoff(game_id: int) -> tuple[Response, int]:
     """Record cards laid off onto a meld on the table."""
     body = _body()
-    services.get_game(game_id)
+    game = services.get_game(game_id)  # 404 first; held, so the service finds it loaded
     entry = services.record_layoff(
-        game_id, _id(body, "player"), _id(body, "meld"), _cards(body, "cards")
+        game.id, _id(body, "player"), _id(body, "meld"), _cards(body, "cards")
     )
     table = services.table_of(entry.game)
     meld_entry = next(e for e in entry.game.entries if e.id == entry.meld_id)
@@ -194,9 +194,9 @@ def undo(game_id: int) -> Response:
 def finish(game_id: int) -> Response:
     """Settle the game (``winner``) or abandon it (``winner: null``)."""
     body = _body()
-    services.get_game(game_id)
+    game = services.get_game(game_id)  # 404 first; held, so the service finds it loaded
     winner, hands, romme = _finish_fields(body)
-    finish = services.finish_game(game_id, winner, hands, romme)
+    finish = services.finish_game(game.id, winner, hands, romme)
     return jsonify(serialize.finish_json(finish))
 
 
@@ -204,9 +204,9 @@ def finish(game_id: int) -> Response:
 def preview_settlement(game_id: int) -> Response:
     """Show what finishing the game would book, without writing anything."""
     body = _body()
-    services.get_game(game_id)
+    game = services.get_game(game_id)  # 404 first; held, so the service finds it loaded
     winner, hands, romme = _finish_fields(body)
-    finish = services.preview_finish(game_id, winner, hands, romme)
+    finish = services.preview_finish(game.id, winner, hands, romme)
     answer = serialize.finish_json(finish)
     answer["status"] = "preview"
     answer["romme_possible"] = finish.romme_possible
