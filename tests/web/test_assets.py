@@ -1,0 +1,40 @@
+"""Compressed answers and fingerprinted static files that browsers may keep for a year."""
+
+from __future__ import annotations
+
+import gzip
+import re
+
+from flask.testing import FlaskClient
+
+
+def test_pages_link_static_files_with_a_fingerprint_that_may_be_cached_for_a_year(
+    client: FlaskClient,
+) -> None:
+    page = client.get("/").get_data(as_text=True)
+    links = re.findall(r'(?:href|src)="(/static/[^"]+\?v=[0-9a-f]{12})"', page)
+    assert any(".css" in link for link in links)
+    for link in links:
+        with client.get(link) as answer:
+            assert answer.status_code == 200
+            assert answer.cache_control.max_age == 365 * 24 * 60 * 60
+            assert answer.cache_control.immutable
+
+
+def test_a_static_file_without_a_fingerprint_is_not_cached_for_long(client: FlaskClient) -> None:
+    with client.get("/static/app.css") as answer:
+        assert answer.status_code == 200
+        assert not answer.cache_control.immutable
+
+
+def test_pages_and_json_are_sent_compressed_to_browsers_that_accept_it(client: FlaskClient) -> None:
+    plain = client.get("/").get_data()
+    squeezed = client.get("/", headers={"Accept-Encoding": "gzip"})
+    assert squeezed.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in squeezed.headers["Vary"]
+    assert gzip.decompress(squeezed.get_data()) == plain
+    assert len(squeezed.get_data()) < len(plain)
+
+    document = client.get("/api/v1/openapi.json", headers={"Accept-Encoding": "gzip"})
+    assert document.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(document.get_data()).startswith(b"{")
