@@ -1,0 +1,119 @@
+"""The number of SQL statements a request makes does not grow with entries or games."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import services
+from scorekeeper.extensions import db
+
+# Melds of one game, four of them sequences that take layoffs one card at a time.
+MELDS = ["2♠ 3♠ 4♠", "2♥ 3♥ 4♥", "2♦ 3♦ 4♦", "2♣ 3♣ 4♣"]
+LAYOFF_RANKS = ["5", "6", "7", "8", "9", "10", "J", "Q"]
+
+
+@contextmanager
+def counted(app: Flask) -> Iterator[list[str]]:
+    """Collect the SQL statements sent while the block runs."""
+    statements: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    sa.event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield statements
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", count)
+
+
+def statements_for(app: Flask, request: Callable[[], Any]) -> int:
+    with counted(app) as statements:
+        answer = request()
+    assert answer.status_code < 400, answer.get_data(as_text=True)
+    return len(statements)
+
+
+def play(app: Flask, finished_games: int, layoffs_in_open_game: int) -> dict[str, int]:
+    """Make a session with finished games and an open game; return the ids to ask about."""
+    with app.app_context():
+        session = services.create_session(["Ann", "Bob", "Cid"], target=10**6)
+        ann, bob, cid = (player.id for player in session.players)
+        session_id = session.id
+        for _ in range(finished_games):
+            game_id = services.start_game(session_id).id
+            for cards in MELDS:
+                services.record_meld(game_id, ann, cards)
+            services.finish_game(game_id, ann, {bob: "K♥ 9♦", cid: "A♠"})
+        game_id = services.start_game(session_id).id
+        melds = [services.record_meld(game_id, bob, cards).id for cards in MELDS]
+        for index in range(layoffs_in_open_game):
+            suit = "♠♥♦♣"[index % 4]
+            rank = LAYOFF_RANKS[index // 4]
+            services.record_layoff(game_id, cid, melds[index % 4], f"{rank}{suit}")
+        return {"session": session_id, "game": game_id, "player": ann, "meld": melds[0]}
+
+
+REQUESTS: dict[str, Callable[[FlaskClient, dict[str, int]], Any]] = {
+    "GET session": lambda c, ids: c.get(f"/api/v1/sessions/{ids['session']}"),
+    "GET game": lambda c, ids: c.get(f"/api/v1/games/{ids['game']}"),
+    "record a meld": lambda c, ids: c.post(
+        f"/api/v1/games/{ids['game']}/melds", json={"player": ids["player"], "cards": "A♦ A♥ A♣"}
+    ),
+    "record a layoff": lambda c, ids: c.post(
+        f"/api/v1/games/{ids['game']}/layoffs",
+        json={"player": ids["player"], "meld": ids["meld"], "cards": "A♠"},
+    ),
+    "undo": lambda c, ids: c.post(f"/api/v1/games/{ids['game']}/undo"),
+    "preview the settlement": lambda c, ids: c.post(
+        f"/api/v1/games/{ids['game']}/settlement",
+        json={
+            "winner": ids["player"] + 1,
+            "hands": {str(ids["player"]): "K♦", str(ids["player"] + 2): "A♦"},
+        },
+    ),
+    "finish": lambda c, ids: c.post(
+        f"/api/v1/games/{ids['game']}/finish",
+        json={
+            "winner": ids["player"] + 1,
+            "hands": {str(ids["player"]): "K♦", str(ids["player"] + 2): "A♦"},
+        },
+    ),
+    "start the next game": lambda c, ids: (
+        c.post(f"/api/v1/games/{ids['game']}/finish", json={"winner": None}),
+        c.post(f"/api/v1/sessions/{ids['session']}/games"),
+    )[1],
+}
+
+
+@pytest.mark.parametrize("name", list(REQUESTS))
+def test_statements_do_not_grow_with_the_games_of_a_session(
+    app: Flask, client: FlaskClient, name: str
+) -> None:
+    small = play(app, finished_games=1, layoffs_in_open_game=2)
+    large = play(app, finished_games=8, layoffs_in_open_game=2)
+    request = REQUESTS[name]
+    assert statements_for(app, lambda: request(client, large)) == statements_for(
+        app, lambda: request(client, small)
+    )
+
+
+@pytest.mark.parametrize("name", list(REQUESTS))
+def test_statements_do_not_grow_with_the_entries_of_a_game(
+    app: Flask, client: FlaskClient, name: str
+) -> None:
+    few = play(app, finished_games=1, layoffs_in_open_game=1)
+    many = play(app, finished_games=1, layoffs_in_open_game=20)
+    request = REQUESTS[name]
+    assert statements_for(app, lambda: request(client, many)) == statements_for(
+        app, lambda: request(client, few)
+    )
