@@ -76,19 +76,21 @@ def get_game(game_id: int) -> Game:
         # A game this request has loaded already comes from the identity map, without SQL.
         game = db.session.identity_map.get(so.Session.identity_key(Game, game_id))
         if game is None:
-            game = db.session.scalar(
-                sa.select(Game).where(Game.id == game_id).options(*_GAME_LOADS)
+            game = (
+                db.session.scalars(sa.select(Game).where(Game.id == game_id).options(*_GAME_LOADS))
+                .unique()
+                .one_or_none()
             )
     if game is None:
         raise NotFoundError("There is no such game.")
     return game
 
 
-# Everything a game page or an entry needs, loaded in four queries whatever the game holds.
+# Everything a game page or an entry needs, in two queries whatever the game holds: the game
+# with its session, entries and cards joined (a game has at most 52 cards), then the players.
 _GAME_LOADS = (
     so.joinedload(Game.session).selectinload(GameSession.players),
-    so.selectinload(Game.entries).selectinload(Entry.cards),
-    so.selectinload(Game.settlement_lines),
+    so.joinedload(Game.entries).joinedload(Entry.cards),
 )
 
 
