@@ -18,6 +18,13 @@ from scorekeeper.rules.errors import (
     TooFewCardsError,
 )
 from scorekeeper.rules.melds import Layoff, Meld, MeldKind, classify, lay_off
+from scorekeeper.rules.messages import (
+    LANGUAGES,
+    MESSAGES,
+    Message,
+    language_of,
+    render_message,
+)
 from scorekeeper.rules.seating import check_target, dealer_seat, seat_players
 from scorekeeper.rules.settlement import (
     GameSettlement,
@@ -43,6 +50,8 @@ from scorekeeper.rules.variants import (
 )
 
 __all__ = [
+    "LANGUAGES",
+    "MESSAGES",
     "TREPPENROMME",
     "VARIANTS",
     "AcePosition",
@@ -58,6 +67,7 @@ __all__ = [
     "Layoff",
     "Meld",
     "MeldKind",
+    "Message",
     "MixedSuitsError",
     "NotASequenceError",
     "NotASetError",
@@ -82,9 +92,11 @@ __all__ = [
     "full_pack",
     "hand_points_range",
     "hand_value",
+    "language_of",
     "lay_off",
     "parse_cards",
     "refuse_repeated_cards",
+    "render_message",
     "repeated_cards",
     "replay",
     "romme_hand_possible",

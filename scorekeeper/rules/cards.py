@@ -25,6 +25,10 @@ class Suit(enum.Enum):
         """Return the suit symbol, e.g. ``♠``."""
         return self.value
 
+    def label(self, language: str = "en") -> str:
+        """Return the suit as shown in any language: its symbol."""
+        return self.symbol
+
     @property
     def is_red(self) -> bool:
         """Tell whether the suit is printed in red."""
@@ -65,6 +69,10 @@ class Rank(enum.IntEnum):
         if language.startswith("de"):
             return _GERMAN_LETTERS.get(self, str(int(self)))
         return self.letter
+
+    def label(self, language: str = "en") -> str:
+        """Return the rank letter in a language, e.g. ``D`` for the queen in German."""
+        return self.letter_in(language)
 
 
 _ENGLISH_LETTERS = {Rank.ACE: "A", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"}
@@ -122,21 +130,14 @@ class Card:
         token = _IGNORED.sub("", code.strip())
         shown = token if len(token) <= _LONGEST_TOKEN else token[:_LONGEST_TOKEN] + "…"
         if len(token) < 2:
-            raise CardNotationError(
-                f"“{shown}” is not a card: write the rank, then the suit, e.g. Q♣ or 10h."
-            )
+            raise CardNotationError("notation.too_short", token=shown)
         suit = _SUIT_CHARACTERS.get(token[-1].upper())
         if suit is None:
-            raise CardNotationError(
-                f"“{shown}” is not a card: the last character must be the suit "
-                "(♠ ♥ ♦ ♣ or S H D C)."
-            )
+            raise CardNotationError("notation.no_suit", token=shown)
         rank = _RANK_WORDS.get(token[:-1].upper())
         shown_rank = token[:-1] if len(token) <= _LONGEST_TOKEN else shown[:-1]
         if rank is None:
-            raise CardNotationError(
-                f"“{shown}” is not a card: “{shown_rank}” is not a rank (A 2-10 J Q K, or T, B, D)."
-            )
+            raise CardNotationError("notation.no_rank", token=shown, rank=shown_rank)
         return cls(suit=suit, rank=rank)
 
     @property

@@ -1,10 +1,44 @@
-"""The ways a card entry can break the rules, each with a message for the card table."""
+"""The ways a card entry can break the rules, each with a message for the card table.
+
+An error is raised as ``SomeError(message_id, **params)``; ``str(error)`` is the English
+message and ``error.message("de")`` the German one (see :mod:`scorekeeper.rules.messages`).
+
+>>> from scorekeeper.rules.cards import parse_cards
+>>> error = CardAlreadyPlayedError("table.already_on_table", cards=parse_cards("Q♣"), count=1)
+>>> str(error), error.message("de")
+('Q♣ is already on the table.', 'D♣ liegt schon auf dem Tisch.')
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from scorekeeper.rules.messages import Message, render_message, render_param
+
+if TYPE_CHECKING:
+    from scorekeeper.rules.cards import Card
+
 
 class RulesError(ValueError):
-    """Base of every rules failure; the message is written for the players."""
+    """Base of every rules failure; the message is written for the players.
+
+    A ``message_id`` that is not in the catalogue is taken as a finished English text.
+    """
+
+    def __init__(self, message_id: str, /, **params: object) -> None:
+        self.message_id = message_id
+        self.params = params
+        super().__init__(render_message(message_id, "en", **params))
+
+    def message(self, language: str = "en") -> str:
+        """Return the message in a language: German for ``de`` (and ``de-AT`` ...), else English."""
+        return render_message(self.message_id, language, **self.params)
+
+    @property
+    def as_message(self) -> Message:
+        """Return the message id and params, to be rendered later or inside another message."""
+        return Message(self.message_id, self.params)
 
 
 class CardNotationError(RulesError):
@@ -28,12 +62,18 @@ class NotASetError(InvalidMeldError):
 
 
 class NotASequenceError(InvalidMeldError):
-    """Cards that are not one suit in unbroken order; ``reason`` says why without the cards."""
+    """Cards that are not one suit in unbroken order; ``reason`` says why without the cards.
 
-    def __init__(self, cards: str, reason: str) -> None:
-        super().__init__(f"{cards} is not a sequence: {reason}")
-        self.cards = cards
-        self.reason = reason
+    It is raised as ``SomeError(reason_id, cards=..., **reason_params)``; the whole message
+    reads "<cards> is not a sequence: <reason>". ``reason_message`` keeps the reason apart, so
+    that a layoff can say "<cards> cannot be laid off onto <meld>: <reason>" in any language.
+    """
+
+    def __init__(self, reason_id: str, /, cards: Sequence[Card], **params: object) -> None:
+        self.reason_message = Message(reason_id, params)
+        super().__init__("sequence.not_a_sequence", cards=cards, reason=self.reason_message)
+        self.cards = render_param(cards)
+        self.reason = self.reason_message.render()
 
 
 class MixedSuitsError(NotASequenceError):

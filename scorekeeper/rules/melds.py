@@ -19,6 +19,7 @@ from scorekeeper.rules.errors import (
     NotASetError,
     TooFewCardsError,
 )
+from scorekeeper.rules.messages import Message
 from scorekeeper.rules.variants import TREPPENROMME, AcePosition, Variant
 
 RANKS_IN_SUIT = len(Rank)
@@ -76,8 +77,9 @@ def classify(cards: Sequence[Card], variant: Variant = TREPPENROMME) -> Meld:
     >>> classify(parse_cards("6♠ 6♥ 6♦ 6♣")).value
     24
     """
+    smallest = min(variant.set_sizes[0], variant.min_sequence)
     if not cards:
-        raise TooFewCardsError("No cards entered: a meld needs at least 3 cards.")
+        raise TooFewCardsError("meld.no_cards", needed=smallest)
     _refuse_card_twice(cards)
     ranks = Counter(card.rank for card in cards)
     suits = Counter(card.suit for card in cards)
@@ -85,8 +87,8 @@ def classify(cards: Sequence[Card], variant: Variant = TREPPENROMME) -> Meld:
         return _as_set(cards, variant)
     if len(suits) == 1:
         return _as_sequence(cards, variant)
-    if len(cards) < min(variant.set_sizes[0], variant.min_sequence):
-        raise TooFewCardsError(_too_few(cards, min(variant.set_sizes[0], variant.min_sequence)))
+    if len(cards) < smallest:
+        raise _too_few(cards, smallest)
     _explain_mixed(cards, ranks, suits)
     raise AssertionError("unreachable")  # pragma: no cover
 
@@ -103,13 +105,15 @@ def lay_off(
     """
     before = classify(meld_cards, variant)
     if not added:
-        raise InvalidLayoffError("Choose at least one card to lay off.")
+        raise InvalidLayoffError("layoff.no_cards")
     twice = _first_twice(added)
     if twice is not None:
-        raise InvalidLayoffError(f"{twice} is entered twice.")
+        raise InvalidLayoffError("layoff.card_twice", card=twice)
     already = [card for card in added if card in before.cards]
     if already:
-        raise InvalidLayoffError(f"{cards_text(already)} already lies in {before}.")
+        raise InvalidLayoffError(
+            "layoff.already_in_meld", cards=already, meld=before.cards, count=len(already)
+        )
     if before.kind is MeldKind.SET:
         after = _lay_off_onto_set(before, added, variant)
     else:
@@ -132,20 +136,18 @@ def _lay_off_onto_set(before: Meld, added: Sequence[Card], variant: Variant) -> 
     strangers = [card for card in added if card.rank != rank]
     if strangers:
         raise InvalidLayoffError(
-            f"{cards_text(strangers)} cannot go onto the set {before}: "
-            f"only a {rank.letter} fits there."
+            "layoff.set_other_rank",
+            cards=strangers,
+            meld=before.cards,
+            rank=rank,
+            count=len(strangers),
         )
     largest = variant.set_sizes[1]
     if len(before.cards) + len(added) > largest:
         room = largest - len(before.cards)
         if room == 0:
-            raise InvalidLayoffError(
-                f"The set {before} is complete: a set has at most {largest} cards."
-            )
-        raise InvalidLayoffError(
-            f"The set {before} has room for only {room} more card"
-            f"{'s' if room > 1 else ''}: a set has at most {largest} cards."
-        )
+            raise InvalidLayoffError("layoff.set_complete", meld=before.cards, largest=largest)
+        raise InvalidLayoffError("layoff.set_room", meld=before.cards, largest=largest, count=room)
     return _as_set([*before.cards, *added], variant)
 
 
@@ -154,33 +156,37 @@ def _lay_off_onto_sequence(before: Meld, added: Sequence[Card], variant: Variant
     strangers = [card for card in added if card.suit != suit]
     if strangers:
         raise InvalidLayoffError(
-            f"{cards_text(strangers)} cannot go onto {before}: "
-            f"a sequence takes only {suit.symbol} cards."
+            "layoff.sequence_other_suit",
+            cards=strangers,
+            meld=before.cards,
+            suit=suit,
+            count=len(strangers),
         )
     if len(before.cards) == RANKS_IN_SUIT:
-        raise InvalidLayoffError(f"The sequence {before} is complete: all 13 cards lie there.")
+        raise InvalidLayoffError("layoff.sequence_complete", meld=before.cards)
     try:
         return _as_sequence([*before.cards, *added], variant)
     except InvalidMeldError as error:
-        reason = error.reason if isinstance(error, NotASequenceError) else str(error)
+        reason = error.reason_message if isinstance(error, NotASequenceError) else error.as_message
         raise InvalidLayoffError(
-            f"{cards_text(added)} cannot be laid off onto {before}: {reason}"
+            "layoff.does_not_fit",
+            cards=tuple(added),
+            meld=before.cards,
+            reason=reason,
+            count=len(added),
         ) from error
 
 
 def _as_set(cards: Sequence[Card], variant: Variant) -> Meld:
     smallest, largest = variant.set_sizes
     if len(cards) < smallest:
-        raise TooFewCardsError(_too_few(cards, smallest))
+        raise _too_few(cards, smallest)
     suits = Counter(card.suit for card in cards)
     repeated = [suit for suit, count in suits.items() if count > 1]
     if repeated:
-        raise NotASetError(
-            f"{cards_text(cards)} is not a set: the cards of a set are all of different suits, "
-            f"and {repeated[0].symbol} is there twice."
-        )
+        raise NotASetError("set.suit_twice", cards=tuple(cards), suit=repeated[0])
     if len(cards) > largest:
-        raise NotASetError(f"{cards_text(cards)} is not a set: a set has at most {largest} cards.")
+        raise NotASetError("set.too_many", cards=tuple(cards), largest=largest)
     ordered = tuple(sorted(cards, key=lambda card: list(Suit).index(card.suit)))
     positions = tuple(AcePosition.IN_SET if c.rank == Rank.ACE else None for c in ordered)
     return _valued(MeldKind.SET, ordered, positions, variant)
@@ -188,7 +194,7 @@ def _as_set(cards: Sequence[Card], variant: Variant) -> Meld:
 
 def _as_sequence(cards: Sequence[Card], variant: Variant) -> Meld:
     if len(cards) < variant.min_sequence:
-        raise TooFewCardsError(_too_few(cards, variant.min_sequence))
+        raise _too_few(cards, variant.min_sequence)
     by_rank = {int(card.rank): card for card in cards}
     if len(cards) == RANKS_IN_SUIT:
         # R1: the whole suit is a sequence with the ace as its highest card.
@@ -228,8 +234,7 @@ def _sequence_order(ranks: list[int], cards: Sequence[Card], variant: Variant) -
     missing = [arc for arc in arcs if arc[0] > 0 and arc is not outside]
     if not missing and crosses_corner and not variant.ace_turns_corner:
         raise CornerNotAllowedError(
-            _sequence_message(cards, order),
-            f"in {variant.title} the ace may not turn the corner (K-A-2).",
+            "sequence.corner", cards=_in_order(suit, order), variant=variant
         )
     if not missing:
         return order
@@ -243,18 +248,19 @@ def _sequence_order(ranks: list[int], cards: Sequence[Card], variant: Variant) -
                 (before + step - 1) % RANKS_IN_SUIT + 1
                 for step in range(1, after + RANKS_IN_SUIT - before)
             ]
-        names = " ".join(Card(suit=suit, rank=Rank(rank)).code for rank in between)
-        verb = "is" if len(between) == 1 else "are"
-        gaps.append(
-            f"{names} {verb} missing between {Card(suit=suit, rank=Rank(before)).code} "
-            f"and {Card(suit=suit, rank=Rank(after)).code}"
-        )
-    raise GapInSequenceError(_sequence_message(cards, order), " and ".join(gaps) + ".")
+        gap = {
+            "missing": _in_order(suit, between),
+            "before": Card(suit=suit, rank=Rank(before)),
+            "after": Card(suit=suit, rank=Rank(after)),
+            "count": len(between),
+        }
+        gaps.append(Message("sequence.gap", gap))
+    raise GapInSequenceError("sequence.missing", cards=_in_order(suit, order), gaps=gaps)
 
 
-def _sequence_message(cards: Sequence[Card], order: list[int]) -> str:
-    suit = cards[0].suit
-    return " ".join(Card(suit=suit, rank=Rank(rank)).code for rank in order)
+def _in_order(suit: Suit, ranks: list[int]) -> tuple[Card, ...]:
+    """Return the cards of one suit with these ranks, in this order."""
+    return tuple(Card(suit=suit, rank=Rank(rank)) for rank in ranks)
 
 
 def _valued(
@@ -281,36 +287,30 @@ def _first_twice(cards: Sequence[Card]) -> Card | None:
 def _refuse_card_twice(cards: Sequence[Card]) -> None:
     twice = _first_twice(cards)
     if twice is not None:
-        raise CardTwiceError(f"{twice} is entered twice: every card exists once.")
+        raise CardTwiceError("meld.card_twice", card=twice)
 
 
-def _too_few(cards: Sequence[Card], needed: int) -> str:
-    count = len(cards)
-    return (
-        f"A meld needs at least {needed} cards; {cards_text(cards)} "
-        f"{'is' if count == 1 else 'are'} only {count}."
-    )
+def _too_few(cards: Sequence[Card], needed: int) -> TooFewCardsError:
+    return TooFewCardsError("meld.too_few", needed=needed, cards=tuple(cards), count=len(cards))
 
 
 def _explain_mixed(cards: Sequence[Card], ranks: Counter[Rank], suits: Counter[Suit]) -> None:
     """Raise the error that best says why cards of several ranks and suits are no meld."""
-    shown = cards_text(cards)
+    shown = tuple(cards)
     rank, rank_count = ranks.most_common(1)[0]
     suit, suit_count = suits.most_common(1)[0]
     if rank_count >= 2 and rank_count >= suit_count:
         strangers = [card for card in cards if card.rank != rank]
-        verb = "does" if len(strangers) == 1 else "do"
         raise NotASetError(
-            f"{shown} is not a set: {cards_text(strangers)} {verb} not belong "
-            f"in a set of {rank.letter}s (a set is of one rank)."
+            "set.other_rank", cards=shown, strangers=strangers, rank=rank, count=len(strangers)
         )
     if suit_count >= 2:
         strangers = [card for card in cards if card.suit != suit]
         raise MixedSuitsError(
-            shown,
-            f"a sequence is of one suit, and {cards_text(strangers)} "
-            f"{'is' if len(strangers) == 1 else 'are'} not {suit.symbol}.",
+            "sequence.mixed_suits",
+            cards=shown,
+            strangers=strangers,
+            suit=suit,
+            count=len(strangers),
         )
-    raise InvalidMeldError(
-        f"{shown} is neither a set (cards of one rank) nor a sequence (cards of one suit in order)."
-    )
+    raise InvalidMeldError("meld.neither", cards=shown)

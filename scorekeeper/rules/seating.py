@@ -20,17 +20,17 @@ def seat_players(names: Sequence[str], variant: Variant = TREPPENROMME) -> list[
     low, high = variant.min_players, variant.max_players
     if not low <= len(seated) <= high:
         raise SeatingError(
-            f"{variant.title} is played by {low} to {high} players; {len(seated)} were entered."
+            "seating.player_count", variant=variant, low=low, high=high, count=len(seated)
         )
     if any(not name for name in seated):
-        raise SeatingError("Every player needs a name.")
+        raise SeatingError("seating.no_name")
     too_long = [name for name in seated if len(name) > LONGEST_NAME]
     if too_long:
-        raise SeatingError(f"A name may have at most {LONGEST_NAME} characters.")
+        raise SeatingError("seating.name_too_long", longest=LONGEST_NAME)
     seen: set[str] = set()
     for name in seated:
         if name.casefold() in seen:
-            raise SeatingError(f"“{name}” is entered twice: every player needs their own name.")
+            raise SeatingError("seating.name_twice", name=name)
         seen.add(name.casefold())
     return seated
 
@@ -38,7 +38,7 @@ def seat_players(names: Sequence[str], variant: Variant = TREPPENROMME) -> list[
 def check_target(target: int) -> int:
     """Return the target if it is a positive number of points, or raise."""
     if target < 1:
-        raise SeatingError("The target must be a positive number of points, e.g. 500 or 1000.")
+        raise SeatingError("seating.target")
     return target
 
 

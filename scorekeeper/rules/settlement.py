@@ -7,7 +7,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from scorekeeper.rules.cards import Card, Rank, Suit, cards_text
+from scorekeeper.rules.cards import Card, Rank, Suit
 from scorekeeper.rules.errors import CardAlreadyPlayedError, SettlementError
 from scorekeeper.rules.variants import TREPPENROMME, RommeDoubling, Settlement, Variant
 
@@ -52,11 +52,10 @@ def refuse_repeated_cards(
     """Raise if any card appears more often than the packs hold."""
     repeated = repeated_cards(groups, variant)
     if repeated:
-        verb = "is" if len(repeated) == 1 else "are"
         raise CardAlreadyPlayedError(
-            f"{cards_text(repeated)} {verb} entered twice: with one pack every card exists once."
-            if variant.packs == 1
-            else f"{cards_text(repeated)} {verb} entered more often than the packs hold."
+            "cards.entered_twice" if variant.packs == 1 else "cards.more_than_packs",
+            cards=repeated,
+            count=len(repeated),
         )
 
 
@@ -110,35 +109,31 @@ def settle_game(
     """
     if winner is None:
         if romme:
-            raise SettlementError("An abandoned game has no winner, so no Rommé hand.")
+            raise SettlementError("settlement.abandoned_romme")
         nobody = dict.fromkeys(players, 0)
         return GameSettlement(None, False, {}, nobody, {})
     if winner not in players:
-        raise SettlementError("The player who went out does not play in this game.")
+        raise SettlementError("settlement.winner_not_playing")
     strangers = [player for player in hands if player not in players]
     if strangers:
-        raise SettlementError("A hand was entered for someone who does not play in this game.")
+        raise SettlementError("settlement.stranger_hand")
     if winner in hands:
-        raise SettlementError("The player who went out has no cards left in hand.")
+        raise SettlementError("settlement.winner_has_hand")
     losers = [player for player in players if player != winner]
     lowest, highest = hand_points_range(variant)
     hand_points: dict[P, int] = {}
     for loser in losers:
         if loser not in hands:
-            raise SettlementError("Enter the cards left in every other player's hand.")
+            raise SettlementError("settlement.hand_missing")
         hand = hands[loser]
         if isinstance(hand, int):
             if not lowest <= hand <= highest:
                 raise SettlementError(
-                    f"A hand left at the end is worth {lowest} to {highest} points; "
-                    f"{hand} cannot be right."
+                    "settlement.hand_points", lowest=lowest, highest=highest, points=hand
                 )
             hand_points[loser] = hand
         elif not hand:
-            raise SettlementError(
-                "Only the player who went out has no cards left: "
-                "enter the cards left in every other hand."
-            )
+            raise SettlementError("settlement.empty_hand")
         else:
             hand_points[loser] = hand_value(hand, variant)
     refuse_repeated_cards((hand for hand in hands.values() if not isinstance(hand, int)), variant)
@@ -199,7 +194,7 @@ def session_standing(
     True
     """
     if target < 1:
-        raise SettlementError("The target must be a positive number of points.")
+        raise SettlementError("settlement.target")
     totals = dict(totals)
     top = max(totals.values(), default=0)
     leaders = tuple(player for player, total in totals.items() if total == top)

@@ -6,7 +6,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from scorekeeper.rules.cards import Card, cards_text
+from scorekeeper.rules.cards import Card
 from scorekeeper.rules.errors import CardAlreadyPlayedError, InvalidLayoffError, RulesError
 from scorekeeper.rules.melds import Layoff, Meld, classify, lay_off
 from scorekeeper.rules.variants import TREPPENROMME, Variant
@@ -52,7 +52,7 @@ class Table(Generic[K]):
     def lay_off(self, key: K, onto: K, cards: Sequence[Card]) -> Layoff:
         """Lay cards off onto a meld on the table and return the layoff valued (R2, R3)."""
         if onto not in self.melds:
-            raise InvalidLayoffError("That meld is not on the table in this game.")
+            raise InvalidLayoffError("layoff.meld_not_on_table")
         self._refuse_on_table(cards)
         layoff = lay_off(self.melds[onto].cards, cards, self.variant)
         self.melds[onto] = layoff.meld
@@ -68,8 +68,7 @@ class Table(Generic[K]):
     def _refuse_on_table(self, cards: Iterable[Card]) -> None:
         taken = sorted(card for card in set(cards) if card in self.cards)
         if taken:
-            verb = "is" if len(taken) == 1 else "are"
-            raise CardAlreadyPlayedError(f"{cards_text(taken)} {verb} already on the table.")
+            raise CardAlreadyPlayedError("table.already_on_table", cards=taken, count=len(taken))
 
 
 def replay(entries: Iterable[TableEntry[K]], variant: Variant = TREPPENROMME) -> Table[K]:

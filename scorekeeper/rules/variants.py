@@ -88,6 +88,10 @@ class Variant:
             return self.ace_in_hand
         return self.pip_value(card)
 
+    def label(self, language: str = "en") -> str:
+        """Return the rule system's name as shown to the players, e.g. ``Treppenrommé``."""
+        return self.title
+
     def __repr__(self) -> str:
         return f"find_variant({self.name!r})"
 
