@@ -15,16 +15,84 @@ from scorekeeper.database import retry_on_race
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, Game, GameSession, Player, SettlementLine, TableCard, utcnow
 
+# What the use cases say when they refuse, in English and German (as the rules' messages).
+MESSAGES: dict[str, dict[str, rules.messages.Template]] = {
+    "no_session": {"en": "There is no such session.", "de": "Diese Partie gibt es nicht."},
+    "no_game": {"en": "There is no such game.", "de": "Dieses Spiel gibt es nicht."},
+    "no_entry": {
+        "en": "There is no such entry in this game.",
+        "de": "Diesen Eintrag gibt es in diesem Spiel nicht.",
+    },
+    "no_such_meld": {
+        "en": "That meld is not on the table in this game.",
+        "de": "Diese Auslage liegt in diesem Spiel nicht auf dem Tisch.",
+    },
+    "no_such_player": {
+        "en": "That player does not play in this session.",
+        "de": "Diese Person spielt in dieser Partie nicht mit.",
+    },
+    "hand_of_a_stranger": {
+        "en": "A hand was entered for someone who does not play here.",
+        "de": "Eine Hand wurde für jemanden eingegeben, der hier nicht mitspielt.",
+    },
+    "session_over": {
+        "en": "This session is over: start a new session to play on.",
+        "de": "Diese Partie ist beendet: für weitere Spiele eine neue Partie beginnen.",
+    },
+    "game_still_open": {
+        "en": "A game is still open: finish or abandon it first.",
+        "de": "Ein Spiel läuft noch: erst beenden oder abbrechen.",
+    },
+    "game_over": {
+        "en": "Game {number} is over: its entries are final.",
+        "de": "Spiel {number} ist vorbei: seine Einträge stehen fest.",
+    },
+    "nothing_to_undo": {
+        "en": "There is nothing to undo in this game yet.",
+        "de": "In diesem Spiel gibt es noch nichts rückgängig zu machen.",
+    },
+    "later_entry_builds_on_it": {
+        "en": "A later entry builds on these cards: delete that entry first.",
+        "de": "Ein späterer Eintrag baut auf diesen Karten auf: erst diesen Eintrag löschen.",
+    },
+    "meld_has_layoffs": {
+        "en": "Cards were laid off onto this meld: delete those layoffs first.",
+        "de": "An diese Auslage wurde angelegt: erst diese Anlagen löschen.",
+    },
+    "later_layoff_builds_on_it": {
+        "en": "A later layoff builds on these cards: delete that layoff first.",
+        "de": "Eine spätere Anlage baut auf diesen Karten auf: erst diese Anlage löschen.",
+    },
+    "raced": {
+        "en": "Another phone recorded at the same moment: look at the game and try again.",
+        "de": "Ein anderes Handy hat im selben Moment eingetragen: "
+        "bitte das Spiel ansehen und noch einmal versuchen.",
+    },
+}
 
-class NotFoundError(LookupError):
+
+class ServiceError(Exception):
+    """A refusal of a use case, with its message in English and German."""
+
+    def __init__(self, message_id: str, /, **params: object) -> None:
+        self.message_id = message_id
+        self.params = params
+        super().__init__(self.message("en"))
+
+    def message(self, language: str = "en") -> str:
+        """Return the message in a language ("de" German, anything else English)."""
+        return rules.render_templates(MESSAGES[self.message_id], language, self.params)
+
+
+class NotFoundError(ServiceError, LookupError):
     """The session, game, player, meld or entry does not exist (here)."""
 
 
-class ConflictError(Exception):
+class ConflictError(ServiceError):
     """The request does not fit the state things are in now (a closed game, a finished session)."""
 
 
-class InvalidRequestError(ValueError):
+class InvalidRequestError(ServiceError, ValueError):
     """The request names a player or meld that is not part of this game."""
 
 
@@ -32,9 +100,7 @@ M = TypeVar("M")
 
 
 def _raced() -> ConflictError:
-    return ConflictError(
-        "Another phone recorded at the same moment: look at the game and try again."
-    )
+    return ConflictError("raced")
 
 
 # Run a write again when a concurrent write got there first (see database.retry_on_race).
@@ -65,7 +131,7 @@ def get_session(session_id: int) -> GameSession:
                 .options(so.selectinload(GameSession.players))
             )
     if session is None:
-        raise NotFoundError("There is no such session.")
+        raise NotFoundError("no_session")
     return session
 
 
@@ -82,7 +148,7 @@ def get_game(game_id: int) -> Game:
                 .one_or_none()
             )
     if game is None:
-        raise NotFoundError("There is no such game.")
+        raise NotFoundError("no_game")
     return game
 
 
@@ -228,11 +294,11 @@ def create_session(
     seated = rules.seat_players(names, rule_system)
     rules.check_target(target)
     if target > _LARGEST_TARGET:
-        raise rules.SeatingError(f"The target may be at most {_LARGEST_TARGET} points.")
+        raise rules.SeatingError("seating.target_too_high", largest=_LARGEST_TARGET)
     if first_dealer is None:
         first_dealer = random.randrange(len(seated))
     if not 0 <= first_dealer < len(seated):
-        raise rules.SeatingError("The first dealer must be one of the players.")
+        raise rules.SeatingError("seating.dealer_not_a_player")
     session = GameSession(
         variant=rule_system.name, target=target, first_dealer_seat=first_dealer, status="open"
     )
@@ -250,9 +316,9 @@ def start_game(session_id: int) -> Game:
     """Start the next game of a session; the deal passes to the left."""
     session = get_session(session_id)
     if session.status == "finished":
-        raise ConflictError("This session is over: start a new session to play on.")
+        raise ConflictError("session_over")
     if open_game(session) is not None:
-        raise ConflictError("A game is still open: finish or abandon it first.")
+        raise ConflictError("game_still_open")
     game = _deal(session)
     db.session.commit()
     return game
@@ -290,7 +356,7 @@ def record_layoff(game_id: int, player_id: int, meld_id: int, cards: str) -> Ent
     player = _player_in(game, player_id)
     meld_entry = _exists(Entry, meld_id)
     if meld_entry is None or meld_entry.game_id != game.id or meld_entry.kind != "meld":
-        raise InvalidRequestError("That meld is not on the table in this game.")
+        raise InvalidRequestError("no_such_meld")
     table = table_of(game)
     layoff = table.lay_off(-1, meld_entry.id, rules.parse_cards(cards))
     entry = Entry(kind="layoff", player=player, meld_id=meld_entry.id, value=layoff.value)
@@ -329,7 +395,7 @@ def undo_last_entry(game_id: int) -> Entry:
     """Delete the latest entry of the open game and return what it was."""
     game = _open_game(game_id)
     if not game.entries:
-        raise ConflictError("There is nothing to undo in this game yet.")
+        raise ConflictError("nothing_to_undo")
     last = game.entries[-1]
     delete_entry(game_id, last.id)
     return last
@@ -347,9 +413,7 @@ def correct_entry(game_id: int, entry_id: int, cards: str) -> Entry:
     }
     taken = [card for card in new_cards if card.code in elsewhere]
     if taken:
-        raise rules.CardAlreadyPlayedError(
-            f"{rules.cards_text(taken)} {'is' if len(taken) == 1 else 'are'} already on the table."
-        )
+        raise rules.CardAlreadyPlayedError("table.already_on_table", cards=taken, count=len(taken))
     table: rules.Table[int] = rules.Table(variant_of(game.session))
     corrected: rules.Meld | rules.Layoff | None = None
     for other in game.entries:
@@ -362,7 +426,7 @@ def correct_entry(game_id: int, entry_id: int, cards: str) -> Entry:
         except rules.RulesError:
             value = None
         if value != other.value:
-            raise ConflictError("A later entry builds on these cards: delete that entry first.")
+            raise ConflictError("later_entry_builds_on_it")
     assert corrected is not None
     # Delete the old cards first: the new ones may repeat them, and each card lies once a game.
     entry.cards = []
@@ -381,12 +445,12 @@ def correct_entry(game_id: int, entry_id: int, cards: str) -> Entry:
 def _refuse_dependants(game: Game, remaining: list[Entry], removed: Entry) -> None:
     later = [other for other in remaining if other.position > removed.position]
     if removed.kind == "meld" and any(other.meld_id == removed.id for other in later):
-        raise ConflictError("Cards were laid off onto this meld: delete those layoffs first.")
+        raise ConflictError("meld_has_layoffs")
     values = rules.values_after_replay(
         [_table_entry(other) for other in remaining], variant_of(game.session)
     )
     if values is None or any(values[other.id] != other.value for other in later):
-        raise ConflictError("A later layoff builds on these cards: delete that layoff first.")
+        raise ConflictError("later_layoff_builds_on_it")
 
 
 # --- the end of a game -----------------------------------------------------------------------
@@ -420,26 +484,21 @@ def preview_finish(
     players = game.session.players
     if winner_id is None:
         if romme:
-            raise rules.SettlementError("An abandoned game has no winner, so no Rommé hand.")
+            raise rules.SettlementError("settlement.abandoned_romme")
         settlement = rules.settle_game([p.id for p in players], None, {}, variant=variant)
         return Finish(game, None, False, False, {}, settlement)
     winner = _player_in(game, winner_id)
     entry_players = [entry.player_id for entry in game.entries]
     if winner.id not in entry_players:
-        raise rules.SettlementError(
-            f"{winner.name} has no meld or layoff in this game, so cannot have gone out: "
-            f"record {winner.name}'s melds first."
-        )
+        raise rules.SettlementError("settlement.winner_without_entries", name=winner.name)
     possible = rules.romme_hand_possible(entry_players, winner.id)
     if romme and not possible:
-        raise rules.SettlementError(
-            f"{winner.name} put cards down before another player's entry, so this is no Rommé hand."
-        )
+        raise rules.SettlementError("settlement.no_romme_hand", name=winner.name)
     names = {player.id: player.name for player in players}
     parsed: dict[int, list[rules.Card] | int] = {}
     for player_id, hand in hands.items():
         if player_id not in names:
-            raise InvalidRequestError("A hand was entered for someone who does not play here.")
+            raise InvalidRequestError("hand_of_a_stranger")
         parsed[player_id] = hand if isinstance(hand, int) else rules.parse_cards(hand)
     on_table = table_of(game).cards
     for player_id, cards in parsed.items():
@@ -447,10 +506,11 @@ def preview_finish(
             continue
         taken = [card for card in cards if card in on_table]
         if taken:
-            verb = "is" if len(taken) == 1 else "are"
             raise rules.CardAlreadyPlayedError(
-                f"{rules.cards_text(taken)} {verb} on the table, "
-                f"so {verb} not in {names[player_id]}'s hand."
+                "cards.on_table_not_in_hand",
+                cards=taken,
+                name=names[player_id],
+                count=len(taken),
             )
     settlement = rules.settle_game(
         [p.id for p in players],
@@ -520,18 +580,18 @@ def _open_game(game_id: int) -> Game:
 
 def _refuse_closed(game: Game) -> None:
     if game.status != "open":
-        raise ConflictError(f"Game {game.number} is over: its entries are final.")
+        raise ConflictError("game_over", number=game.number)
 
 
 def _player_in(game: Game, player_id: int) -> Player:
     player = _exists(Player, player_id)
     if player is None or player.session_id != game.session_id:
-        raise InvalidRequestError("That player does not play in this session.")
+        raise InvalidRequestError("no_such_player")
     return player
 
 
 def _entry_in(game: Game, entry_id: int) -> Entry:
     entry = next((entry for entry in game.entries if entry.id == entry_id), None)
     if entry is None:
-        raise NotFoundError("There is no such entry in this game.")
+        raise NotFoundError("no_entry")
     return entry

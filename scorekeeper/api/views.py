@@ -19,24 +19,35 @@ class BadBody(ValueError):
     """The JSON body is missing a field or has one of the wrong type (422)."""
 
 
+def _language() -> str:
+    """Return the language of error messages: ``?lang=de`` for German, English otherwise."""
+    return request.args.get("lang", "en")
+
+
+def _text(error: Exception) -> str:
+    if isinstance(error, rules.RulesError | services.ServiceError):
+        return error.message(_language())
+    return str(error)
+
+
 @bp.errorhandler(rules.RulesError)
 @bp.errorhandler(services.InvalidRequestError)
 @bp.errorhandler(BadBody)
 def _unprocessable(error: ValueError) -> tuple[Response, int]:
     db.session.rollback()
-    return jsonify(error=str(error)), 422
+    return jsonify(error=_text(error)), 422
 
 
 @bp.errorhandler(services.NotFoundError)
 def _not_found(error: LookupError) -> tuple[Response, int]:
     db.session.rollback()
-    return jsonify(error=str(error)), 404
+    return jsonify(error=_text(error)), 404
 
 
 @bp.errorhandler(services.ConflictError)
 def _conflict(error: services.ConflictError) -> tuple[Response, int]:
     db.session.rollback()
-    return jsonify(error=str(error)), 409
+    return jsonify(error=_text(error)), 409
 
 
 @bp.errorhandler(HTTPException)
@@ -93,7 +104,7 @@ def check() -> Response:
     except rules.CardNotationError:
         raise
     except rules.RulesError as error:
-        return jsonify(valid=False, error=str(error))
+        return jsonify(valid=False, error=error.message(_language()))
     return jsonify(
         valid=True,
         kind=layoff.meld.kind.value,

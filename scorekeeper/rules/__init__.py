@@ -24,6 +24,7 @@ from scorekeeper.rules.messages import (
     Message,
     language_of,
     render_message,
+    render_templates,
 )
 from scorekeeper.rules.seating import check_target, dealer_seat, seat_players
 from scorekeeper.rules.settlement import (
@@ -97,6 +98,7 @@ __all__ = [
     "parse_cards",
     "refuse_repeated_cards",
     "render_message",
+    "render_templates",
     "repeated_cards",
     "replay",
     "romme_hand_possible",

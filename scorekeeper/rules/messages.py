@@ -360,6 +360,13 @@ def render_message(message_id: str, language: str = "en", /, **params: object) -
     templates = MESSAGES.get(message_id)
     if templates is None:
         return message_id
+    return render_templates(templates, language, params)
+
+
+def render_templates(
+    templates: Mapping[str, Template], language: str, params: Mapping[str, object]
+) -> str:
+    """Render one message from its templates by language (also for catalogues outside rules)."""
     lang = language_of(language)
     template = templates[lang]
     if isinstance(template, dict):

@@ -1039,3 +1039,19 @@ def test_typed_hand_points_outside_what_a_hand_can_hold_are_refused(
     assert answer.status_code == 422
     assert answer.json["error"]
     assert client.get(f"/api/v1/games/{game['id']}").json == before
+
+
+def test_errors_speak_german_when_asked_with_lang_de(client: FlaskClient) -> None:
+    check = client.post("/api/v1/check?lang=de", json={"cards": "K♠ A♠ 3♠"})
+    assert check.json == {
+        "valid": False,
+        "error": "K♠ A♠ 3♠ ist keine Folge: 2♠ fehlt zwischen A♠ und 3♠.",
+    }
+    english = client.post("/api/v1/check", json={"cards": "D♠ K♠ 2♠"})
+    assert "is not a sequence" in english.json["error"]
+
+    missing = client.get("/api/v1/games/999?lang=de")
+    assert (missing.status_code, missing.json["error"]) == (404, "Dieses Spiel gibt es nicht.")
+    unreadable = client.post("/api/v1/check?lang=de", json={"cards": "Xq"})
+    assert unreadable.status_code == 422
+    assert "ist keine Karte" in unreadable.json["error"]
