@@ -11,6 +11,7 @@ from wtforms import (
     FieldList,
     HiddenField,
     IntegerField,
+    RadioField,
     SelectChoice,
     SelectField,
     StringField,
@@ -25,8 +26,10 @@ from scorekeeper.models import Player
 
 SEATS = 4
 LARGEST_TARGET = 1_000_000
+LARGEST_HAND = 10_000
 CARDS_REQUIRED = _l("Type the cards, e.g. Q♣ K♣ A♣.")
 CARDS_HINT = _l("e.g. Q♣ K♣ A♣ or qc kc ac")
+MELD_REQUIRED = _l("Tap the meld on the table to lay the cards off onto.")
 
 
 class ButtonForm(FlaskForm):  # type: ignore[misc]
@@ -75,7 +78,7 @@ class SessionForm(FlaskForm):  # type: ignore[misc]
 class MeldForm(FlaskForm):  # type: ignore[misc]
     """Record a new meld for a player."""
 
-    player = SelectField(_l("Player"), coerce=int)
+    player = RadioField(_l("Whose entry?"), coerce=int)
     cards = StringField(
         _l("Cards"), validators=[InputRequired(CARDS_REQUIRED)], description=CARDS_HINT
     )
@@ -84,11 +87,18 @@ class MeldForm(FlaskForm):  # type: ignore[misc]
 class LayoffForm(FlaskForm):  # type: ignore[misc]
     """Record cards a player lays off onto a meld on the table."""
 
-    player = SelectField(_l("Player"), coerce=int)
-    meld = SelectField(_l("Onto the meld"), coerce=int)
+    player = RadioField(_l("Whose entry?"), coerce=int)
+    meld = RadioField(_l("On the table"), coerce=int)
     cards = StringField(
-        _l("Cards"), validators=[InputRequired(CARDS_REQUIRED)], description=_l("e.g. 2♥ or 2h")
+        _l("Cards"), validators=[InputRequired(CARDS_REQUIRED)], description=CARDS_HINT
     )
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Validate, and say in plain words when no meld was chosen to lay off onto."""
+        valid: bool = super().validate(extra_validators)
+        if self.meld.errors:
+            self.meld.errors = [str(MELD_REQUIRED)]
+        return valid
 
 
 class CorrectForm(FlaskForm):  # type: ignore[misc]
@@ -98,10 +108,10 @@ class CorrectForm(FlaskForm):  # type: ignore[misc]
 
 
 class FinishForm(FlaskForm):  # type: ignore[misc]
-    """Say who went out, the cards left in the other hands, and whether it was a Rommé hand."""
+    """Say who went out, what is left in the other hands, and whether it was a Rommé hand."""
 
-    winner = SelectField(_l("Who went out?"), coerce=int)
-    romme = SelectField(
+    winner = RadioField(_l("Who went out?"), coerce=int)
+    romme = RadioField(
         _l("Rommé hand?"),
         choices=[
             SelectChoice("auto", _l("Decide from the entries")),
@@ -114,16 +124,36 @@ class FinishForm(FlaskForm):  # type: ignore[misc]
     confirm = HiddenField(validators=[Optional()])
 
     def hand_fields(self) -> list[Any]:
-        """Return the hand fields, one per player in seating order."""
+        """Return the hand fields (the cards), one per player in seating order."""
         return [field for field in self if field.name.startswith("hand_")]
 
-    def hands(self) -> dict[int, str]:
-        """Return the hands to settle: every other player's, the winner's only if typed."""
-        hands: dict[int, str] = {}
+    def points_field(self, player_id: int) -> Any:
+        """Return the field for the points a table counted in a player's hand."""
+        return self[f"points_{player_id}"]
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Validate, and refuse a hand given both as cards and as points."""
+        valid: bool = super().validate(extra_validators)
         for field in self.hand_fields():
-            player_id = int(field.name.removeprefix("hand_"))
+            points = self.points_field(_player_of(field))
+            if str(field.data or "").strip() and points.data is not None:
+                points.errors = [
+                    *points.errors,
+                    str(_l("Give the cards or the points of a hand, not both.")),
+                ]
+                valid = False
+        return valid
+
+    def hands(self) -> dict[int, str | int]:
+        """Return the hands to settle: every other player's, the winner's only if filled in."""
+        hands: dict[int, str | int] = {}
+        for field in self.hand_fields():
+            player_id = _player_of(field)
             text = str(field.data or "")
-            if player_id != self.winner.data or text.strip():
+            points = self.points_field(player_id).data
+            if points is not None and not text.strip():
+                hands[player_id] = int(points)
+            elif player_id != self.winner.data or text.strip():
                 hands[player_id] = text
         return hands
 
@@ -132,8 +162,12 @@ class FinishForm(FlaskForm):  # type: ignore[misc]
         return {"yes": True, "no": False}.get(str(self.romme.data))
 
 
+def _player_of(field: Any) -> int:
+    return int(field.name.removeprefix("hand_"))
+
+
 def finish_form(players: Sequence[Player], **kwargs: Any) -> FinishForm:
-    """Return the finish form with a hand field for each player."""
+    """Return the finish form with a cards field and a points field for each player."""
 
     class _FinishForm(FinishForm):
         pass
@@ -144,11 +178,26 @@ def finish_form(players: Sequence[Player], **kwargs: Any) -> FinishForm:
             f"hand_{player.id}",
             StringField(_l("Cards left in %(name)s's hand", name=player.name)),
         )
+        setattr(
+            _FinishForm,
+            f"points_{player.id}",
+            IntegerField(
+                _l("or points"),
+                validators=[
+                    Optional(),
+                    NumberRange(
+                        min=0,
+                        max=LARGEST_HAND,
+                        message=_l("Points of a hand are a whole number from 0 up."),
+                    ),
+                ],
+            ),
+        )
     form: FinishForm = _FinishForm(**kwargs)
     form.winner.choices = player_choices(players)
     return form
 
 
 def player_choices(players: Sequence[Player]) -> list[SelectChoice]:
-    """Return the players as the options of a select, in seating order."""
+    """Return the players as the options of a choice, in seating order."""
     return [SelectChoice(player.id, player.name) for player in players]

@@ -1,28 +1,127 @@
-"""What the templates show: cards with colored suits, times, and entries read back in words."""
+"""What the templates show: cards in the page's language, times, and entries read back in words."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from urllib.parse import urlsplit
 
-from flask_babel import format_datetime, gettext, ngettext
+from flask_babel import format_datetime, get_locale, gettext, lazy_gettext, ngettext
 from markupsafe import Markup, escape
 
-from scorekeeper import rules
-from scorekeeper.models import Entry
+from scorekeeper import rules, services
+from scorekeeper.models import Entry, Game, Player
 
 _CARD = re.compile(r"(10|[2-9AJQK])([♠♥♦♣])")
 
+RANK_NAMES = {
+    rules.Rank.ACE: lazy_gettext("Ace"),
+    rules.Rank.TWO: lazy_gettext("Two"),
+    rules.Rank.THREE: lazy_gettext("Three"),
+    rules.Rank.FOUR: lazy_gettext("Four"),
+    rules.Rank.FIVE: lazy_gettext("Five"),
+    rules.Rank.SIX: lazy_gettext("Six"),
+    rules.Rank.SEVEN: lazy_gettext("Seven"),
+    rules.Rank.EIGHT: lazy_gettext("Eight"),
+    rules.Rank.NINE: lazy_gettext("Nine"),
+    rules.Rank.TEN: lazy_gettext("Ten"),
+    rules.Rank.JACK: lazy_gettext("Jack"),
+    rules.Rank.QUEEN: lazy_gettext("Queen"),
+    rules.Rank.KING: lazy_gettext("King"),
+}
+SUIT_NAMES = {
+    rules.Suit.SPADES: lazy_gettext("spades"),
+    rules.Suit.HEARTS: lazy_gettext("hearts"),
+    rules.Suit.DIAMONDS: lazy_gettext("diamonds"),
+    rules.Suit.CLUBS: lazy_gettext("clubs"),
+}
+
+
+def language() -> str:
+    """Return the language the page is shown in, e.g. ``de``."""
+    return str(get_locale() or "en")
+
+
+def rules_message(error: Exception) -> str:
+    """Return the message of a refused entry for the person at the table, in the page's language."""
+    if isinstance(error, rules.RulesError | services.ServiceError):
+        return error.message(language())
+    return str(error)
+
+
+def card_label(code: str) -> str:
+    """Return a card in the page's language, e.g. ``D♣`` for ``Q♣`` in German."""
+    return rules.Card.from_code(code).label(language())
+
+
+def cards_label(codes: str | Iterable[object]) -> str:
+    """Return cards (codes separated by spaces, or a list) in the page's language."""
+    items = codes.split() if isinstance(codes, str) else [str(code) for code in codes]
+    return " ".join(card_label(code) for code in items)
+
+
+def card_name(card: rules.Card) -> str:
+    """Return a card's name for a screen reader, e.g. ``Queen of clubs`` / ``Dame Kreuz``."""
+    return str(
+        gettext("%(rank)s of %(suit)s", rank=RANK_NAMES[card.rank], suit=SUIT_NAMES[card.suit])
+    )
+
 
 def suits(text: object) -> Markup:
-    """Escape text and wrap each card code in a span colored by its suit (♥♦ red)."""
+    """Escape text and show each card code in the page's language, with its suit's color."""
+    lang = language()
 
     def card(match: re.Match[str]) -> str:
         color = "red" if match.group(2) in "♥♦" else "black"
-        return f'<span class="card {color}">{match.group(0)}</span>'
+        label = rules.Card.from_code(match.group(0)).label(lang)
+        return f'<span class="card {color}">{label}</span>'
 
     return Markup(_CARD.sub(card, str(escape(text))))
+
+
+@dataclass(frozen=True)
+class PickerCard:
+    """One card of the picker: its code, what it shows, its name, and whether it is taken."""
+
+    code: str
+    label: str
+    name: str
+    red: bool
+    taken: bool
+
+
+def picker_rows(taken: Iterable[object] = ()) -> list[tuple[str, str, list[PickerCard]]]:
+    """Return the pack for the card picker: per suit its symbol, name and cards, ace to king."""
+    gone = {str(card) for card in taken}
+    lang = language()
+    rows = []
+    for suit in rules.Suit:
+        cards = [
+            PickerCard(
+                code=card.code,
+                label=card.label(lang),
+                name=card_name(card),
+                red=suit.is_red,
+                taken=card.code in gone,
+            )
+            for card in (rules.Card(suit=suit, rank=rank) for rank in rules.Rank)
+        ]
+        rows.append((suit.symbol, str(SUIT_NAMES[suit]), cards))
+    return rows
+
+
+def rank_letters() -> str:
+    """Return the rank letters of the page's language, ace to king, for the picker script."""
+    return " ".join(rank.letter_in(language()) for rank in rules.Rank)
+
+
+def whose_entry(game: Game) -> Player:
+    """Return the player to preselect: whoever recorded last, else the dealer, who plays first."""
+    if game.entries:
+        return game.entries[-1].player
+    return game.dealer
 
 
 def hhmm(moment: datetime | None) -> str:
@@ -44,6 +143,11 @@ def meld_kind(kind: str | None) -> str:
 def entry_cards(entry: Entry) -> str:
     """Return the cards an entry put down, in canonical form."""
     return " ".join(card.card for card in entry.cards)
+
+
+def entry_cards_label(entry: Entry) -> str:
+    """Return the cards an entry put down, in the page's language."""
+    return " ".join(card_label(card.card) for card in entry.cards)
 
 
 def describe(entry: Entry, table: rules.Table[int] | None = None) -> str:

@@ -42,6 +42,8 @@ Answer = Page | BaseResponse
 
 REFUSED = (rules.RulesError, services.InvalidRequestError)
 ONE_YEAR = 365 * 24 * 60 * 60
+# The session page shows this many of the latest games; the history page shows them all.
+RECENT_GAMES = 5
 
 
 @bp.app_template_filter("suits")
@@ -53,11 +55,17 @@ bp.add_app_template_filter(helpers.hhmm, "hhmm")
 bp.add_app_template_filter(helpers.points, "points")
 bp.add_app_template_filter(helpers.meld_kind, "meld_kind")
 bp.add_app_template_filter(helpers.entry_cards, "entry_cards")
+bp.add_app_template_filter(helpers.entry_cards_label, "entry_cards_label")
+bp.add_app_template_filter(helpers.cards_label, "cards_label")
 
 
 @bp.app_context_processor
 def _layout() -> dict[str, Any]:
-    return {"current_language": str(get_locale() or "en"), "here": _here()}
+    return {
+        "current_language": str(get_locale() or "en"),
+        "here": _here(),
+        "rank_letters": helpers.rank_letters,
+    }
 
 
 def _here() -> str:
@@ -73,7 +81,16 @@ def _here() -> str:
 # --- errors ----------------------------------------------------------------------------------
 
 
+class PageNotFoundError(LookupError):
+    """A page names something that is not there; the message is already in the page's language."""
+
+
+class PageConflictError(Exception):
+    """A page asks for what the game's state does not allow; the message is already translated."""
+
+
 @bp.errorhandler(services.NotFoundError)
+@bp.errorhandler(PageNotFoundError)
 @bp.errorhandler(NotFound)
 def _not_found(error: Exception) -> Page:
     db.session.rollback()
@@ -82,19 +99,22 @@ def _not_found(error: Exception) -> Page:
 
 
 @bp.errorhandler(services.ConflictError)
-def _conflict(error: services.ConflictError) -> Page:
+@bp.errorhandler(PageConflictError)
+def _conflict(error: Exception) -> Page:
     """Show why the action cannot be done now, on the session page when there is one."""
     db.session.rollback()
     session_id = g.get("session_id")
     if session_id is not None:
-        return _session_page(services.get_session(session_id), status=409, problem=str(error))
-    return render_template("message.html", title=gettext("Not possible"), message=str(error)), 409
+        problem = helpers.rules_message(error)
+        return _session_page(services.get_session(session_id), status=409, problem=problem)
+    message = helpers.rules_message(error)
+    return render_template("message.html", title=gettext("Not possible"), message=message), 409
 
 
 def _reason(error: Exception) -> str:
     if isinstance(error, NotFound):
         return str(gettext("there is nothing at this address."))
-    return str(error)
+    return helpers.rules_message(error)
 
 
 # --- language --------------------------------------------------------------------------------
@@ -133,7 +153,7 @@ def create_session() -> Answer:
             )
         except REFUSED as error:
             db.session.rollback()
-            form.form_errors.append(str(error))
+            form.form_errors.append(helpers.rules_message(error))
         else:
             return redirect(url_for("web.session_page", session_id=session.id))
     return render_template("home.html", form=form), 422
@@ -191,7 +211,7 @@ def record_meld(game_id: int) -> Answer:
             entry = services.record_meld(game.id, form.player.data, form.cards.data)
         except REFUSED as error:
             db.session.rollback()
-            form.cards.errors = [str(error)]
+            form.cards.errors = [helpers.rules_message(error)]
         else:
             flash(helpers.describe(entry, services.table_of(game)), "success")
             return _to_session(game)
@@ -210,7 +230,7 @@ def record_layoff(game_id: int) -> Answer:
             )
         except REFUSED as error:
             db.session.rollback()
-            form.cards.errors = [str(error)]
+            form.cards.errors = [helpers.rules_message(error)]
         else:
             flash(helpers.describe(entry, services.table_of(game)), "success")
             return _to_session(game)
@@ -245,14 +265,14 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
     """Show an entry's cards to correct, and record the correction."""
     game = _open_game(game_id)
     entry = _entry_in(game, entry_id)
-    form = CorrectForm(data={"cards": helpers.entry_cards(entry)})
+    form = CorrectForm(data={"cards": helpers.entry_cards_label(entry)})
     status = 200
     if form.validate_on_submit():
         try:
             corrected = services.correct_entry(game.id, entry.id, form.cards.data)
         except REFUSED as error:
             db.session.rollback()
-            form.cards.errors = [str(error)]
+            form.cards.errors = [helpers.rules_message(error)]
         else:
             said = helpers.describe(corrected, services.table_of(game))
             flash(gettext("Corrected: %(entry)s", entry=said), "success")
@@ -273,6 +293,7 @@ def finish(game_id: int) -> Answer:
     players = game.session.players
     form = finish_form(players)
     if request.method == "GET":
+        form.winner.data = helpers.whose_entry(game).id
         return _finish_page(game, form)
     if not form.validate_on_submit():
         return _finish_page(game, form, status=422)
@@ -288,7 +309,7 @@ def finish(game_id: int) -> Answer:
             )
     except REFUSED as error:
         db.session.rollback()
-        return _finish_page(game, form, status=422, problem=str(error))
+        return _finish_page(game, form, status=422, problem=helpers.rules_message(error))
     if commit:
         assert done.winner is not None
         flash(
@@ -329,11 +350,9 @@ def _open_game(game_id: int) -> Game:
     game = services.get_game(game_id)
     g.session_id = game.session_id
     if game.session.status == "finished":
-        raise services.ConflictError(
-            gettext("This session is over: start a new session to play on.")
-        )
+        raise PageConflictError(gettext("This session is over: start a new session to play on."))
     if game.status != "open":
-        raise services.ConflictError(
+        raise PageConflictError(
             gettext("Game %(number)s is over: its entries are final.", number=game.number)
         )
     return game
@@ -342,7 +361,7 @@ def _open_game(game_id: int) -> Game:
 def _entry_in(game: Game, entry_id: int) -> Entry:
     entry = next((entry for entry in game.entries if entry.id == entry_id), None)
     if entry is None:
-        raise services.NotFoundError(gettext("There is no such entry in this game."))
+        raise PageNotFoundError(gettext("There is no such entry in this game."))
     return entry
 
 
@@ -362,6 +381,8 @@ def _names(session: GameSession) -> dict[int, str]:
 def _meld_form(game: Game, **kwargs: Any) -> MeldForm:
     form = MeldForm(**kwargs)
     form.player.choices = player_choices(game.session.players)
+    if kwargs.get("formdata", True) is None:
+        form.player.data = helpers.whose_entry(game).id
     return form
 
 
@@ -376,6 +397,8 @@ def _layoff_form(game: Game, **kwargs: Any) -> LayoffForm:
         for entry in game.entries
         if entry.kind == "meld"
     ]
+    if kwargs.get("formdata", True) is None:
+        form.player.data = helpers.whose_entry(game).id
     return form
 
 
@@ -397,19 +420,24 @@ def _session_page(
         "names": _names(session),
         "dealer": services.next_dealer(session),
         "game": game,
-        "past": [past for past in session.games if past.status != "open"],
+        "past": [past for past in session.games if past.status != "open"][-RECENT_GAMES:],
+        "games_played": sum(1 for past in session.games if past.status != "open"),
         "problem": problem,
         "button_form": ButtonForm(formdata=None),
         "winner": _winner(session, scores),
     }
     if game is not None and session.status == "open":
         table = services.table_of(game)
+        entry_form: MeldForm | LayoffForm = (
+            layoff_form or meld_form or _meld_form(game, formdata=None)
+        )
         context.update(
             table=table,
             melds=[entry for entry in game.entries if entry.kind == "meld"],
             game_points=services.game_points(game),
-            meld_form=meld_form or _meld_form(game, formdata=None),
-            layoff_form=layoff_form or _layoff_form(game, formdata=None),
+            entry_form=entry_form,
+            chosen_meld=layoff_form.meld.data if layoff_form is not None else None,
+            picker=helpers.picker_rows(table.cards),
         )
     return render_template("session.html", **context), status
 
@@ -435,6 +463,7 @@ def _finish_page(
     preview: services.Finish | None = None,
     confirm: FinishForm | None = None,
 ) -> Page:
+    table = services.table_of(game)
     return render_template(
         "finish.html",
         game=game,
@@ -443,4 +472,5 @@ def _finish_page(
         preview=preview,
         confirm=confirm,
         names=_names(game.session),
+        picker=helpers.picker_rows(table.cards),
     ), status

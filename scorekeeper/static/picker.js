@@ -1,0 +1,218 @@
+/* Treppenrommé scorekeeper: the card picker, the live check and the wake lock.
+   Progressive enhancement: the forms work without this file; it only fills their fields. */
+(function () {
+  "use strict";
+  var RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+  var SUIT_LETTERS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+  var RANK_WORDS = { T: "10", B: "J", D: "Q" };
+
+  function $(root, selector) { return root.querySelector(selector); }
+  function $$(root, selector) { return Array.prototype.slice.call(root.querySelectorAll(selector)); }
+  function fill(text, values) {
+    return (text || "").replace(/\{(\w+)\}/g, function (whole, key) {
+      return key in values ? values[key] : whole;
+    });
+  }
+
+  /* Card codes and their labels in the page's language (German B, D). */
+  function Letters(root) {
+    var local = (root.getAttribute("data-letters") || RANKS.join(" ")).split(" ");
+    var map = {};
+    RANKS.forEach(function (rank, i) { map[rank] = local[i] || rank; });
+    this.label = function (code) { return (map[code.slice(0, -1)] || code.slice(0, -1)) + code.slice(-1); };
+    this.labels = function (codes) { return codes.map(this.label).join(" "); };
+  }
+
+  /* Read typed cards leniently into codes ("qc" -> "Q♣"); what cannot be read is skipped. */
+  function parse(text) {
+    var codes = [];
+    (text || "").split(/[\s,;\-–]+/).forEach(function (token) {
+      var parts = token.replace(/[\ufe0e\ufe0f]/g, "").match(/[^♠♥♦♣]*[♠♥♦♣]|.+/g) || [];
+      parts.forEach(function (part) {
+        if (part.length < 2) { return; }
+        var suit = part.slice(-1).toUpperCase();
+        suit = SUIT_LETTERS[suit] || ("♠♥♦♣".indexOf(suit) >= 0 ? suit : null);
+        var rank = part.slice(0, -1).toUpperCase();
+        rank = RANK_WORDS[rank] || rank;
+        if (suit && RANKS.indexOf(rank) >= 0 && codes.indexOf(rank + suit) < 0) { codes.push(rank + suit); }
+      });
+    });
+    return codes;
+  }
+
+  /* The grid of 52 buttons: toggles cards, marks taken ones. */
+  function Picker(element, onToggle) {
+    var buttons = $$(element, "button[data-card]");
+    element.hidden = false;
+    element.addEventListener("click", function (event) {
+      var button = event.target.closest("button[data-card]");
+      if (button && !button.disabled) { onToggle(button.getAttribute("data-card")); }
+    });
+    this.show = function (picked, elsewhere) {
+      buttons.forEach(function (button) {
+        var code = button.getAttribute("data-card");
+        if (button.hasAttribute("data-taken")) { return; }
+        var away = elsewhere.indexOf(code) >= 0;
+        button.disabled = away;
+        button.classList.toggle("elsewhere", away);
+        if (away) { button.setAttribute("aria-disabled", "true"); } else { button.removeAttribute("aria-disabled"); }
+        button.setAttribute("aria-pressed", String(!away && picked.indexOf(code) >= 0));
+      });
+    };
+  }
+
+  /* The game: one form records a meld, or a layoff onto the meld tapped on the table. */
+  function Entry(form) {
+    var letters = new Letters(form);
+    var field = $(form, "input[name=cards]");
+    var preview = $(form, "[data-preview]");
+    var meldButton = $(form, "button[data-mode=meld]");
+    var layoffButton = $(form, "button[data-mode=layoff]");
+    var url = form.getAttribute("data-check") + "?lang=" + encodeURIComponent(form.getAttribute("data-lang") || "en");
+    var text = function (name) { return form.getAttribute("data-t-" + name) || ""; };
+    var asked = 0;
+    var timer = null;
+    var sent = false;
+
+    function onto() { return $(form, "input[name=meld]:checked:not([value=''])"); }
+
+    function say(message, kind) {
+      preview.textContent = message;
+      preview.className = "preview" + (kind ? " " + kind : "");
+    }
+
+    function describe(answer, meld) {
+      var kind = text(answer.kind) || answer.kind;
+      var said = meld
+        ? fill(text("layoff"), { cards: letters.labels(answer.added), meld: letters.labels(answer.cards), value: answer.value })
+        : kind + " " + letters.labels(answer.cards) + ": " + answer.value;
+      (answer.aces || []).forEach(function (ace) {
+        said += ", " + fill(text("ace-" + ace.position), { value: ace.value });
+      });
+      return "✓ " + said;
+    }
+
+    function check() {
+      var meld = onto();
+      var cards = field.value.trim();
+      if (!cards) {
+        say(meld ? fill(text("layoff-hint"), { meld: meld.getAttribute("data-label") }) : text("meld-hint"));
+        return;
+      }
+      var number = ++asked;
+      var body = { cards: cards };
+      if (meld) { body.onto = meld.getAttribute("data-cards"); }
+      fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+        .then(function (response) { return response.json(); })
+        .then(function (answer) {
+          if (number !== asked) { return; }
+          if (answer.valid) { say(describe(answer, meld), "ok"); } else { say("✗ " + answer.error, "bad"); }
+        })
+        .catch(function () { if (number === asked) { say(text("offline")); } });
+    }
+
+    function soon() { clearTimeout(timer); timer = setTimeout(check, 120); }
+
+    var picker = new Picker($(form, "[data-picker]"), function (code) {
+      var picked = parse(field.value);
+      var at = picked.indexOf(code);
+      if (at >= 0) { picked.splice(at, 1); } else { picked.push(code); }
+      field.value = letters.labels(picked);
+      picker.show(picked, []);
+      soon();
+    });
+
+    function mode() {
+      var layoff = Boolean(onto());
+      meldButton.hidden = layoff;
+      if (layoffButton) { layoffButton.hidden = !layoff; }
+      form.classList.toggle("laying-off", layoff);
+      check();
+    }
+
+    field.addEventListener("input", function () { picker.show(parse(field.value), []); soon(); });
+    $$(form, "input[name=meld]").forEach(function (radio) { radio.addEventListener("change", mode); });
+    form.addEventListener("submit", function (event) {
+      if (sent) { event.preventDefault(); return; }
+      if (onto() && layoffButton && event.submitter !== layoffButton) {
+        event.preventDefault();
+        form.requestSubmit(layoffButton);
+        return;
+      }
+      sent = true;
+    });
+    window.addEventListener("pageshow", function () { sent = false; });
+    picker.show(parse(field.value), []);
+    mode();
+  }
+
+  /* The end of a game: the picker fills the hand that was tapped last. */
+  function Finish(form) {
+    var letters = new Letters(form);
+    var hands = $$(form, "[data-hand]");
+    var active = null;
+
+    function input(hand) { return $(hand, "input[name^=hand_]"); }
+    function winner() {
+      var chosen = $(form, "input[name=winner]:checked");
+      return chosen ? chosen.value : null;
+    }
+    function show() {
+      var elsewhere = [];
+      hands.forEach(function (hand) {
+        var target = $(hand, ".hand-target");
+        target.setAttribute("aria-pressed", String(hand === active));
+        hand.classList.toggle("active", hand === active);
+        if (hand !== active && !hand.hidden) { elsewhere = elsewhere.concat(parse(input(hand).value)); }
+      });
+      picker.show(active ? parse(input(active).value) : [], elsewhere);
+    }
+    function choose(hand) { active = hand; show(); }
+    function seat() {
+      var out = winner();
+      hands.forEach(function (hand) {
+        var gone = hand.getAttribute("data-hand") === out;
+        hand.hidden = gone;
+        if (gone) { input(hand).value = ""; }
+      });
+      if (!active || active.hidden) { choose(hands.filter(function (hand) { return !hand.hidden; })[0] || null); } else { show(); }
+    }
+
+    var picker = new Picker($(form, "[data-picker]"), function (code) {
+      if (!active) { return; }
+      var picked = parse(input(active).value);
+      var at = picked.indexOf(code);
+      if (at >= 0) { picked.splice(at, 1); } else { picked.push(code); }
+      input(active).value = letters.labels(picked);
+      show();
+    });
+
+    hands.forEach(function (hand) {
+      var target = $(hand, ".hand-target");
+      target.hidden = false;
+      target.addEventListener("click", function () { choose(hand); });
+      input(hand).addEventListener("focus", function () { choose(hand); });
+      input(hand).addEventListener("input", show);
+    });
+    $$(form, "input[name=winner]").forEach(function (radio) { radio.addEventListener("change", seat); });
+    seat();
+  }
+
+  /* Keep the screen on while a game is open, where the browser allows it. */
+  function keepAwake() {
+    if (!("wakeLock" in navigator)) { return; }
+    var ask = function () {
+      if (document.visibilityState === "visible") { navigator.wakeLock.request("screen").catch(function () {}); }
+    };
+    document.addEventListener("visibilitychange", ask);
+    ask();
+  }
+
+  function start() {
+    $$(document, "form[data-entry]").forEach(function (form) { new Entry(form); });
+    $$(document, "form[data-finish]").forEach(function (form) { new Finish(form); });
+    if ($(document, "[data-wake-lock]")) { keepAwake(); }
+  }
+
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); } else { start(); }
+})();

@@ -1,0 +1,109 @@
+"""Without JavaScript, for screen readers, and on the home screen: the phone basics."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import Phone
+from tests.browser.test_at_the_table import record
+
+UNNAMED_CONTROLS = """
+() => [...document.querySelectorAll('button, a, input:not([type=hidden]), select')]
+  .filter(el => !el.closest('[hidden]'))
+  .filter(el => {
+    const named = (el.getAttribute('aria-label') || '').trim()
+      || (el.labels && [...el.labels].map(l => l.textContent).join('').trim())
+      || (el.tagName !== 'INPUT' && el.textContent.trim());
+    return !named;
+  })
+  .map(el => el.outerHTML)
+"""
+
+
+def start(phone: Phone, *names: str) -> None:
+    """Start a session with these players by the home page."""
+    phone.open()
+    for seat, name in enumerate(names):
+        phone.page.fill(f"#names-{seat}", name)
+    with phone.page.expect_navigation():
+        phone.page.locator("form button[type=submit]").tap()
+
+
+def test_without_javascript_the_typed_forms_record_and_finish_a_game(
+    new_phone: Callable[..., Phone],
+) -> None:
+    phone = new_phone("en", java_script_enabled=False)
+    page = phone.page
+    start(phone, "Ann", "Bob")
+    expect(page.locator("[data-picker]")).to_be_hidden()
+    page.fill("#cards", "qc kc ac")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Record meld").click()
+    expect(page.locator(".flash")).to_contain_text("Ann: sequence Q♣ K♣ A♣ — 30 points")
+    page.locator("label.chip", has_text="Bob").click()
+    page.locator("label.meld-choice", has_text="Q♣ K♣ A♣").click()
+    page.fill("#cards", "2c")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Record layoff").click()
+    expect(page.locator(".flash")).to_contain_text("Bob: 2♣ laid off onto Ann's meld")
+    with page.expect_navigation():
+        page.get_by_role("link", name="Finish the game…").click()
+    page.locator("label.chip", has_text="Ann").click()
+    page.fill("#points_2", "23")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Show the settlement").click()
+    expect(page.locator("#settlement")).to_contain_text("counted = 23")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Confirm and book the settlement").click()
+    expect(page.locator(".flash")).to_contain_text("Ann went out and gains 23 points")
+    expect(page.locator("table.standing")).to_contain_text("Ann 53")
+    phone.shot("nojs-totals")
+
+
+def test_every_control_has_a_name_and_taken_cards_are_marked_beyond_colour(
+    new_phone: Callable[..., Phone],
+) -> None:
+    phone = new_phone("de")
+    page = phone.page
+    start(phone, "Ann", "Bob")
+    assert page.evaluate(UNNAMED_CONTROLS) == []
+    record(phone, "Q♣", "K♣", "A♣")
+    assert page.evaluate(UNNAMED_CONTROLS) == []
+    queen = phone.card("Q♣")
+    expect(queen).to_have_attribute("aria-label", "Dame Kreuz")
+    expect(queen).to_have_attribute("aria-disabled", "true")
+    expect(queen).to_have_text("D♣")
+    assert queen.evaluate("b => getComputedStyle(b).textDecorationLine") == "line-through"
+    assert queen.evaluate("b => getComputedStyle(b).borderStyle") == "dashed"
+    king = phone.card("K♥")
+    expect(king).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("fieldset.players legend")).to_have_text("Für wen?")
+    with page.expect_navigation():
+        page.locator("a[href$='/finish']").tap()
+    assert page.evaluate(UNNAMED_CONTROLS) == []
+
+
+def test_the_app_installs_to_the_home_screen_and_keeps_the_screen_on(
+    new_phone: Callable[..., Phone],
+) -> None:
+    phone = new_phone("en")
+    page = phone.page
+    page.add_init_script(
+        "window.__locks = [];"
+        "Object.defineProperty(navigator, 'wakeLock', {value: {request: (kind) =>"
+        " { window.__locks.push(kind); return Promise.resolve({}); }}});"
+    )
+    phone.open()
+    manifest_url = page.locator("link[rel=manifest]").evaluate("link => link.href")
+    manifest = page.request.get(manifest_url)
+    assert manifest.ok
+    assert manifest.headers["content-type"].startswith("application/manifest+json")
+    icons = manifest.json()["icons"]
+    assert {icon["sizes"] for icon in icons} >= {"192x192", "512x512"}
+    for icon in icons:
+        assert page.request.get(manifest_url.rsplit("/", 1)[0] + "/" + icon["src"]).ok
+    assert page.evaluate("window.__locks") == []
+    start(phone, "Ann", "Bob")
+    assert page.evaluate("window.__locks") == ["screen"]
