@@ -88,6 +88,12 @@ REQUESTS: dict[str, Callable[[FlaskClient, dict[str, int]], Any]] = {
             "hands": {str(ids["player"]): "K♦", str(ids["player"] + 2): "A♦"},
         },
     ),
+    "session page": lambda c, ids: c.get(f"/sessions/{ids['session']}"),
+    "history page": lambda c, ids: c.get(f"/sessions/{ids['session']}/history"),
+    "finish page": lambda c, ids: c.get(f"/games/{ids['game']}/finish"),
+    "record a meld on the page": lambda c, ids: c.post(
+        f"/games/{ids['game']}/melds", data={"player": ids["player"], "cards": "A♦ A♥ A♣"}
+    ),
     "start the next game": lambda c, ids: (
         c.post(f"/api/v1/games/{ids['game']}/finish", json={"winner": None}),
         c.post(f"/api/v1/sessions/{ids['session']}/games"),

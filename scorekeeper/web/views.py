@@ -187,7 +187,7 @@ def history(session_id: int) -> Page:
             "points": services.game_points(game),
             "lines": {line.player_id: line for line in game.settlement_lines},
         }
-        for game in session.games
+        for game in services.games_of(session, with_entries=True)
     ]
     return render_template(
         "history.html",
@@ -411,8 +411,10 @@ def _session_page(
     problem: str | None = None,
 ) -> Page:
     """Render the session page, with the forms of the current game while it is open."""
-    scores = services.session_scores(session)
-    game = services.open_game(session)
+    # Only the latest games: a session of a thousand games must not slow the page down.
+    scores = services.session_scores(session, latest=RECENT_GAMES + 1)
+    current = services.open_game(session)
+    game = services.get_game(current.id) if current is not None else None
     context: dict[str, Any] = {
         "session": session,
         "scores": scores,
@@ -420,8 +422,8 @@ def _session_page(
         "names": _names(session),
         "dealer": services.next_dealer(session),
         "game": game,
-        "past": [past for past in session.games if past.status != "open"][-RECENT_GAMES:],
-        "games_played": sum(1 for past in session.games if past.status != "open"),
+        "past": [past for past in scores.games if past.status != "open"][-RECENT_GAMES:],
+        "games_played": services.games_played(session) - (1 if game is not None else 0),
         "problem": problem,
         "button_form": ButtonForm(formdata=None),
         "winner": _winner(session, scores),
