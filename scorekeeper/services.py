@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -165,11 +165,22 @@ def variant_of(session: GameSession) -> rules.Variant:
     return rules.find_variant(session.variant)
 
 
+class GameSummary(NamedTuple):
+    """What a list of games shows of each: read as plain rows, not as whole games."""
+
+    id: int
+    number: int
+    dealer_id: int
+    status: str
+    winner_id: int | None
+    romme: bool | None
+
+
 @dataclass(frozen=True)
 class SessionScores:
     """Games of a session with their points per player, the totals and the standing (R7)."""
 
-    games: list[Game]
+    games: list[GameSummary]
     game_points: dict[int, dict[int, int]]
     standing: rules.SessionStanding[int]
 
@@ -186,7 +197,7 @@ def session_scores(session: GameSession, latest: int | None = None) -> SessionSc
     the number of queries and the rows read for the totals do not grow with the session.
     """
     player_ids = [player.id for player in session.players]
-    games = games_of(session, latest)
+    games = game_summaries(session, latest)
     game_points = {game.id: dict.fromkeys(player_ids, 0) for game in games}
     ended = sa.select(
         SettlementLine.game_id,
@@ -222,6 +233,18 @@ def _open_game_points(game: Game, player_ids: list[int]) -> dict[int, int]:
     for player_id, value in rows:
         points[player_id] += value
     return points
+
+
+def game_summaries(session: GameSession, latest: int | None = None) -> list[GameSummary]:
+    """Return the summaries of a session's games in order, or of the ``latest`` ones."""
+    query = (
+        sa.select(Game.id, Game.number, Game.dealer_id, Game.status, Game.winner_id, Game.romme)
+        .where(Game.session_id == session.id)
+        .order_by(Game.number.desc())
+    )
+    if latest is not None:
+        query = query.limit(latest)
+    return [GameSummary(*row) for row in reversed(db.session.execute(query).all())]
 
 
 def games_of(
