@@ -63,6 +63,13 @@ MESSAGES: dict[str, dict[str, rules.messages.Template]] = {
         "en": "A later layoff builds on these cards: delete that layoff first.",
         "de": "Eine spätere Anlage baut auf diesen Karten auf: erst diese Anlage löschen.",
     },
+    "undo_out_of_date": {
+        "en": "Nothing was undone: the latest entry is no longer the one this page showed "
+        "(it was undone already, or someone recorded since). Look at the game again.",
+        "de": "Nichts rückgängig gemacht: der letzte Eintrag ist nicht mehr der, den diese Seite "
+        "zeigte (er wurde schon zurückgenommen, oder es wurde inzwischen eingetragen). "
+        "Bitte das Spiel neu ansehen.",
+    },
     "raced": {
         "en": "Another phone recorded at the same moment: look at the game and try again.",
         "de": "Ein anderes Handy hat im selben Moment eingetragen: "
@@ -425,12 +432,18 @@ def delete_entry(game_id: int, entry_id: int) -> None:
 
 
 @_write_use_case
-def undo_last_entry(game_id: int) -> Entry:
-    """Delete the latest entry of the open game and return what it was."""
+def undo_last_entry(game_id: int, seen_last: int | None = None) -> Entry:
+    """Delete the latest entry of the open game and return what it was.
+
+    ``seen_last`` is the latest entry as the recorder's page showed it: when another entry
+    came since, or it was undone already (a double tap), nothing is deleted.
+    """
     game = _open_game(game_id)
     if not game.entries:
         raise ConflictError("nothing_to_undo")
     last = game.entries[-1]
+    if seen_last is not None and last.id != seen_last:
+        raise ConflictError("undo_out_of_date")
     delete_entry(game_id, last.id)
     return last
 

@@ -192,6 +192,19 @@ OPENAPI: dict[str, Any] = {
             "parameters": [_id_param("game_id")],
             "post": {
                 "summary": "Delete the latest entry of the game",
+                "requestBody": {
+                    "required": False,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "description": "The entry the client saw last: when it is no "
+                                "longer the latest, nothing is undone (409).",
+                                "properties": {"entry": _ID},
+                            }
+                        }
+                    },
+                },
                 "responses": {
                     "200": _answer(
                         "The id of the undone entry and the game after it.",

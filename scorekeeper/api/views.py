@@ -196,8 +196,17 @@ def delete_entry(game_id: int, entry_id: int) -> tuple[str, int]:
 
 @bp.post("/games/<int:game_id>/undo")
 def undo(game_id: int) -> Response:
-    """Delete the latest entry of the game and return it."""
-    entry = services.undo_last_entry(game_id)
+    """Delete the latest entry of the game and return it.
+
+    An optional body ``{"entry": id}`` names the entry the client saw last: when that is no
+    longer the latest, nothing is undone (409), so a repeated undo cannot take back two.
+    """
+    seen = None
+    if request.get_data():
+        body = _body()
+        if "entry" in body:
+            seen = _id(body, "entry")
+    entry = services.undo_last_entry(game_id, seen)
     return jsonify(undone=entry.id, game=serialize.game_json(services.get_game(game_id)))
 
 

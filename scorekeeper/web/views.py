@@ -243,7 +243,8 @@ def undo(game_id: int) -> Answer:
     game = _open_game(game_id)
     _check_button()
     said = helpers.describe(game.entries[-1], services.table_of(game)) if game.entries else ""
-    services.undo_last_entry(game.id)
+    # The page names the entry it showed last, so a double tap cannot undo two entries.
+    services.undo_last_entry(game.id, request.args.get("entry", type=int))
     flash(gettext("Undone: %(entry)s", entry=said))
     return _to_session(game)
 

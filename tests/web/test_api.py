@@ -1055,3 +1055,20 @@ def test_errors_speak_german_when_asked_with_lang_de(client: FlaskClient) -> Non
     unreadable = client.post("/api/v1/check?lang=de", json={"cards": "Xq"})
     assert unreadable.status_code == 422
     assert "ist keine Karte" in unreadable.json["error"]
+
+
+def test_an_undo_naming_the_entry_it_saw_takes_back_one_entry_only(client: FlaskClient) -> None:
+    session = client.post("/api/v1/sessions", json={"players": ["Ann", "Bob"]}).json
+    ann, bob = (player["id"] for player in session["players"])
+    game = client.post(f"/api/v1/sessions/{session['id']}/games").json
+    client.post(f"/api/v1/games/{game['id']}/melds", json={"player": ann, "cards": "2♣ 3♣ 4♣"})
+    last = client.post(
+        f"/api/v1/games/{game['id']}/melds", json={"player": bob, "cards": "9♦ 9♥ 9♠"}
+    ).json
+    first = client.post(f"/api/v1/games/{game['id']}/undo", json={"entry": last["id"]})
+    again = client.post(f"/api/v1/games/{game['id']}/undo", json={"entry": last["id"]})
+    assert (first.status_code, first.json["undone"]) == (200, last["id"])
+    assert again.status_code == 409
+    assert "Nothing was undone" in again.json["error"]
+    cards = [entry["cards"] for entry in client.get(f"/api/v1/games/{game['id']}").json["entries"]]
+    assert cards == [["2♣", "3♣", "4♣"]]

@@ -319,6 +319,21 @@ def test_undo_takes_back_the_last_entry_and_the_totals(client: FlaskClient, app:
     assert totals(app, table.session)["Bob"] == 0
 
 
+def test_a_double_tap_on_undo_takes_back_one_entry_only(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    meld(client, table, "Bob", "7h 7d 7s")
+    page = client.get(f"/sessions/{table.session}").get_data(as_text=True)
+    undo_url = re.search(r'action="(/games/\d+/undo\?entry=\d+)"', page)
+    assert undo_url is not None
+    first = client.post(undo_url.group(1))
+    second = client.post(undo_url.group(1))
+    assert first.status_code == 302
+    assert second.status_code == 409
+    assert "Nothing was undone" in text(second.get_data(as_text=True))
+    assert entries(app, table.game) == [("Ann", "Q♣ K♣ A♣", 30)]
+
+
 def test_undo_with_nothing_recorded_says_so(client: FlaskClient, app: Flask) -> None:
     table = start(client)
     response = client.post(f"/games/{table.game}/undo")
