@@ -57,9 +57,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     with app.app_context():
         database.configure_engine(db.engine)
 
-    from scorekeeper import api, assets, cli, web
+    from scorekeeper import api, assets, cli, security, web
 
     assets.register(app)
+    security.register(app)
 
     app.register_blueprint(web.bp)
     app.register_blueprint(api.bp)
