@@ -300,6 +300,10 @@ MESSAGES: dict[str, dict[str, Template]] = {
         "en": "A name may have at most {longest} characters.",
         "de": "Ein Name darf höchstens {longest} Zeichen haben.",
     },
+    "seating.name_unprintable": {
+        "en": "A name may not contain control characters.",
+        "de": "Ein Name darf keine Steuerzeichen enthalten.",
+    },
     "seating.name_twice": {
         "en": "“{name}” is entered twice: every player needs their own name.",
         "de": "„{name}“ ist doppelt eingegeben: jeder Spieler braucht einen eigenen Namen.",

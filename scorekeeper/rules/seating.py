@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 from scorekeeper.rules.errors import SeatingError
@@ -27,6 +28,9 @@ def seat_players(names: Sequence[str], variant: Variant = TREPPENROMME) -> list[
     too_long = [name for name in seated if len(name) > LONGEST_NAME]
     if too_long:
         raise SeatingError("seating.name_too_long", longest=LONGEST_NAME)
+    # Control characters print as nothing or break a page; a name is something to read out.
+    if any(unicodedata.category(character) == "Cc" for name in seated for character in name):
+        raise SeatingError("seating.name_unprintable")
     seen: set[str] = set()
     for name in seated:
         if name.casefold() in seen:

@@ -622,3 +622,11 @@ def test_a_message_can_be_kept_and_rendered_later():
 )
 def test_the_service_layer_messages_read_in_german(message_id, params, german):
     assert render_message(message_id, "de", **params) == german
+
+
+@pytest.mark.parametrize("name", ["Ann\u0000", "Cid\x1b[31m", "Bo\u0007b"])
+def test_a_name_with_control_characters_is_refused_in_both_languages(name: str) -> None:
+    with pytest.raises(SeatingError) as refused:
+        seat_players(["Ann", name] if not name.startswith("Ann") else [name, "Bob"])
+    assert str(refused.value) == "A name may not contain control characters."
+    assert refused.value.message("de") == "Ein Name darf keine Steuerzeichen enthalten."
