@@ -420,7 +420,7 @@ def _write(
 @_write_use_case
 def delete_entry(game_id: int, entry_id: int) -> None:
     """Delete an entry of the open game when nothing on the table depends on it."""
-    game = get_game(game_id)
+    game = _game_for_write(game_id)
     entry = _entry_in(game, entry_id)
     _refuse_closed(game)
     remaining = [other for other in game.entries if other.id != entry.id]
@@ -451,7 +451,7 @@ def undo_last_entry(game_id: int, seen_last: int | None = None) -> Entry:
 @_write_use_case
 def correct_entry(game_id: int, entry_id: int, cards: str) -> Entry:
     """Replace the cards of an entry when nothing on the table depends on the old ones."""
-    game = get_game(game_id)
+    game = _game_for_write(game_id)
     entry = _entry_in(game, entry_id)
     _refuse_closed(game)
     new_cards = tuple(rules.parse_cards(cards))
@@ -620,8 +620,35 @@ def abandon_game(game_id: int) -> Finish:
 
 
 def _open_game(game_id: int) -> Game:
-    game = get_game(game_id)
+    game = _game_for_write(game_id)
     _refuse_closed(game)
+    return game
+
+
+def _game_for_write(game_id: int) -> Game:
+    """Return the game with the lock that makes writers to one game wait for each other.
+
+    SQLite transactions hold the database's write lock from their start (database.py), so
+    what the request read is current. Elsewhere the game row is locked, then the game is read
+    again, so that a writer that waited sees the entries written meanwhile.
+    """
+    if db.session.get_bind().dialect.name == "sqlite":
+        return get_game(game_id)
+    if not 0 < game_id <= _LARGEST_ID:
+        raise NotFoundError("no_game")
+    db.session.execute(sa.select(Game.id).where(Game.id == game_id).with_for_update())
+    game = (
+        db.session.scalars(
+            sa.select(Game)
+            .where(Game.id == game_id)
+            .options(*_GAME_LOADS)
+            .execution_options(populate_existing=True)
+        )
+        .unique()
+        .one_or_none()
+    )
+    if game is None:
+        raise NotFoundError("no_game")
     return game
 
 

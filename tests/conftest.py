@@ -1,13 +1,16 @@
-"""Fixtures: an app on a fresh SQLite file, upgraded through the real migrations."""
+"""Fixtures: an app on a fresh database (SQLite, or PostgreSQL where a module asks for it)."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -20,18 +23,105 @@ from scorekeeper.extensions import db
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
-    """Return an app whose database is a new SQLite file built by the migrations."""
+def backend() -> str:
+    """Return the database the test runs on; modules parametrize it to run on PostgreSQL too."""
+    return "sqlite"
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[str]:
+    """Run a throwaway PostgreSQL server for the test run; yield its URL without a database.
+
+    A database migrated once serves as the template that each test copies.
+    """
+    initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
+    if not (initdb and pg_ctl):
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL (initdb, pg_ctl) is needed for the tests in CI")
+        pytest.skip("PostgreSQL is not installed (initdb, pg_ctl)")
+    folder = Path(tempfile.mkdtemp(prefix="scorekeeper-pg-"))
+    data = folder / "data"
+    run_as: list[str] = []
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
+        run_as = ["runuser", "-u", "nobody", "--"]
+        folder.chmod(0o755)
+        data.mkdir()
+        shutil.chown(data, "nobody")
+    subprocess.run(
+        [*run_as, initdb, "-D", str(data), "-U", "scorekeeper", "--auth=trust", "-E", "UTF8"],
+        check=True,
+        capture_output=True,
+    )
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    options = f"-p {port} -k {data} -c listen_addresses=127.0.0.1 -c fsync=off"
+    log = data / "server.log"
+    subprocess.run(
+        [*run_as, pg_ctl, "-D", str(data), "-o", options, "-l", str(log), "-w", "start"],
+        check=True,
+        capture_output=True,
+    )
+    url = f"postgresql+psycopg://scorekeeper@127.0.0.1:{port}"
+    try:
+        _admin(url, "CREATE DATABASE template_scorekeeper")
+        template = _migrated_app(f"{url}/template_scorekeeper")
+        with template.app_context():
+            db.engine.dispose()
+        yield url
+    finally:
+        subprocess.run([*run_as, pg_ctl, "-D", str(data), "-m", "immediate", "stop"], check=False)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _admin(url: str, statement: str) -> None:
+    """Run one statement outside a transaction (CREATE or DROP DATABASE)."""
+    import psycopg
+
+    host, port = url.rsplit("@", 1)[1].split(":")
+    with psycopg.connect(
+        host=host, port=int(port), user="scorekeeper", dbname="postgres", autocommit=True
+    ) as connection:
+        connection.execute(statement)  # type: ignore[arg-type]
+
+
+def _migrated_app(url: str) -> Flask:
     app = create_app(
         {
             "TESTING": True,
             "SECRET_KEY": "test",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite3'}",
+            "SQLALCHEMY_DATABASE_URI": url,
             "WTF_CSRF_ENABLED": False,
         }
     )
     with app.app_context():
         upgrade()
+    return app
+
+
+@pytest.fixture
+def postgres_admin(postgres_cluster: str) -> Callable[[str], None]:
+    """Return a function that runs one statement on the PostgreSQL server, outside transactions."""
+    return lambda statement: _admin(postgres_cluster, statement)
+
+
+@pytest.fixture
+def database_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """Return the URL of a new, migrated database of the test's backend, dropped afterwards."""
+    if backend == "sqlite":
+        yield f"sqlite:///{tmp_path / 'test.sqlite3'}"
+        return
+    cluster = request.getfixturevalue("postgres_cluster")
+    name = f"test_{uuid.uuid4().hex[:16]}"
+    _admin(cluster, f"CREATE DATABASE {name} TEMPLATE template_scorekeeper")
+    yield f"{cluster}/{name}"
+    _admin(cluster, f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def app(database_url: str) -> Iterator[Flask]:
+    """Return an app on a new database built by the real migrations (SQLite unless asked)."""
+    app = _migrated_app(database_url)
     yield app
     with app.app_context():
         db.engine.dispose()
@@ -44,12 +134,12 @@ def client(app: Flask) -> FlaskClient:
 
 
 @pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[str]:
-    """Run ``scorekeeper serve`` on a free loopback port with its own SQLite file; yield its URL."""
+def live_server(tmp_path: Path, database_url: str) -> Iterator[str]:
+    """Run ``scorekeeper serve`` on a free loopback port on its own database; yield its URL."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'live.sqlite3'}"}
+    env = {**os.environ, "DATABASE_URL": database_url}
     command = Path(sys.executable).with_name("scorekeeper")
     process = subprocess.Popen(
         [str(command), "serve", "--host", "127.0.0.1", "--port", str(port)],

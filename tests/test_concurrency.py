@@ -8,6 +8,11 @@ import urllib.error
 import urllib.request
 from typing import Any
 
+import pytest
+
+# Every case runs on SQLite and on a real PostgreSQL server.
+pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+
 
 def call(base: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
     """Send one JSON request and return the status and the decoded answer."""

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -14,15 +17,26 @@ from flask_migrate import downgrade, upgrade
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 
+# Every case runs on SQLite and on a real PostgreSQL server.
+pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 
-def empty_app(tmp_path: Path) -> Flask:
-    return create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'migrations.sqlite3'}",
-        }
-    )
+
+@pytest.fixture
+def empty_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """Return the URL of an empty database (no tables at all)."""
+    if backend == "sqlite":
+        yield f"sqlite:///{tmp_path / 'migrations.sqlite3'}"
+        return
+    cluster = request.getfixturevalue("postgres_cluster")
+    name = f"empty_{uuid.uuid4().hex[:16]}"
+    admin = request.getfixturevalue("postgres_admin")
+    admin(f"CREATE DATABASE {name}")
+    yield f"{cluster}/{name}"
+    admin(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+def empty_app(url: str) -> Flask:
+    return create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url})
 
 
 def differences() -> list[Any]:
@@ -40,9 +54,9 @@ def tables() -> set[str]:
 
 
 def test_upgrading_an_empty_database_builds_exactly_what_the_models_describe(
-    tmp_path: Path,
+    empty_url: str,
 ) -> None:
-    app = empty_app(tmp_path)
+    app = empty_app(empty_url)
     with app.app_context():
         assert tables() == set()
         upgrade()
@@ -51,8 +65,8 @@ def test_upgrading_an_empty_database_builds_exactly_what_the_models_describe(
         db.engine.dispose()
 
 
-def test_the_migrations_go_down_to_an_empty_database_and_up_again(tmp_path: Path) -> None:
-    app = empty_app(tmp_path)
+def test_the_migrations_go_down_to_an_empty_database_and_up_again(empty_url: str) -> None:
+    app = empty_app(empty_url)
     with app.app_context():
         upgrade()
         downgrade(revision="base")
@@ -65,8 +79,8 @@ def test_the_migrations_go_down_to_an_empty_database_and_up_again(tmp_path: Path
         db.engine.dispose()
 
 
-def test_each_card_lies_once_a_game_by_a_named_unique_constraint(tmp_path: Path) -> None:
-    app = empty_app(tmp_path)
+def test_each_card_lies_once_a_game_by_a_named_unique_constraint(empty_url: str) -> None:
+    app = empty_app(empty_url)
     with app.app_context():
         upgrade()
         names = {
@@ -77,13 +91,19 @@ def test_each_card_lies_once_a_game_by_a_named_unique_constraint(tmp_path: Path)
 
 
 def test_running_totals_are_filled_in_for_games_that_ended_before_the_upgrade(
-    tmp_path: Path,
+    empty_url: str,
 ) -> None:
-    app = empty_app(tmp_path)
+    app = empty_app(empty_url)
     with app.app_context():
         upgrade(revision="0001_initial")
         with db.engine.begin() as connection:
-            run = connection.exec_driver_sql
+
+            def run(statement: str, values: tuple[object, ...] = ()) -> None:
+                names = {f"p{index}": value for index, value in enumerate(values)}
+                for index in range(len(values)):
+                    statement = statement.replace("?", f":p{index}", 1)
+                connection.execute(sa.text(statement), names)
+
             run(
                 "INSERT INTO sessions (id, variant, target, first_dealer_seat, status, created_at)"
                 " VALUES (1, 'treppenromme', 500, 0, 'open', '2026-11-01')"
@@ -109,10 +129,12 @@ def test_running_totals_are_filled_in_for_games_that_ended_before_the_upgrade(
             )
         upgrade()
         with db.engine.connect() as connection:
-            banked = dict(connection.exec_driver_sql("SELECT id, banked FROM players").all())
-            lines = connection.exec_driver_sql(
-                "SELECT game_id, player_id, meld_points, gain FROM settlement_lines"
-                " ORDER BY game_id, player_id"
+            banked = dict(connection.execute(sa.text("SELECT id, banked FROM players")).all())
+            lines = connection.execute(
+                sa.text(
+                    "SELECT game_id, player_id, meld_points, gain FROM settlement_lines"
+                    " ORDER BY game_id, player_id"
+                )
             ).all()
         db.engine.dispose()
     assert [tuple(line) for line in lines] == [

@@ -14,6 +14,10 @@ from flask.testing import FlaskClient
 from scorekeeper import services
 from scorekeeper.extensions import db
 
+# Every case runs on SQLite and on a real PostgreSQL server.
+pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+
+
 # Melds of one game, four of them sequences that take layoffs one card at a time.
 MELDS = ["2♠ 3♠ 4♠", "2♥ 3♥ 4♥", "2♦ 3♦ 4♦", "2♣ 3♣ 4♣"]
 LAYOFF_RANKS = ["5", "6", "7", "8", "9", "10", "J", "Q"]

@@ -13,6 +13,9 @@ from scorekeeper import rules, services
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, Game, GameSession
 
+# Every case runs on SQLite and on a real PostgreSQL server.
+pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+
 
 @pytest.fixture
 def ctx(app: Flask) -> Iterator[None]:

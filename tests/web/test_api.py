@@ -9,6 +9,10 @@ import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+# Every case runs on SQLite and on a real PostgreSQL server.
+pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+
+
 API = "/api/v1"
 HUGE = 99999999999999999999
 

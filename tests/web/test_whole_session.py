@@ -5,7 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
+
+# Every case runs on SQLite and on a real PostgreSQL server.
+pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+
 
 API = "/api/v1"
 
