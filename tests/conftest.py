@@ -34,7 +34,7 @@ def postgres_cluster() -> Iterator[str]:
 
     A database migrated once serves as the template that each test copies.
     """
-    initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
+    initdb, pg_ctl = _postgres_tool("initdb"), _postgres_tool("pg_ctl")
     if not (initdb and pg_ctl):
         if os.environ.get("CI"):
             pytest.fail("PostgreSQL (initdb, pg_ctl) is needed for the tests in CI")
@@ -72,6 +72,15 @@ def postgres_cluster() -> Iterator[str]:
     finally:
         subprocess.run([*run_as, pg_ctl, "-D", str(data), "-m", "immediate", "stop"], check=False)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _postgres_tool(name: str) -> str | None:
+    """Find a PostgreSQL server program on the PATH or where Debian's package puts it."""
+    found = shutil.which(name)
+    if found:
+        return found
+    installed = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"))
+    return str(installed[-1]) if installed else None
 
 
 def _admin(url: str, statement: str) -> None:
