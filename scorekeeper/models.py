@@ -158,3 +158,20 @@ class SettlementLine(db.Model):  # type: ignore[name-defined,misc]
     game: so.Mapped[Game] = so.relationship(back_populates="settlement_lines")
 
     __table_args__ = (sa.UniqueConstraint("game_id", "player_id"),)
+
+
+class IdempotencyRecord(db.Model):  # type: ignore[name-defined,misc]
+    """The first answer to a request sent with an ``Idempotency-Key``, to give again on a repeat.
+
+    The row is written in the same transaction as the change the request made, so a change
+    and its record stand or fall together; the answer itself is added right after.
+    """
+
+    __tablename__ = "idempotency_records"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    key: so.Mapped[str] = so.mapped_column(sa.String(200), unique=True)
+    request: so.Mapped[str] = so.mapped_column(sa.String(64))
+    status: so.Mapped[int | None]
+    body: so.Mapped[str | None] = so.mapped_column(sa.Text)
+    created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)

@@ -38,6 +38,16 @@ def _body(schema: dict[str, Any]) -> dict[str, Any]:
     return {"required": True, "content": {"application/json": {"schema": schema}}}
 
 
+_IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "description": "Sent again with the same key, the request is answered with the first "
+    "answer and not applied again (1 to 200 printable characters, e.g. a UUID).",
+    "schema": {"type": "string", "minLength": 1, "maxLength": 200},
+}
+
+
 def _id_param(name: str) -> dict[str, Any]:
     return {"name": name, "in": "path", "required": True, "schema": _ID}
 
@@ -77,6 +87,7 @@ OPENAPI: dict[str, Any] = {
         "/api/v1/sessions": {
             "post": {
                 "summary": "Start a session",
+                "parameters": [_IDEMPOTENCY_KEY],
                 "requestBody": _body(
                     {
                         "type": "object",
@@ -116,6 +127,7 @@ OPENAPI: dict[str, Any] = {
             "parameters": [_id_param("session_id")],
             "post": {
                 "summary": "Start the next game (the deal passes to the left)",
+                "parameters": [_IDEMPOTENCY_KEY],
                 "responses": {
                     "201": _answer("The new game.", {"$ref": "#/components/schemas/Game"}),
                     **_errors(404, 409),
@@ -136,6 +148,7 @@ OPENAPI: dict[str, Any] = {
             "parameters": [_id_param("game_id")],
             "post": {
                 "summary": "Record a meld",
+                "parameters": [_IDEMPOTENCY_KEY],
                 "requestBody": _body(
                     {
                         "type": "object",
@@ -153,6 +166,7 @@ OPENAPI: dict[str, Any] = {
             "parameters": [_id_param("game_id")],
             "post": {
                 "summary": "Record a layoff onto a meld on the table",
+                "parameters": [_IDEMPOTENCY_KEY],
                 "requestBody": _body(
                     {
                         "type": "object",
@@ -192,6 +206,7 @@ OPENAPI: dict[str, Any] = {
             "parameters": [_id_param("game_id")],
             "post": {
                 "summary": "Delete the latest entry of the game",
+                "parameters": [_IDEMPOTENCY_KEY],
                 "requestBody": {
                     "required": False,
                     "content": {
@@ -224,6 +239,7 @@ OPENAPI: dict[str, Any] = {
             "parameters": [_id_param("game_id")],
             "post": {
                 "summary": "Settle the game, or abandon it with winner null",
+                "parameters": [_IDEMPOTENCY_KEY],
                 "requestBody": _body({"$ref": "#/components/schemas/FinishRequest"}),
                 "responses": {
                     "200": _answer("The settlement.", {"$ref": "#/components/schemas/Finish"}),

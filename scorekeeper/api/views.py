@@ -9,6 +9,7 @@ from werkzeug.exceptions import HTTPException
 
 from scorekeeper import rules, services
 from scorekeeper.api import serialize
+from scorekeeper.api.idempotency import IdempotencyError, StillAnswering, idempotent
 from scorekeeper.api.openapi import OPENAPI
 from scorekeeper.extensions import db
 
@@ -36,6 +37,21 @@ def _text(error: Exception) -> str:
 def _unprocessable(error: ValueError) -> tuple[Response, int]:
     db.session.rollback()
     return jsonify(error=_text(error)), 422
+
+
+@bp.errorhandler(IdempotencyError)
+def _bad_key(error: IdempotencyError) -> tuple[Response, int]:
+    db.session.rollback()
+    return jsonify(error=str(error)), 422
+
+
+@bp.errorhandler(StillAnswering)
+def _still_answering(_error: StillAnswering) -> tuple[Response, int]:
+    db.session.rollback()
+    return jsonify(
+        error="The first request with this Idempotency-Key is still being answered: "
+        "send it again in a moment."
+    ), 409
 
 
 @bp.errorhandler(services.NotFoundError)
@@ -126,6 +142,7 @@ def _aces(meld: rules.Meld, counted: set[rules.Card]) -> list[dict[str, Any]]:
 
 
 @bp.post("/sessions")
+@idempotent
 def create_session() -> tuple[Response, int]:
     """Seat the players and open a session."""
     body = _body()
@@ -147,6 +164,7 @@ def get_session(session_id: int) -> Response:
 
 
 @bp.post("/sessions/<int:session_id>/games")
+@idempotent
 def start_game(session_id: int) -> tuple[Response, int]:
     """Start the session's next game."""
     game = services.start_game(session_id)
@@ -160,6 +178,7 @@ def get_game(game_id: int) -> Response:
 
 
 @bp.post("/games/<int:game_id>/melds")
+@idempotent
 def record_meld(game_id: int) -> tuple[Response, int]:
     """Record a new meld."""
     body = _body()
@@ -170,6 +189,7 @@ def record_meld(game_id: int) -> tuple[Response, int]:
 
 
 @bp.post("/games/<int:game_id>/layoffs")
+@idempotent
 def record_layoff(game_id: int) -> tuple[Response, int]:
     """Record cards laid off onto a meld on the table."""
     body = _body()
@@ -195,6 +215,7 @@ def delete_entry(game_id: int, entry_id: int) -> tuple[str, int]:
 
 
 @bp.post("/games/<int:game_id>/undo")
+@idempotent
 def undo(game_id: int) -> Response:
     """Delete the latest entry of the game and return it.
 
@@ -211,6 +232,7 @@ def undo(game_id: int) -> Response:
 
 
 @bp.post("/games/<int:game_id>/finish")
+@idempotent
 def finish(game_id: int) -> Response:
     """Settle the game (``winner``) or abandon it (``winner: null``)."""
     body = _body()

@@ -1,0 +1,123 @@
+"""``Idempotency-Key``: a POST sent again with the same key is answered, not applied, again.
+
+The record of a key is written in the same transaction as the change the request makes (a
+``before_commit`` hook), so a change and its record stand or fall together. A repeat that
+arrives while the first request is still answering waits for that answer; two at the same
+moment are put in line by the database (SQLite's write lock, PostgreSQL's advisory lock).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import time
+import zlib
+from collections.abc import Callable
+from typing import Any
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+from flask import Response, g, has_request_context, make_response, request
+
+from scorekeeper.extensions import db
+from scorekeeper.models import IdempotencyRecord
+
+HEADER = "Idempotency-Key"
+LONGEST_KEY = 200
+WAIT_SECONDS = 10.0
+
+
+class IdempotencyError(ValueError):
+    """The key is unusable, or was used for another request (422)."""
+
+
+class StillAnswering(Exception):
+    """The first request with this key has not answered in time (409)."""
+
+
+def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Apply a POST once per ``Idempotency-Key`` and give the first answer to every repeat."""
+
+    @functools.wraps(view)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        key = request.headers.get(HEADER)
+        if key is None:
+            return view(*args, **kwargs)
+        if not 1 <= len(key) <= LONGEST_KEY or not key.isprintable():
+            raise IdempotencyError(
+                f"{HEADER} must be 1 to {LONGEST_KEY} printable characters, e.g. a UUID."
+            )
+        fingerprint = hashlib.sha256(
+            request.method.encode() + request.path.encode() + b"\n" + request.get_data()
+        ).hexdigest()
+        _queue_behind_same_key(key)
+        record = _record(key)
+        if record is not None:
+            return _replay(key, fingerprint)
+        g.idempotency = {"key": key, "request": fingerprint, "written": False}
+        try:
+            response = make_response(view(*args, **kwargs))
+        finally:
+            pending = g.pop("idempotency", None)
+        if pending and pending["written"]:
+            _remember(key, response)
+        return response
+
+    return run
+
+
+def _queue_behind_same_key(key: str) -> None:
+    """On PostgreSQL, hold a lock on the key until this transaction ends."""
+    if db.session.get_bind().dialect.name == "postgresql":
+        number = zlib.crc32(key.encode()) - 2**31
+        db.session.execute(sa.select(sa.func.pg_advisory_xact_lock(number)))
+    # SQLite: every transaction already holds the write lock from its start (database.py).
+
+
+def _record(key: str) -> IdempotencyRecord | None:
+    return db.session.scalar(sa.select(IdempotencyRecord).where(IdempotencyRecord.key == key))
+
+
+def _replay(key: str, fingerprint: str) -> Response:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:
+        record = _record(key)
+        if record is not None and record.request != fingerprint:
+            raise IdempotencyError(f"This {HEADER} was used for another request already.")
+        if record is not None and record.status is not None:
+            db.session.rollback()
+            replayed = Response(record.body, status=record.status, mimetype="application/json")
+            replayed.headers["Idempotent-Replayed"] = "true"
+            return replayed
+        db.session.rollback()  # let the first request write its answer
+        if time.monotonic() > deadline:
+            raise StillAnswering()
+        time.sleep(0.05)
+
+
+def _remember(key: str, response: Response) -> None:
+    db.session.execute(
+        sa.update(IdempotencyRecord)
+        .where(IdempotencyRecord.key == key)
+        .values(status=response.status_code, body=response.get_data(as_text=True))
+    )
+    db.session.commit()
+
+
+@sa.event.listens_for(so.Session, "before_commit")
+def _write_record_with_the_change(session: so.Session) -> None:
+    if not has_request_context():
+        return
+    pending = g.get("idempotency")
+    if pending is None or pending["written"]:
+        return
+    session.add(IdempotencyRecord(key=pending["key"], request=pending["request"]))
+    pending["written"] = True
+
+
+@sa.event.listens_for(so.Session, "after_rollback")
+def _forget_record_on_rollback(session: so.Session) -> None:
+    if has_request_context():
+        pending = g.get("idempotency")
+        if pending is not None:
+            pending["written"] = False

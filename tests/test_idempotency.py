@@ -1,0 +1,143 @@
+"""Idempotency-Key: a request sent again, even at the same moment, is applied once."""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.error
+import urllib.request
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+# Every case runs on SQLite and on a real PostgreSQL server.
+pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+
+
+def new_game(client: FlaskClient) -> tuple[int, list[int]]:
+    session = client.post("/api/v1/sessions", json={"players": ["Ann", "Bob", "Cid"]}).json
+    game = client.post(f"/api/v1/sessions/{session['id']}/games").json
+    return game["id"], [player["id"] for player in session["players"]]
+
+
+def test_a_repeated_meld_gets_the_first_answer_and_is_recorded_once(client: FlaskClient) -> None:
+    game_id, (ann, _bob, _cid) = new_game(client)
+    headers = {"Idempotency-Key": "meld-1"}
+    body = {"player": ann, "cards": "6♠ 6♥ 6♦"}
+    first = client.post(f"/api/v1/games/{game_id}/melds", json=body, headers=headers)
+    again = client.post(f"/api/v1/games/{game_id}/melds", json=body, headers=headers)
+
+    assert first.status_code == again.status_code == 201
+    assert again.json == first.json
+    assert again.headers["Idempotent-Replayed"] == "true"
+    game = client.get(f"/api/v1/games/{game_id}").json
+    assert len(game["entries"]) == 1
+    assert game["points"][str(ann)] == 18
+
+
+def test_a_repeated_undo_takes_back_one_entry(client: FlaskClient) -> None:
+    game_id, (ann, bob, _cid) = new_game(client)
+    client.post(f"/api/v1/games/{game_id}/melds", json={"player": ann, "cards": "2♣ 3♣ 4♣"})
+    client.post(f"/api/v1/games/{game_id}/melds", json={"player": bob, "cards": "9♦ 9♥ 9♠"})
+    headers = {"Idempotency-Key": "undo-1"}
+    first = client.post(f"/api/v1/games/{game_id}/undo", headers=headers)
+    again = client.post(f"/api/v1/games/{game_id}/undo", headers=headers)
+
+    assert again.json == first.json
+    assert len(client.get(f"/api/v1/games/{game_id}").json["entries"]) == 1
+
+
+def test_a_repeated_session_start_creates_one_session(client: FlaskClient) -> None:
+    headers = {"Idempotency-Key": "start-evening"}
+    body = {"players": ["Ann", "Bob"], "target": 300}
+    first = client.post("/api/v1/sessions", json=body, headers=headers)
+    again = client.post("/api/v1/sessions", json=body, headers=headers)
+    other = client.post("/api/v1/sessions", json=body)
+
+    assert first.status_code == again.status_code == 201
+    assert again.json["id"] == first.json["id"]
+    assert other.json["id"] == first.json["id"] + 1
+
+
+def test_a_key_used_for_another_request_is_refused_and_changes_nothing(
+    client: FlaskClient,
+) -> None:
+    game_id, (ann, _bob, _cid) = new_game(client)
+    headers = {"Idempotency-Key": "k"}
+    client.post(
+        f"/api/v1/games/{game_id}/melds", json={"player": ann, "cards": "6♠ 6♥ 6♦"}, headers=headers
+    )
+    before = client.get(f"/api/v1/games/{game_id}").json
+    other = client.post(
+        f"/api/v1/games/{game_id}/melds", json={"player": ann, "cards": "7♠ 7♥ 7♦"}, headers=headers
+    )
+    assert other.status_code == 422
+    assert "another request" in other.json["error"]
+    assert client.get(f"/api/v1/games/{game_id}").json == before
+
+
+@pytest.mark.parametrize("key", ["", "x" * 201, "tab\there"])
+def test_an_unusable_key_is_refused(client: FlaskClient, key: str) -> None:
+    answer = client.post(
+        "/api/v1/sessions", json={"players": ["Ann", "Bob"]}, headers={"Idempotency-Key": key}
+    )
+    assert answer.status_code == 422
+    assert answer.json["error"]
+
+
+def test_a_refused_request_is_not_remembered(client: FlaskClient) -> None:
+    game_id, (ann, _bob, _cid) = new_game(client)
+    headers = {"Idempotency-Key": "try"}
+    refused = client.post(
+        f"/api/v1/games/{game_id}/melds", json={"player": ann, "cards": "6♠ 7♥ 6♦"}, headers=headers
+    )
+    assert refused.status_code == 422
+    corrected = client.post(
+        f"/api/v1/games/{game_id}/melds", json={"player": ann, "cards": "6♠ 6♥ 6♦"}, headers=headers
+    )
+    assert corrected.status_code == 201
+
+
+def post(base: str, path: str, body: Any, key: str) -> tuple[int, Any]:
+    request = urllib.request.Request(
+        base + path,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json", "Idempotency-Key": key},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
+def test_the_same_request_sent_ten_times_at_once_is_applied_once(live_server: str) -> None:
+    _, session = post(live_server, "/api/v1/sessions", {"players": ["Ann", "Bob"]}, "s")
+    _, game = post(live_server, f"/api/v1/sessions/{session['id']}/games", {}, "g")
+    ann = session["players"][0]["id"]
+    results: list[tuple[int, Any]] = []
+    barrier = threading.Barrier(10)
+
+    def send() -> None:
+        barrier.wait()
+        results.append(
+            post(
+                live_server,
+                f"/api/v1/games/{game['id']}/melds",
+                {"player": ann, "cards": "J♦ Q♦ K♦"},
+                "tap",
+            )
+        )
+
+    threads = [threading.Thread(target=send) for _ in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+
+    assert [status for status, _ in results] == [201] * 10
+    assert len({answer["id"] for _, answer in results}) == 1
+    with urllib.request.urlopen(f"{live_server}/api/v1/games/{game['id']}", timeout=10) as got:
+        assert len(json.load(got)["entries"]) == 1
