@@ -143,15 +143,29 @@ def client(app: Flask) -> FlaskClient:
 
 
 @pytest.fixture
-def live_server(tmp_path: Path, database_url: str) -> Iterator[str]:
-    """Run ``scorekeeper serve`` on a free loopback port on its own database; yield its URL."""
+def live_server(tmp_path: Path, database_url: str, backend: str) -> Iterator[str]:
+    """Run a real server on a free loopback port on its own database; yield its URL.
+
+    On SQLite it is ``scorekeeper serve`` (one process); on PostgreSQL three gunicorn worker
+    processes share the database, so nothing may rely on one process's memory.
+    """
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    env = {**os.environ, "DATABASE_URL": database_url}
-    command = Path(sys.executable).with_name("scorekeeper")
+    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "live-server"}
+    programs = Path(sys.executable).parent
+    command = [str(programs / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    if backend == "postgresql":
+        command = [
+            str(programs / "gunicorn"),
+            "--workers",
+            "3",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "scorekeeper:create_app()",
+        ]
     process = subprocess.Popen(
-        [str(command), "serve", "--host", "127.0.0.1", "--port", str(port)],
+        command,
         cwd=tmp_path,
         env=env,
         stdout=subprocess.DEVNULL,
