@@ -1,16 +1,67 @@
-"""Command line: ``scorekeeper serve`` and the flask commands of the app."""
+"""Command line: ``scorekeeper serve``, ``export`` and ``import``, and the app's flask commands."""
 
 from __future__ import annotations
 
 import argparse
 import socket
 import sys
+from pathlib import Path
 
+import click
 from flask import Flask
 
 
 def register(app: Flask) -> None:
-    """Add the app's own flask commands."""
+    """Add the app's own flask commands: ``flask export`` and ``flask import``."""
+
+    @app.cli.command("export")
+    @click.option("--output", "-o", default="-", help="file to write (standard output by default)")
+    def export_command(output: str) -> None:
+        """Write every session as JSON."""
+        try:
+            export_to(output)
+        except OSError as error:
+            raise click.ClickException(str(error)) from None
+
+    @app.cli.command("import")
+    @click.argument("source")
+    def import_command(source: str) -> None:
+        """Read sessions exported as JSON into an empty database (- reads standard input)."""
+        from scorekeeper.transfer import TransferError
+
+        try:
+            import_from(source)
+        except (TransferError, OSError) as error:
+            raise click.ClickException(str(error)) from None
+
+
+def export_to(output: str) -> int:
+    """Write every session as indented UTF-8 JSON to a file, or to standard output for ``-``."""
+    from scorekeeper.transfer import dumps, export_sessions
+
+    document = export_sessions()
+    text = dumps(document)
+    if output == "-":
+        if hasattr(sys.stdout, "buffer"):
+            sys.stdout.flush()
+            sys.stdout.buffer.write(text.encode("utf-8"))
+            sys.stdout.buffer.flush()
+        else:
+            sys.stdout.write(text)
+    else:
+        Path(output).write_text(text, encoding="utf-8")
+        print(f"Exported {len(document['sessions'])} sessions to {output}.", file=sys.stderr)
+    return len(document["sessions"])
+
+
+def import_from(source: str) -> int:
+    """Import the sessions of an export file, or of standard input for ``-``."""
+    from scorekeeper.transfer import import_sessions, loads
+
+    data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+    count = import_sessions(loads(data))
+    print(f"Imported {count} sessions.", file=sys.stderr)
+    return count
 
 
 def _lan_address() -> str | None:
@@ -28,29 +79,52 @@ def _lan_address() -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run ``scorekeeper serve``: upgrade the database, then serve the app with waitress."""
+    """Run ``scorekeeper serve``, ``export`` or ``import`` on the upgraded database."""
     parser = argparse.ArgumentParser(prog="scorekeeper", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="upgrade the database and serve the app")
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (all by default)")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
     serve.add_argument("--threads", type=int, default=8, help="worker threads (8)")
+    export = commands.add_parser("export", help="write every session as JSON")
+    export.add_argument(
+        "--output", "-o", default="-", help="file to write (standard output by default)"
+    )
+    load = commands.add_parser("import", help="read exported sessions into an empty database")
+    load.add_argument("file", help="the export file, or - for standard input")
     args = parser.parse_args(argv)
 
     from flask_migrate import upgrade
-    from waitress import serve as waitress_serve
 
     from scorekeeper import create_app
+    from scorekeeper.transfer import TransferError
 
     app = create_app()
     with app.app_context():
         upgrade()
-    shown = args.host
-    if args.host in ("0.0.0.0", "::", ""):
+        if args.command in ("export", "import"):
+            try:
+                if args.command == "export":
+                    export_to(args.output)
+                else:
+                    import_from(args.file)
+            except (TransferError, OSError) as error:
+                print(f"scorekeeper {args.command}: {error}", file=sys.stderr)
+                return 1
+            return 0
+    return _serve(app, args.host, args.port, args.threads)
+
+
+def _serve(app: Flask, host: str, port: int, threads: int) -> int:
+    """Serve the app with waitress and say where to open it."""
+    from waitress import serve as waitress_serve
+
+    shown = host
+    if host in ("0.0.0.0", "::", ""):
         shown = _lan_address() or "127.0.0.1"
-    print(f"Scorekeeper is running. Open http://{shown}:{args.port}/ on a phone", flush=True)
-    print(f"(on this machine: http://127.0.0.1:{args.port}/). Stop with Ctrl+C.", flush=True)
-    waitress_serve(app, host=args.host, port=args.port, threads=args.threads, ident=None)
+    print(f"Scorekeeper is running. Open http://{shown}:{port}/ on a phone", flush=True)
+    print(f"(on this machine: http://127.0.0.1:{port}/). Stop with Ctrl+C.", flush=True)
+    waitress_serve(app, host=host, port=port, threads=threads, ident=None)
     return 0
 
 

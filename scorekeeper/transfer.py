@@ -1,0 +1,469 @@
+"""Export every session as one JSON document, and import such a document into an empty database.
+
+The document keeps every id and every time (ISO 8601, UTC), so that exporting what an import
+wrote gives the same document again::
+
+    {"format": "treppenromme-scorekeeper", "version": 1, "sessions": [
+        {"id", "variant", "target", "first_dealer_seat", "status", "created_at",
+         "players": [{"id", "seat", "name", "banked"}],
+         "games": [{"id", "number", "dealer_id", "status", "winner_id", "romme",
+                    "started_at", "ended_at",
+                    "entries": [{"id", "position", "kind", "player_id", "meld_id", "meld_kind",
+                                 "value", "created_at",
+                                 "cards": [{"id", "code", "position", "value"}]}],
+                    "settlement_lines": [{"id", "player_id", "hand", "hand_points", "factor",
+                                          "gain", "meld_points"}]}]}]}
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+from scorekeeper import rules
+from scorekeeper.extensions import db
+from scorekeeper.models import Entry, Game, GameSession, Player, SettlementLine, TableCard
+
+FORMAT = "treppenromme-scorekeeper"
+VERSION = 1
+
+# INTEGER columns are 32 bits on PostgreSQL; refuse larger numbers before the database does.
+_SMALLEST_INT = -(2**31)
+_LARGEST_INT = 2**31 - 1
+
+
+class TransferError(ValueError):
+    """An import was refused; the message says why, and nothing was written."""
+
+
+class DatabaseNotEmptyError(TransferError):
+    """The database already holds sessions: an import only fills an empty database."""
+
+
+class UnknownFormatError(TransferError):
+    """The document is not a scorekeeper export, or of a version this app does not read."""
+
+
+class MalformedDocumentError(TransferError):
+    """The document is a scorekeeper export but does not hold what one must hold."""
+
+
+# --- the shape of the document -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Field:
+    """One key of a record in the document and the model attribute it is stored in."""
+
+    key: str
+    kind: str  # "id", "int", "text", "bool" or "time"
+    nullable: bool = False
+    length: int = 0
+    choices: tuple[str, ...] = ()
+    attribute: str = ""
+
+    @property
+    def column(self) -> str:
+        return self.attribute or self.key
+
+
+def _id(key: str, *, nullable: bool = False) -> _Field:
+    return _Field(key, "id", nullable)
+
+
+def _int(key: str, *, nullable: bool = False) -> _Field:
+    return _Field(key, "int", nullable)
+
+
+def _text(key: str, length: int, *choices: str, nullable: bool = False) -> _Field:
+    return _Field(key, "text", nullable, length, choices)
+
+
+_SESSION = (
+    _id("id"),
+    _text("variant", 40),
+    _int("target"),
+    _int("first_dealer_seat"),
+    _text("status", 10, "open", "finished"),
+    _Field("created_at", "time"),
+)
+_PLAYER = (_id("id"), _int("seat"), _text("name", 40), _int("banked"))
+_GAME = (
+    _id("id"),
+    _int("number"),
+    _id("dealer_id"),
+    _text("status", 10, "open", "finished", "abandoned"),
+    _id("winner_id", nullable=True),
+    _Field("romme", "bool", nullable=True),
+    _Field("started_at", "time"),
+    _Field("ended_at", "time", nullable=True),
+)
+_ENTRY = (
+    _id("id"),
+    _int("position"),
+    _text("kind", 10, "meld", "layoff"),
+    _id("player_id"),
+    _id("meld_id", nullable=True),
+    _text("meld_kind", 10, nullable=True),
+    _int("value"),
+    _Field("created_at", "time"),
+)
+_CARD = (
+    _id("id"),
+    _Field("code", "text", length=4, attribute="card"),
+    _int("position"),
+    _int("value"),
+)
+_SETTLEMENT_LINE = (
+    _id("id"),
+    _id("player_id"),
+    _text("hand", 200, nullable=True),
+    _int("hand_points", nullable=True),
+    _int("factor"),
+    _int("gain"),
+    _int("meld_points"),
+)
+
+
+# --- export ------------------------------------------------------------------------------------
+
+
+def export_sessions() -> dict[str, Any]:
+    """Return every session with its players, games, entries, cards and settlements.
+
+    Six queries, one per table, whatever the database holds; on PostgreSQL they read one
+    snapshot, so that a game recorded meanwhile is either wholly in the document or not at all.
+    """
+    # A read this function begins, it ends (it holds SQLite's write lock); a caller's stays open.
+    began = not db.session().in_transaction() and not (
+        db.session.new or db.session.dirty or db.session.deleted
+    )
+    if began and db.session.get_bind().dialect.name == "postgresql":
+        db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+    sessions = _read(GameSession, _SESSION, None, GameSession.id)
+    players = _read(Player, _PLAYER, Player.session_id, Player.session_id, Player.seat)
+    games = _read(Game, _GAME, Game.session_id, Game.session_id, Game.number)
+    entries = _read(Entry, _ENTRY, Entry.game_id, Entry.game_id, Entry.position)
+    cards = _read(TableCard, _CARD, TableCard.entry_id, TableCard.entry_id, TableCard.position)
+    line = SettlementLine
+    lines = _read(line, _SETTLEMENT_LINE, line.game_id, line.game_id, line.id)
+    for records, children, key in (
+        (entries, cards, "cards"),
+        (games, entries, "entries"),
+        (games, lines, "settlement_lines"),
+        (sessions, players, "players"),
+        (sessions, games, "games"),
+    ):
+        for group in records.values():
+            for record in group:
+                record[key] = children.get(record["id"], [])
+    if began:
+        db.session.commit()
+    return {"format": FORMAT, "version": VERSION, "sessions": sessions.get(None, [])}
+
+
+def _read(
+    model: Any, fields: tuple[_Field, ...], parent: Any, *order: Any
+) -> dict[int | None, list[dict[str, Any]]]:
+    """Read one table in one query; return its records grouped by their parent's id."""
+    columns = [getattr(model, field.column) for field in fields]
+    query = sa.select(*columns, parent if parent is not None else sa.null()).order_by(*order)
+    grouped: dict[int | None, list[dict[str, Any]]] = defaultdict(list)
+    for row in db.session.execute(query):
+        record = {
+            field.key: _dumped(field, value) for field, value in zip(fields, row, strict=False)
+        }
+        grouped[row[-1]].append(record)
+    return grouped
+
+
+def _dumped(field: _Field, value: Any) -> Any:
+    if field.kind == "time" and value is not None:
+        # SQLite gives back the UTC time it stored without its zone; PostgreSQL gives a zone.
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        return value.astimezone(UTC).isoformat()
+    return value
+
+
+def dumps(document: Mapping[str, Any]) -> str:
+    """Write a document as indented JSON text, the cards with their suit symbols."""
+    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+
+
+def loads(text: str | bytes) -> Any:
+    """Read a document from JSON text, refusing text that is not JSON with a plain message."""
+    try:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8-sig")
+        return json.loads(text)
+    except UnicodeDecodeError as error:
+        raise MalformedDocumentError(f"The file is not UTF-8 text: {error}.") from None
+    except json.JSONDecodeError as error:
+        raise MalformedDocumentError(
+            f"The file is not JSON: {error.msg} at line {error.lineno}, column {error.colno}."
+        ) from None
+
+
+# --- import ------------------------------------------------------------------------------------
+
+
+def import_sessions(document: object) -> int:
+    """Write the sessions of an exported document into an empty database, with the same ids.
+
+    Everything is written in one transaction: a refused document writes nothing. Returns the
+    number of sessions imported.
+    """
+    rows = _Reader().read(document)
+    try:
+        _refuse_if_not_empty()
+        for model, table_rows in rows:
+            if table_rows:
+                db.session.execute(sa.insert(model), table_rows)
+        _move_id_sequences_past(rows)
+        db.session.commit()
+    except (sa.exc.IntegrityError, sa.exc.DataError) as error:
+        db.session.rollback()
+        reason = str(error.orig).strip().splitlines()[0]
+        raise MalformedDocumentError(
+            f"The document does not fit the database, nothing was imported: {reason}"
+        ) from None
+    except BaseException:
+        db.session.rollback()
+        raise
+    return sum(len(table_rows) for model, table_rows in rows if model is GameSession)
+
+
+_TABLES = (GameSession, Player, Game, Entry, TableCard, SettlementLine)
+
+
+def _refuse_if_not_empty() -> None:
+    if db.session.get_bind().dialect.name == "postgresql":
+        # Hold off every other writer (and a second import) until this import is committed.
+        db.session.execute(sa.text("LOCK TABLE sessions IN EXCLUSIVE MODE"))
+    query = sa.select(*(sa.exists(sa.select(model.id)) for model in _TABLES))
+    if any(db.session.execute(query).one()):
+        raise DatabaseNotEmptyError(
+            "The database is not empty: import only into a new database "
+            "(a DATABASE_URL that no one has used yet)."
+        )
+
+
+def _move_id_sequences_past(rows: list[tuple[Any, list[dict[str, Any]]]]) -> None:
+    """Make PostgreSQL's id sequences go on after the imported ids; SQLite does that itself."""
+    if db.session.get_bind().dialect.name != "postgresql":
+        return
+    largest: dict[str, int] = {}
+    for model, table_rows in rows:
+        if table_rows:
+            name = model.__tablename__
+            largest[name] = max(largest.get(name, 0), *(row["id"] for row in table_rows))
+    if not largest:
+        return
+    calls = [
+        sa.func.setval(sa.func.pg_get_serial_sequence(name, "id"), last)
+        for name, last in largest.items()
+    ]
+    db.session.execute(sa.select(*calls))
+
+
+class _Reader:
+    """Check a document and turn it into rows per table, in the order they can be inserted."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, set[int]] = defaultdict(set)
+        self.rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
+
+    def read(self, document: object) -> list[tuple[Any, list[dict[str, Any]]]]:
+        """Return the rows of every table, or raise a TransferError naming what is wrong."""
+        if not isinstance(document, dict) or document.get("format") != FORMAT:
+            raise UnknownFormatError(
+                f'This is not a scorekeeper export: it needs "format": "{FORMAT}".'
+            )
+        if document.get("version") != VERSION:
+            raise UnknownFormatError(
+                f"This export has version {document.get('version')!r}; "
+                f"this scorekeeper reads version {VERSION} only."
+            )
+        self._keys(document, "the document", ("format", "version", "sessions"))
+        for index, session in enumerate(self._list(document, "sessions", "the document")):
+            self._session(session, f"sessions[{index}]")
+        melds = [row for row in self.rows["entries"] if row["kind"] == "meld"]
+        layoffs = [row for row in self.rows["entries"] if row["kind"] != "meld"]
+        return [
+            (GameSession, self.rows["sessions"]),
+            (Player, self.rows["players"]),
+            (Game, self.rows["games"]),
+            (Entry, melds),
+            (Entry, layoffs),
+            (TableCard, self.rows["table_cards"]),
+            (SettlementLine, self.rows["settlement_lines"]),
+        ]
+
+    def _session(self, record: object, path: str) -> None:
+        row = self._record(record, path, _SESSION, "sessions", ("players", "games"))
+        try:
+            rules.find_variant(row["variant"])
+        except ValueError as error:
+            raise MalformedDocumentError(f"{path}.variant: {error}.") from None
+        players: set[int] = set()
+        for index, player in enumerate(self._list(record, "players", path)):
+            player_row = self._record(player, f"{path}.players[{index}]", _PLAYER, "players")
+            player_row["session_id"] = row["id"]
+            players.add(player_row["id"])
+        for index, game in enumerate(self._list(record, "games", path)):
+            self._game(game, f"{path}.games[{index}]", row["id"], players)
+
+    def _game(self, record: object, path: str, session_id: int, players: set[int]) -> None:
+        row = self._record(record, path, _GAME, "games", ("entries", "settlement_lines"))
+        row["session_id"] = session_id
+        self._player(row, "dealer_id", path, players)
+        self._player(row, "winner_id", path, players)
+        melds: set[int] = set()
+        cards: set[str] = set()
+        for index, entry in enumerate(self._list(record, "entries", path)):
+            entry_path = f"{path}.entries[{index}]"
+            entry_row = self._record(entry, entry_path, _ENTRY, "entries", ("cards",))
+            entry_row["game_id"] = row["id"]
+            self._player(entry_row, "player_id", entry_path, players)
+            if entry_row["kind"] == "meld":
+                if entry_row["meld_id"] is not None:
+                    raise MalformedDocumentError(f"{entry_path}.meld_id: a meld lies on no meld.")
+                melds.add(entry_row["id"])
+            elif entry_row["meld_id"] not in melds:
+                raise MalformedDocumentError(
+                    f"{entry_path}.meld_id: a layoff must name a meld entered before it "
+                    "in the same game."
+                )
+            for card_index, card in enumerate(self._list(entry, "cards", entry_path)):
+                card_path = f"{entry_path}.cards[{card_index}]"
+                card_row = self._record(card, card_path, _CARD, "table_cards")
+                card_row |= {"entry_id": entry_row["id"], "game_id": row["id"]}
+                self._card(card_row["card"], card_path, cards)
+        for index, line in enumerate(self._list(record, "settlement_lines", path)):
+            line_path = f"{path}.settlement_lines[{index}]"
+            line_row = self._record(line, line_path, _SETTLEMENT_LINE, "settlement_lines")
+            line_row["game_id"] = row["id"]
+            self._player(line_row, "player_id", line_path, players)
+            if line_row["hand"] is not None:
+                try:
+                    rules.parse_cards(line_row["hand"])
+                except rules.RulesError as error:
+                    raise MalformedDocumentError(f"{line_path}.hand: {error}") from None
+
+    def _record(
+        self,
+        record: object,
+        path: str,
+        fields: tuple[_Field, ...],
+        table: str,
+        children: tuple[str, ...] = (),
+    ) -> dict[str, Any]:
+        """Check one record's keys and values; return its row, added to its table's rows."""
+        self._keys(record, path, (*(field.key for field in fields), *children))
+        assert isinstance(record, dict)
+        row = {field.column: _loaded(field, record[field.key], path) for field in fields}
+        if row["id"] in self.seen[table]:
+            raise MalformedDocumentError(f"{path}.id: id {row['id']} appears twice.")
+        self.seen[table].add(row["id"])
+        self.rows[table].append(row)
+        return row
+
+    @staticmethod
+    def _keys(record: object, path: str, keys: Iterable[str]) -> None:
+        if not isinstance(record, dict):
+            raise MalformedDocumentError(f"{path} should be an object.")
+        expected = list(keys)
+        missing = [key for key in expected if key not in record]
+        if missing:
+            raise MalformedDocumentError(f"{path} has no {', '.join(map(repr, missing))}.")
+        unknown = [key for key in record if key not in expected]
+        if unknown:
+            raise MalformedDocumentError(f"{path} has unknown {', '.join(map(repr, unknown))}.")
+
+    @staticmethod
+    def _list(record: object, key: str, path: str) -> list[Any]:
+        assert isinstance(record, dict)
+        value = record[key]
+        if not isinstance(value, list):
+            raise MalformedDocumentError(f"{path}.{key} should be a list.")
+        return value
+
+    @staticmethod
+    def _player(row: dict[str, Any], key: str, path: str, players: set[int]) -> None:
+        if row[key] is not None and row[key] not in players:
+            raise MalformedDocumentError(
+                f"{path}.{key}: player {row[key]} does not play in this session."
+            )
+
+    @staticmethod
+    def _card(code: str, path: str, cards: set[str]) -> None:
+        try:
+            canonical = rules.Card.from_code(code).code
+        except rules.RulesError as error:
+            raise MalformedDocumentError(f"{path}.code: {error}") from None
+        if canonical != code:
+            raise MalformedDocumentError(f"{path}.code: {code!r} should be written {canonical!r}.")
+        if code in cards:
+            raise MalformedDocumentError(f"{path}.code: {code} lies on the table twice.")
+        cards.add(code)
+
+
+_CHECKS: dict[str, tuple[str, Callable[[Any, _Field], bool]]] = {
+    "id": (
+        "a whole number from 1 to 2147483647",
+        lambda value, _field: _is_int(value) and 1 <= value <= _LARGEST_INT,
+    ),
+    "int": (
+        "a whole number from -2147483648 to 2147483647",
+        lambda value, _field: _is_int(value) and _SMALLEST_INT <= value <= _LARGEST_INT,
+    ),
+    "text": (
+        "a text",
+        lambda value, field: (
+            isinstance(value, str)
+            and len(value) <= field.length
+            and "\x00" not in value
+            and (not field.choices or value in field.choices)
+        ),
+    ),
+    "bool": ("true or false", lambda value, _field: isinstance(value, bool)),
+    "time": ("an ISO 8601 time with its zone", lambda value, _field: _time(value) is not None),
+}
+
+
+def _loaded(field: _Field, value: Any, path: str) -> Any:
+    """Check one value of the document; return it as the database column takes it."""
+    if value is None and field.nullable:
+        return None
+    expected, check = _CHECKS[field.kind]
+    if not check(value, field):
+        if field.choices:
+            expected = " or ".join(map(repr, field.choices))
+        elif field.kind == "text":
+            expected = f"a text of at most {field.length} characters"
+        if field.nullable:
+            expected += ", or null"
+        raise MalformedDocumentError(f"{path}.{field.key}: {value!r} is not {expected}.")
+    return _time(value) if field.kind == "time" else value
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _time(value: Any) -> datetime | None:
+    """Read an ISO 8601 time with its zone, as UTC; None when it is not one."""
+    if not isinstance(value, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return moment.astimezone(UTC) if moment.tzinfo is not None else None

@@ -1,0 +1,507 @@
+"""Export and import: every session as JSON, read back into an empty database unchanged."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import sys
+import uuid
+from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+from flask_migrate import upgrade
+
+from scorekeeper import create_app, services
+from scorekeeper.extensions import db
+from scorekeeper.transfer import (
+    DatabaseNotEmptyError,
+    MalformedDocumentError,
+    UnknownFormatError,
+    export_sessions,
+    import_sessions,
+)
+
+# Every case runs on SQLite and on a real PostgreSQL server.
+# What touches the database's own behaviour (ids, sequences, times, transactions) runs on
+# SQLite and on a real PostgreSQL server; checks of the document's shape run on SQLite only.
+BOTH = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+
+
+@pytest.fixture
+def empty_database_url(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[str]:
+    """Return the URL of a second database: a new SQLite file, or a migrated PostgreSQL one."""
+    if backend == "sqlite":
+        yield f"sqlite:///{tmp_path / 'imported.sqlite3'}"
+        return
+    cluster: str = request.getfixturevalue("postgres_cluster")
+    admin: Callable[[str], None] = request.getfixturevalue("postgres_admin")
+    name = f"imported_{uuid.uuid4().hex[:16]}"
+    admin(f"CREATE DATABASE {name} TEMPLATE template_scorekeeper")
+    yield f"{cluster}/{name}"
+    admin(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def empty_app(empty_database_url: str) -> Iterator[Flask]:
+    """Return an app on the second database, built by the real migrations and empty."""
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": empty_database_url}
+    )
+    with app.app_context():
+        upgrade()
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+def build_tables() -> dict[str, int]:
+    """Fill the database through the use cases; return the ids a test goes on with.
+
+    A long session with a Rommé game (one hand as cards, one as points), an abandoned game and
+    an open game with melds, layoffs and a deleted entry; a short session won at its target;
+    a session without games.
+    """
+    long = services.create_session(["Ann", "Bob", "Cid"], target=1000, first_dealer=1)
+    ann, bob, cid = (player.id for player in long.players)
+    game = services.start_game(long.id).id
+    sixes = services.record_meld(game, bob, "6♠ 6♥ 6♦").id
+    services.record_meld(game, ann, "Q♥ K♥ A♥ 2♥ 3♥")
+    services.record_layoff(game, ann, sixes, "6♣")
+    finished = services.finish_game(game, ann, {bob: "A♠ 7♥", cid: 23}, True)
+    assert finished.romme
+    game = services.start_game(long.id).id
+    services.record_meld(game, cid, "A♠ A♥ A♦")
+    services.abandon_game(game)
+    game = services.start_game(long.id).id
+    diamonds = services.record_meld(game, bob, "J♦ Q♦ K♦").id
+    sevens = services.record_meld(game, cid, "7♣ 7♠ 7♥").id
+    services.record_layoff(game, ann, diamonds, "A♦")
+    services.record_layoff(game, bob, sevens, "7♦")
+    spades = services.record_meld(game, ann, "2♠ 3♠ 4♠").id
+    services.record_meld(game, cid, "9♥ 10♥ J♥")
+    services.delete_entry(game, spades)
+
+    short = services.create_session(["Jürgen", "Zoë"], target=20)
+    jurgen, zoe = (player.id for player in short.players)
+    won = services.start_game(short.id).id
+    services.record_meld(won, jurgen, "10♣ J♣ Q♣")
+    services.finish_game(won, jurgen, {zoe: "K♠ 5♦"}, False)
+    assert services.get_session(short.id).status == "finished"
+
+    services.create_session(["Eve", "Dan"], target=500, first_dealer=None)
+    return {"open_game": game, "ann": ann, "session": long.id}
+
+
+def row_counts() -> dict[str, int]:
+    """Return the number of committed rows of every table."""
+    db.session.rollback()
+    with db.engine.connect() as connection:
+        return {
+            table.name: connection.execute(
+                sa.select(sa.func.count()).select_from(table)
+            ).scalar_one()
+            for table in db.metadata.sorted_tables
+        }
+
+
+def largest_ids() -> dict[str, int]:
+    """Return the largest id of every table."""
+    with db.engine.connect() as connection:
+        return {
+            table.name: connection.execute(sa.select(sa.func.max(table.c.id))).scalar_one() or 0
+            for table in db.metadata.sorted_tables
+        }
+
+
+@pytest.fixture
+def document(app: Flask) -> dict[str, Any]:
+    """Return the export of a database filled by build_tables()."""
+    with app.app_context():
+        build_tables()
+        return export_sessions()
+
+
+def nothing_in(app: Flask) -> bool:
+    with app.app_context():
+        return set(row_counts().values()) == {0}
+
+
+# --- the round trip ------------------------------------------------------------------------------
+
+
+@BOTH
+def test_exporting_what_an_import_wrote_gives_the_same_document(
+    app: Flask, empty_app: Flask
+) -> None:
+    with app.app_context():
+        build_tables()
+        exported = export_sessions()
+        counts = row_counts()
+    assert json.loads(json.dumps(exported)) == exported
+    with empty_app.app_context():
+        assert import_sessions(copy.deepcopy(exported)) == 3
+        assert export_sessions() == exported
+        assert row_counts() == counts
+
+
+@BOTH
+def test_the_document_keeps_every_id_time_card_hand_and_running_total(
+    app: Flask, document: dict[str, Any]
+) -> None:
+    assert (document["format"], document["version"]) == ("treppenromme-scorekeeper", 1)
+    long, short, empty = document["sessions"]
+    assert [player["name"] for player in long["players"]] == ["Ann", "Bob", "Cid"]
+    assert [game["status"] for game in long["games"]] == ["finished", "abandoned", "open"]
+    assert (short["status"], short["games"][0]["romme"], empty["games"]) == ("finished", False, [])
+    romme = long["games"][0]
+    assert romme["romme"] is True
+    assert romme["winner_id"] == long["players"][0]["id"]
+    lines = {line["player_id"]: line for line in romme["settlement_lines"]}
+    bob, cid = long["players"][1]["id"], long["players"][2]["id"]
+    assert (lines[bob]["hand"], lines[bob]["factor"]) == ("A♠ 7♥", 2)
+    assert (lines[cid]["hand"], lines[cid]["hand_points"]) == (None, 23)
+    assert [line["meld_points"] for line in romme["settlement_lines"]] == [36, 18, 0]
+    open_game = long["games"][2]
+    assert [entry["position"] for entry in open_game["entries"]] == [1, 2, 3, 4, 6]
+    layoff = open_game["entries"][2]
+    assert (layoff["kind"], layoff["meld_id"]) == ("layoff", open_game["entries"][0]["id"])
+    assert [(card["code"], card["position"], card["value"]) for card in layoff["cards"]] == [
+        ("A♦", 0, 10)
+    ]
+    assert open_game["ended_at"] is None
+    with app.app_context():
+        banked = {player.id: player.banked for player in services.get_session(long["id"]).players}
+    assert {player["id"]: player["banked"] for player in long["players"]} == banked
+    for stamp in (long["created_at"], romme["ended_at"], layoff["created_at"]):
+        assert datetime.fromisoformat(stamp).utcoffset() == timedelta(0)
+
+
+@BOTH
+def test_the_imported_database_plays_on_with_new_ids(
+    app: Flask, empty_app: Flask, document: dict[str, Any]
+) -> None:
+    long = document["sessions"][0]
+    ann, bob, cid = (player["id"] for player in long["players"])
+    open_game = long["games"][2]["id"]
+    with app.app_context():
+        expected = services.session_scores(services.get_session(long["id"])).totals
+    with empty_app.app_context():
+        import_sessions(document)
+        before = largest_ids()
+        assert services.session_scores(services.get_session(long["id"])).totals == expected
+        meld = services.record_meld(open_game, ann, "8♣ 8♦ 8♠")
+        assert meld.id > before["entries"]
+        assert min(card.id for card in meld.cards) > before["table_cards"]
+        services.finish_game(open_game, ann, {bob: "2♥", cid: 5})
+        assert largest_ids()["settlement_lines"] > before["settlement_lines"]
+        new = services.create_session(["Ann", "Bob"])
+        game = services.start_game(new.id)
+        assert new.id > before["sessions"]
+        assert min(player.id for player in new.players) > before["players"]
+        assert game.id > before["games"]
+
+
+@BOTH
+def test_export_reads_the_same_handful_of_queries_whatever_the_database_holds(
+    app: Flask,
+) -> None:
+    def statements() -> int:
+        sent: list[str] = []
+
+        def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+            sent.append(statement)
+
+        sa.event.listen(db.engine, "before_cursor_execute", count)
+        try:
+            export_sessions()
+        finally:
+            sa.event.remove(db.engine, "before_cursor_execute", count)
+        return len(sent)
+
+    with app.app_context():
+        build_tables()
+        small = statements()
+        for _ in range(3):
+            build_tables()
+        assert statements() == small <= 7
+
+
+@BOTH
+def test_times_in_another_zone_are_imported_as_the_same_moment(
+    empty_app: Flask, document: dict[str, Any]
+) -> None:
+    session = document["sessions"][0]
+    moment = datetime.fromisoformat(session["created_at"])
+    changed = copy.deepcopy(document)
+    changed["sessions"][0]["created_at"] = moment.astimezone(
+        timezone(timedelta(hours=2))
+    ).isoformat()
+    assert changed != document
+    with empty_app.app_context():
+        import_sessions(changed)
+        assert export_sessions() == document
+
+
+# --- refusals --------------------------------------------------------------------------------
+
+
+@BOTH
+def test_import_refuses_a_database_that_is_not_empty_and_writes_nothing(
+    app: Flask, document: dict[str, Any]
+) -> None:
+    with app.app_context():
+        before = export_sessions()
+        with pytest.raises(DatabaseNotEmptyError, match="not empty"):
+            import_sessions(document)
+        assert export_sessions() == before
+
+
+def test_import_refuses_even_a_database_with_only_an_empty_session(
+    empty_app: Flask, document: dict[str, Any]
+) -> None:
+    with empty_app.app_context():
+        services.create_session(["Ann", "Bob"])
+        with pytest.raises(DatabaseNotEmptyError):
+            import_sessions(document)
+        assert row_counts()["sessions"] == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(version=2), "version 2"),
+        (lambda d: d.update(version="1"), "version '1'"),
+        (lambda d: d.update(format="something-else"), "not a scorekeeper export"),
+        (lambda d: d.pop("format"), "not a scorekeeper export"),
+    ],
+)
+def test_import_refuses_an_unknown_format_or_version_and_writes_nothing(
+    empty_app: Flask,
+    document: dict[str, Any],
+    change: Callable[[dict[str, Any]], object],
+    message: str,
+) -> None:
+    change(document)
+    with empty_app.app_context(), pytest.raises(UnknownFormatError, match=message):
+        import_sessions(document)
+    assert nothing_in(empty_app)
+
+
+@pytest.mark.parametrize("document", [None, [], "sessions", 1])
+def test_import_refuses_what_is_not_a_document_at_all(empty_app: Flask, document: object) -> None:
+    with empty_app.app_context(), pytest.raises(UnknownFormatError):
+        import_sessions(document)
+
+
+def long_session(d: dict[str, Any]) -> dict[str, Any]:
+    session: dict[str, Any] = d["sessions"][0]
+    return session
+
+
+def open_entries(d: dict[str, Any]) -> list[dict[str, Any]]:
+    entries: list[dict[str, Any]] = long_session(d)["games"][2]["entries"]
+    return entries
+
+
+BROKEN: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
+    "sessions not a list": (lambda d: d.update(sessions={}), r"sessions should be a list"),
+    "a key missing": (lambda d: long_session(d).pop("target"), r"sessions\[0\] has no 'target'"),
+    "an unknown key": (lambda d: long_session(d).update(colour="red"), "unknown 'colour'"),
+    "text for a number": (
+        lambda d: long_session(d).update(target="1000"),
+        r"sessions\[0\]\.target: '1000' is not a whole number",
+    ),
+    "true for a number": (
+        lambda d: long_session(d)["players"][0].update(banked=True),
+        r"players\[0\]\.banked: True",
+    ),
+    "an id too large": (lambda d: long_session(d).update(id=2**31), "from 1 to 2147483647"),
+    "a status not known": (
+        lambda d: long_session(d)["games"][0].update(status="won"),
+        "'open' or 'finished' or 'abandoned'",
+    ),
+    "a time that is not one": (
+        lambda d: long_session(d).update(created_at="yesterday"),
+        "ISO 8601",
+    ),
+    "a time without its zone": (
+        lambda d: long_session(d).update(created_at="2026-01-01T10:00:00"),
+        "ISO 8601",
+    ),
+    "a name too long": (
+        lambda d: long_session(d)["players"][0].update(name="A" * 41),
+        "at most 40 characters",
+    ),
+    "a NUL in a name": (lambda d: long_session(d)["players"][0].update(name="A\x00"), "name"),
+    "an unknown variant": (lambda d: long_session(d).update(variant="canasta"), "canasta"),
+    "a card that is none": (
+        lambda d: open_entries(d)[0]["cards"][0].update(code="X♠"),
+        r"entries\[0\]\.cards\[0\]\.code",
+    ),
+    "a card not written canonically": (
+        lambda d: open_entries(d)[0]["cards"][0].update(code="jd"),
+        "should be written 'J♦'",
+    ),
+    "a card twice on a table": (
+        lambda d: open_entries(d)[1]["cards"][0].update(code="J♦"),
+        "J♦ lies on the table twice",
+    ),
+    "a layoff onto no meld": (
+        lambda d: open_entries(d)[2].update(meld_id=999),
+        "a layoff must name a meld",
+    ),
+    "a layoff onto a meld of another game": (
+        lambda d: open_entries(d)[2].update(
+            meld_id=long_session(d)["games"][0]["entries"][0]["id"]
+        ),
+        "a layoff must name a meld",
+    ),
+    "a meld onto a meld": (
+        lambda d: open_entries(d)[1].update(meld_id=open_entries(d)[0]["id"]),
+        "a meld lies on no meld",
+    ),
+    "a player of another session": (
+        lambda d: long_session(d)["games"][0].update(
+            dealer_id=d["sessions"][1]["players"][0]["id"]
+        ),
+        "does not play in this session",
+    ),
+    "an id twice": (
+        lambda d: d["sessions"][1].update(id=long_session(d)["id"]),
+        "appears twice",
+    ),
+    "a hand that is not cards": (
+        lambda d: long_session(d)["games"][0]["settlement_lines"][1].update(hand="two kings"),
+        r"settlement_lines\[1\]\.hand",
+    ),
+    "entries not a list": (
+        lambda d: long_session(d)["games"][2].update(entries=None),
+        "entries should be a list",
+    ),
+    "a card that is no object": (
+        lambda d: open_entries(d)[0]["cards"].append("Q♠"),
+        r"cards\[3\] should be an object",
+    ),
+}
+
+
+@pytest.mark.parametrize("broken", BROKEN)
+def test_import_refuses_a_malformed_document_with_a_plain_message_and_writes_nothing(
+    empty_app: Flask, document: dict[str, Any], broken: str
+) -> None:
+    change, message = BROKEN[broken]
+    change(document)
+    with empty_app.app_context(), pytest.raises(MalformedDocumentError, match=message):
+        import_sessions(document)
+    assert nothing_in(empty_app)
+
+
+@BOTH
+@pytest.mark.parametrize(
+    "change",
+    [
+        # Both players in one seat: the sessions are written before the players are refused.
+        lambda d: d["sessions"][1]["players"][1].update(seat=0),
+        lambda d: long_session(d).update(target=0),
+        lambda d: open_entries(d)[1].update(position=1),
+    ],
+)
+def test_a_document_the_database_refuses_writes_nothing_at_all(
+    empty_app: Flask, document: dict[str, Any], change: Callable[[dict[str, Any]], object]
+) -> None:
+    change(document)
+    with empty_app.app_context(), pytest.raises(MalformedDocumentError, match="does not fit"):
+        import_sessions(document)
+    assert nothing_in(empty_app)
+    with empty_app.app_context():
+        services.create_session(["Ann", "Bob"])  # and the database is usable afterwards
+
+
+# --- the console commands ----------------------------------------------------------------------
+
+
+def scorekeeper(database_url: str, cwd: Path, *args: str, stdin: bytes = b"") -> Any:
+    """Run the real ``scorekeeper`` console command on a database."""
+    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "cli-test"}
+    command = Path(sys.executable).with_name("scorekeeper")
+    return subprocess.run(
+        [str(command), *args], cwd=cwd, env=env, input=stdin, capture_output=True, timeout=60
+    )
+
+
+@BOTH
+def test_the_console_commands_export_and_import_round_trip(
+    app: Flask, empty_database_url: str, tmp_path: Path
+) -> None:
+    with app.app_context():
+        build_tables()
+        expected = export_sessions()
+        source = app.config["SQLALCHEMY_DATABASE_URI"]
+    file = tmp_path / "sessions.json"
+
+    exported = scorekeeper(source, tmp_path, "export", "--output", str(file))
+    assert exported.returncode == 0, exported.stderr.decode()
+    assert json.loads(file.read_text(encoding="utf-8")) == expected
+    assert "Jürgen" in file.read_text(encoding="utf-8")  # UTF-8, not \u escapes
+
+    # A new SQLite file is created and migrated by the import itself.
+    imported = scorekeeper(empty_database_url, tmp_path, "import", str(file))
+    assert imported.returncode == 0, imported.stderr.decode()
+    again = scorekeeper(empty_database_url, tmp_path, "export")
+    assert again.returncode == 0, again.stderr.decode()
+    assert again.stdout == file.read_bytes()
+
+    refused = scorekeeper(empty_database_url, tmp_path, "import", "-", stdin=file.read_bytes())
+    assert refused.returncode == 1
+    assert "not empty" in refused.stderr.decode()
+    assert scorekeeper(empty_database_url, tmp_path, "export").stdout == file.read_bytes()
+
+
+BAD_FILES = {
+    b"{not json": "not JSON",
+    b'{"format": "treppenromme-scorekeeper", "version": 9, "sessions": []}': "version 9",
+    b'{"format": "treppenromme-scorekeeper", "version": 1, "sessions": [1]}': "object",
+    b"\xff\xfe": "not UTF-8",
+}
+
+
+def test_the_import_command_refuses_a_bad_file_with_exit_code_1(
+    empty_database_url: str, tmp_path: Path
+) -> None:
+    file = tmp_path / "broken.json"
+    for content, message in BAD_FILES.items():
+        file.write_bytes(content)
+        refused = scorekeeper(empty_database_url, tmp_path, "import", str(file))
+        assert (refused.returncode, refused.stdout) == (1, b""), content
+        assert message in refused.stderr.decode(), content
+    missing = scorekeeper(empty_database_url, tmp_path, "import", str(tmp_path / "nowhere.json"))
+    assert missing.returncode == 1
+    assert "nowhere.json" in missing.stderr.decode()
+    assert scorekeeper(empty_database_url, tmp_path, "export").stdout.decode() == (
+        '{\n  "format": "treppenromme-scorekeeper",\n  "version": 1,\n  "sessions": []\n}\n'
+    )
+
+
+def test_the_flask_commands_export_and_import_as_well(
+    app: Flask, empty_app: Flask, document: dict[str, Any], tmp_path: Path
+) -> None:
+    file = tmp_path / "flask.json"
+    result = app.test_cli_runner().invoke(args=["export", "--output", str(file)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(file.read_text(encoding="utf-8")) == document
+    result = empty_app.test_cli_runner().invoke(args=["import", str(file)])
+    assert result.exit_code == 0, result.output
+    result = empty_app.test_cli_runner().invoke(args=["import", str(file)])
+    assert result.exit_code == 1
+    assert "not empty" in result.output
+    with empty_app.app_context():
+        assert export_sessions() == document
