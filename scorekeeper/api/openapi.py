@@ -29,7 +29,8 @@ def _errors(*codes: int) -> dict[str, Any]:
         409: "Not possible in the state things are in now (the game is over, a game is open, "
         "the session is finished, a later entry builds on this one).",
         413: "The body is too large.",
-        422: "Against the rules, or a field is missing or of the wrong type.",
+        422: "Against the rules, a field is missing or of the wrong type, or the "
+        "Idempotency-Key header is not 1 to 200 printable characters.",
     }
     return {str(code): _answer(meaning[code], _ERROR) for code in codes}
 
@@ -130,7 +131,7 @@ OPENAPI: dict[str, Any] = {
                 "parameters": [_IDEMPOTENCY_KEY],
                 "responses": {
                     "201": _answer("The new game.", {"$ref": "#/components/schemas/Game"}),
-                    **_errors(404, 409),
+                    **_errors(404, 409, 422),
                 },
             },
         },
@@ -231,7 +232,7 @@ OPENAPI: dict[str, Any] = {
                             },
                         },
                     ),
-                    **_errors(404, 409),
+                    **_errors(400, 404, 409, 413, 422),
                 },
             },
         },

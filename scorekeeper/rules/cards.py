@@ -106,7 +106,10 @@ _SUIT_CHARACTERS: dict[str, Suit] = {
 _IGNORED = re.compile("[\ufe0e\ufe0f]")
 _SEPARATORS = re.compile(r"[\s,;\-–]+")
 _SYMBOLS = "♠♤♥♡♦♢♣♧"
-_GLUED_CARD = re.compile(f"[^{_SYMBOLS}]*[{_SYMBOLS}][\ufe0e\ufe0f]?")
+# The end of a glued card: its suit symbol and a variation selector, if one follows. Found
+# with finditer, so a long tail without a symbol is read once (``[^♠]*♠`` would rescan it from
+# every position: quadratic time on a 64 KiB token).
+_SUIT_END = re.compile(f"[{_SYMBOLS}][\ufe0e\ufe0f]?")
 # A token longer than this cannot be a card; do not echo megabytes back in the error.
 _LONGEST_TOKEN = 12
 
@@ -174,8 +177,12 @@ def _unglue(token: str) -> list[str]:
     """Split a token like ``Q♣K♣`` after each suit symbol; letters stay as they are."""
     if sum(character in _SYMBOLS for character in token) < 2:
         return [token]
-    pieces = _GLUED_CARD.findall(token)
-    rest = token[sum(len(piece) for piece in pieces) :]
+    pieces = []
+    start = 0
+    for end in _SUIT_END.finditer(token):
+        pieces.append(token[start : end.end()])
+        start = end.end()
+    rest = token[start:]
     return [*pieces, rest] if rest else pieces
 
 

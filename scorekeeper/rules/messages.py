@@ -235,6 +235,10 @@ MESSAGES: dict[str, dict[str, Template]] = {
         },
     },
     # --- the end of a game --------------------------------------------------------------------
+    "settlement.player_twice": {
+        "en": "A player is listed twice among the players of the game.",
+        "de": "Ein Spieler steht zweimal unter den Spielern des Spiels.",
+    },
     "settlement.abandoned_romme": {
         "en": "An abandoned game has no winner, so no Rommé hand.",
         "de": "Ein abgebrochenes Spiel hat keinen Gewinner, also auch keine Rommé-Hand.",

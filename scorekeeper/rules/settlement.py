@@ -107,6 +107,8 @@ def settle_game(
     >>> settle_game(["Ann", "Bob", "Cid"], "Ann", hands, romme=True).gains
     {'Ann': 64, 'Bob': 0, 'Cid': 0}
     """
+    if len(set(players)) != len(players):
+        raise SettlementError("settlement.player_twice")
     if winner is None:
         if romme:
             raise SettlementError("settlement.abandoned_romme")

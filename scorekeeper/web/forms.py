@@ -7,6 +7,7 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
+from markupsafe import escape
 from wtforms import (
     FieldList,
     HiddenField,
@@ -176,7 +177,8 @@ def finish_form(players: Sequence[Player], **kwargs: Any) -> FinishForm:
         setattr(
             _FinishForm,
             f"hand_{player.id}",
-            StringField(_l("Cards left in %(name)s's hand", name=player.name)),
+            # A lazy string counts as markup in a template, so the name is escaped here.
+            StringField(_l("Cards left in %(name)s's hand", name=escape(player.name))),
         )
         setattr(
             _FinishForm,

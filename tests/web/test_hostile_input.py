@@ -1,0 +1,260 @@
+"""Hostile input through the API and the pages: refused plainly, nothing changed, names escaped."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import time
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+API = "/api/v1"
+HOSTILE_NAMES = ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>"]
+ESCAPED_NAMES = [
+    "&lt;script&gt;alert(1)&lt;/script&gt;",
+    "&lt;img src=x onerror=alert(1)&gt;",
+]
+TEN_THOUSAND_CARDS = "2♠ " * 10_000  # 50,000 bytes of UTF-8: inside the 64 KiB limit
+SIX_THOUSAND_CARDS = ["2♠"] * 6_000  # as a list: 48,000 bytes
+
+log = logging.getLogger(__name__)
+
+
+def post(client: FlaskClient, path: str, body: Any = None) -> tuple[int, Any]:
+    """Send a JSON body (UTF-8, as phones send it) and return the status and the answer."""
+    data = None if body is None else json.dumps(body, ensure_ascii=False).encode()
+    response = client.post(f"{API}{path}", data=data, content_type="application/json")
+    return response.status_code, response.get_json()
+
+
+def new_game(client: FlaskClient, names: list[str] | None = None) -> tuple[int, int, list[int]]:
+    """Start a session and its first game; return the session, game and player ids."""
+    status, session = post(client, "/sessions", {"players": names or ["Ann", "Bob", "Cid"]})
+    assert status == 201, session
+    status, game = post(client, f"/sessions/{session['id']}/games")
+    assert status == 201, game
+    return session["id"], game["id"], [player["id"] for player in session["players"]]
+
+
+def game_state(client: FlaskClient, game_id: int) -> Any:
+    """Return the game as the API shows it."""
+    return client.get(f"{API}/games/{game_id}").get_json()
+
+
+# --- size ------------------------------------------------------------------------------------
+
+
+def test_a_body_over_the_size_limit_is_refused_with_413_and_nothing_is_recorded(
+    client: FlaskClient,
+) -> None:
+    _, game_id, players = new_game(client)
+    before = game_state(client, game_id)
+    body = json.dumps({"player": players[0], "cards": "6♠ 6♥ 6♦", "pad": "x" * 70_000})
+
+    response = client.post(
+        f"{API}/games/{game_id}/melds", data=body, content_type="application/json"
+    )
+
+    assert response.status_code == 413
+    assert response.get_json()["error"]
+    assert game_state(client, game_id) == before
+
+
+def test_a_session_sent_over_the_size_limit_is_not_started(client: FlaskClient) -> None:
+    body = json.dumps({"players": ["Ann", "Bob"], "pad": "x" * 70_000})
+    response = client.post(f"{API}/sessions", data=body, content_type="application/json")
+    assert response.status_code == 413
+    assert response.get_json()["error"]
+    assert client.get(f"{API}/sessions/1").status_code == 404
+
+
+def timed(client: FlaskClient, path: str, body: Any) -> tuple[int, Any]:
+    """Post a body and log how long the answer took (logged only: the test asserts no time)."""
+    started = time.perf_counter()
+    status, answer = post(client, path, body)
+    log.info("%s answered %s in %.3f s", path, status, time.perf_counter() - started)
+    return status, answer
+
+
+@pytest.mark.parametrize("cards", [TEN_THOUSAND_CARDS, SIX_THOUSAND_CARDS], ids=["text", "list"])
+def test_ten_thousand_cards_to_check_are_refused_with_a_reason(
+    client: FlaskClient, cards: str | list[str]
+) -> None:
+    status, answer = timed(client, "/check", {"cards": cards})
+    # Readable cards that are no meld: 200 with valid false and the reason.
+    assert status == 200
+    assert answer["valid"] is False
+    assert "2♠ is entered twice" in answer["error"]
+    status, answer = timed(client, "/check", {"cards": "6♠ 6♥ 6♦", "onto": cards})
+    assert status == 200
+    assert answer["valid"] is False
+
+
+def test_ten_thousand_cards_as_a_meld_a_layoff_or_a_hand_are_refused_and_change_nothing(
+    client: FlaskClient,
+) -> None:
+    _, game_id, players = new_game(client)
+    status, meld = post(
+        client, f"/games/{game_id}/melds", {"player": players[0], "cards": "5♦ 6♦ 7♦"}
+    )
+    assert status == 201
+    before = game_state(client, game_id)
+
+    attempts = [
+        (f"/games/{game_id}/melds", {"player": players[1], "cards": TEN_THOUSAND_CARDS}),
+        (
+            f"/games/{game_id}/layoffs",
+            {"player": players[1], "meld": meld["id"], "cards": TEN_THOUSAND_CARDS},
+        ),
+        (
+            f"/games/{game_id}/finish",
+            {
+                "winner": players[0],
+                "hands": {str(players[1]): TEN_THOUSAND_CARDS, str(players[2]): "K♣"},
+            },
+        ),
+        (
+            f"/games/{game_id}/settlement",
+            {
+                "winner": players[0],
+                "hands": {str(players[1]): TEN_THOUSAND_CARDS, str(players[2]): "K♣"},
+            },
+        ),
+    ]
+    for path, body in attempts:
+        status, answer = timed(client, path, body)
+        assert 400 <= status < 500, (path, status)
+        assert answer["error"], path
+        assert len(answer["error"]) < 1000, "the error echoes the whole input"
+
+    assert game_state(client, game_id) == before
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "♠♠" + "x" * 60_000,  # a long tail after glued suits (was quadratic in the parser)
+        "x" * 60_000,  # one enormous token
+        "♠" * 20_000,  # 20,000 suits and no rank
+        "10" * 30_000 + "♥",
+    ],
+    ids=["glued-tail", "one-token", "only-suits", "long-rank"],
+)
+def test_one_huge_token_is_refused_without_echoing_it(client: FlaskClient, text: str) -> None:
+    status, answer = timed(client, "/check", {"cards": text})
+    assert status == 422
+    assert len(answer["error"]) < 200
+
+
+# --- malformed bodies --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "[" * 30_000 + "]" * 30_000,
+        '{"a":' * 10_000 + "1" + "}" * 10_000,
+        '{"players": ' + "[" * 5_000 + "]" * 5_000 + "}",
+    ],
+    ids=["arrays", "objects", "inside-a-field"],
+)
+def test_deeply_nested_json_is_refused_with_400(client: FlaskClient, body: str) -> None:
+    response = client.post(f"{API}/sessions", data=body, content_type="application/json")
+    if response.status_code == 422:  # the decoder read it: a field of the wrong type
+        assert response.get_json()["error"]
+    else:
+        assert response.status_code == 400
+        assert response.get_json()["error"] == "The body is not valid JSON."
+    assert client.get(f"{API}/sessions/1").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("data", "content_type"),
+    [
+        ("players=Ann&players=Bob", "application/x-www-form-urlencoded"),
+        ("<players><p>Ann</p><p>Bob</p></players>", "application/xml"),
+        ("Ann, Bob", "text/plain"),
+        (b"\xff\xfe\x00\x01", "application/octet-stream"),
+        ('{"players": ["Ann", "Bob"]', "application/json"),
+    ],
+    ids=["form", "xml", "text", "binary", "truncated"],
+)
+def test_a_body_that_is_not_json_is_refused_with_400_whatever_its_type(
+    client: FlaskClient, data: str | bytes, content_type: str
+) -> None:
+    response = client.post(f"{API}/sessions", data=data, content_type=content_type)
+    assert response.status_code == 400
+    assert response.is_json
+    assert response.get_json()["error"]
+    assert client.get(f"{API}/sessions/1").status_code == 404
+
+
+def test_a_multipart_upload_is_refused_with_400(client: FlaskClient) -> None:
+    response = client.post(
+        f"{API}/sessions",
+        data={"players": "Ann", "file": (io.BytesIO(b"x" * 1000), "a.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 400
+    assert response.get_json()["error"]
+
+
+# --- names that look like HTML -----------------------------------------------------------------
+
+
+def assert_shown_as_text(html: str) -> None:
+    """The names appear escaped, and none of their markup reaches the page raw."""
+    for raw, escaped in zip(HOSTILE_NAMES, ESCAPED_NAMES, strict=True):
+        assert escaped in html
+        assert raw not in html
+    assert "<script>alert(1)" not in html
+    assert "<img src=x" not in html
+
+
+def test_names_that_look_like_html_are_shown_as_text_on_every_page(client: FlaskClient) -> None:
+    session_id, game_id, players = new_game(client, [*HOSTILE_NAMES, "Ann"])
+    status, _ = post(client, f"/games/{game_id}/melds", {"player": players[0], "cards": "5♦ 6♦ 7♦"})
+    assert status == 201
+
+    assert_shown_as_text(client.get(f"/sessions/{session_id}").get_data(as_text=True))
+    assert_shown_as_text(client.get(f"/games/{game_id}/finish").get_data(as_text=True))
+
+    hands = {str(players[1]): "K♣", str(players[2]): "Q♣ 2♥"}
+    status, _ = post(client, f"/games/{game_id}/finish", {"winner": players[0], "hands": hands})
+    assert status == 200
+    assert_shown_as_text(client.get(f"/sessions/{session_id}/history").get_data(as_text=True))
+    assert_shown_as_text(client.get(f"/sessions/{session_id}").get_data(as_text=True))
+
+
+def test_names_that_look_like_html_typed_into_the_form_are_shown_as_text(
+    client: FlaskClient,
+) -> None:
+    form = {
+        "names-0": HOSTILE_NAMES[0],
+        "names-1": HOSTILE_NAMES[1],
+        "names-2": "",
+        "names-3": "",
+        "target": "500",
+        "dealer": "0",
+    }
+    response = client.post("/sessions", data=form)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    page = client.get(response.headers["Location"])
+    assert page.status_code == 200
+    assert_shown_as_text(page.get_data(as_text=True))
+    session = client.get(f"{API}/sessions/1").get_json()
+    assert [player["name"] for player in session["players"]] == HOSTILE_NAMES
+    game_id = session["current_game"]
+    assert_shown_as_text(client.get(f"/games/{game_id}/finish").get_data(as_text=True))
+    assert_shown_as_text(client.get("/sessions/1/history").get_data(as_text=True))
+
+
+def test_a_name_refused_by_the_form_is_shown_back_escaped(client: FlaskClient) -> None:
+    form = {"names-0": HOSTILE_NAMES[0], "names-1": HOSTILE_NAMES[0], "target": "500"}
+    response = client.post("/sessions", data=form)
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert HOSTILE_NAMES[0] not in html
