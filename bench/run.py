@@ -187,14 +187,7 @@ def postgres_throughput(seconds: float, workdir: Path) -> dict[str, Any] | None:
     )
     try:
         url = f"postgresql+psycopg://{user}@127.0.0.1:{pg_port}/postgres"
-        env = {**os.environ, "DATABASE_URL": url}
-        subprocess.run(
-            [str(VENV_BIN / "flask"), "--app", "scorekeeper", "db", "upgrade"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-            capture_output=True,
-        )
+        upgrade(url)
         port = free_port()
         command = [
             str(gunicorn),
@@ -216,12 +209,8 @@ def postgres_throughput(seconds: float, workdir: Path) -> dict[str, Any] | None:
         )
 
 
-def growth(workdir: Path, sizes: tuple[int, ...], repeats: int) -> dict[int, dict[str, float]]:
-    """Time the main requests in sessions of 1, 100 and 1,000 finished games (medians, ms)."""
-    from seed import seed_session
-
-    database = workdir / "growth.sqlite3"
-    url = f"sqlite:///{database}"
+def upgrade(url: str) -> None:
+    """Create or upgrade the database at a URL with the app's migrations."""
     subprocess.run(
         [str(VENV_BIN / "flask"), "--app", "scorekeeper", "db", "upgrade"],
         cwd=ROOT,
@@ -229,6 +218,15 @@ def growth(workdir: Path, sizes: tuple[int, ...], repeats: int) -> dict[int, dic
         check=True,
         capture_output=True,
     )
+
+
+def growth(workdir: Path, sizes: tuple[int, ...], repeats: int) -> dict[int, dict[str, float]]:
+    """Time the main requests in sessions of 1, 100 and 1,000 finished games (medians, ms)."""
+    from seed import seed_session
+
+    database = workdir / "growth.sqlite3"
+    url = f"sqlite:///{database}"
+    upgrade(url)
     seeded = {size: seed_session(url, size) for size in sizes}
     port = free_port()
     timings: dict[int, dict[str, float]] = {}
@@ -287,13 +285,7 @@ def page_weight(workdir: Path) -> list[dict[str, Any]]:
 
     database = workdir / "pages.sqlite3"
     url = f"sqlite:///{database}"
-    subprocess.run(
-        [str(VENV_BIN / "flask"), "--app", "scorekeeper", "db", "upgrade"],
-        cwd=ROOT,
-        env={**os.environ, "DATABASE_URL": url},
-        check=True,
-        capture_output=True,
-    )
+    upgrade(url)
     session_id, game_id, _ = seed_session(url, 3)
     port = free_port()
     pages = [

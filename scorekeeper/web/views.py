@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import (
@@ -206,16 +207,10 @@ def record_meld(game_id: int) -> Answer:
     """Record a meld and show what it scored."""
     game = _open_game(game_id)
     form = _meld_form(game)
-    if form.validate_on_submit():
-        try:
-            entry = services.record_meld(game.id, form.player.data, form.cards.data)
-        except REFUSED as error:
-            db.session.rollback()
-            form.cards.errors = [helpers.rules_message(error)]
-        else:
-            flash(helpers.describe(entry, services.table_of(game)), "success")
-            return _to_session(game)
-    return _session_page(game.session, status=422, meld_form=form)
+    recorded = _record_entry(
+        game, form, lambda: services.record_meld(game.id, form.player.data, form.cards.data)
+    )
+    return recorded or _session_page(game.session, status=422, meld_form=form)
 
 
 @bp.post("/games/<int:game_id>/layoffs")
@@ -223,18 +218,28 @@ def record_layoff(game_id: int) -> Answer:
     """Record cards laid off onto a chosen meld and show what they scored."""
     game = _open_game(game_id)
     form = _layoff_form(game)
-    if form.validate_on_submit():
-        try:
-            entry = services.record_layoff(
-                game.id, form.player.data, form.meld.data, form.cards.data
-            )
-        except REFUSED as error:
-            db.session.rollback()
-            form.cards.errors = [helpers.rules_message(error)]
-        else:
-            flash(helpers.describe(entry, services.table_of(game)), "success")
-            return _to_session(game)
-    return _session_page(game.session, status=422, layoff_form=form)
+    recorded = _record_entry(
+        game,
+        form,
+        lambda: services.record_layoff(game.id, form.player.data, form.meld.data, form.cards.data),
+    )
+    return recorded or _session_page(game.session, status=422, layoff_form=form)
+
+
+def _record_entry(
+    game: Game, form: MeldForm | LayoffForm, record: Callable[[], Entry]
+) -> BaseResponse | None:
+    """Run the recording service; say what the entry scored, or put the refusal on the form."""
+    if not form.validate_on_submit():
+        return None
+    try:
+        entry = record()
+    except REFUSED as error:
+        db.session.rollback()
+        form.cards.errors = [helpers.rules_message(error)]
+        return None
+    flash(helpers.describe(entry, services.table_of(game)), "success")
+    return _to_session(game)
 
 
 @bp.post("/games/<int:game_id>/undo")
