@@ -254,23 +254,21 @@ def game_summaries(session: GameSession, latest: int | None = None) -> list[Game
     return [GameSummary(*row) for row in reversed(db.session.execute(query).all())]
 
 
-def games_of(
-    session: GameSession, latest: int | None = None, *, with_entries: bool = False
-) -> list[Game]:
-    """Return a session's games in order, or only the ``latest`` ones.
+def games_of(session: GameSession) -> list[Game]:
+    """Return every game of a session in order, with entries, cards and settlement loaded.
 
-    ``with_entries`` loads every game's entries, cards and settlement in three more queries,
-    for the history, instead of a few queries per game.
+    For the history: a few queries whatever the length of the session, not a few per game.
     """
-    query = sa.select(Game).where(Game.session_id == session.id).order_by(Game.number.desc())
-    if latest is not None:
-        query = query.limit(latest)
-    if with_entries:
-        query = query.options(
+    query = (
+        sa.select(Game)
+        .where(Game.session_id == session.id)
+        .order_by(Game.number)
+        .options(
             so.selectinload(Game.entries).selectinload(Entry.cards),
             so.selectinload(Game.settlement_lines),
         )
-    return list(reversed(db.session.scalars(query).all()))
+    )
+    return list(db.session.scalars(query).all())
 
 
 def game_points(game: Game) -> dict[int, int]:

@@ -188,7 +188,7 @@ def history(session_id: int) -> Page:
             "points": services.game_points(game),
             "lines": {line.player_id: line for line in game.settlement_lines},
         }
-        for game in services.games_of(session, with_entries=True)
+        for game in services.games_of(session)
     ]
     return render_template(
         "history.html",
