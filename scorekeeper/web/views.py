@@ -82,16 +82,7 @@ def _here() -> str:
 # --- errors ----------------------------------------------------------------------------------
 
 
-class PageNotFoundError(LookupError):
-    """A page names something that is not there; the message is already in the page's language."""
-
-
-class PageConflictError(Exception):
-    """A page asks for what the game's state does not allow; the message is already translated."""
-
-
 @bp.errorhandler(services.NotFoundError)
-@bp.errorhandler(PageNotFoundError)
 @bp.errorhandler(NotFound)
 def _not_found(error: Exception) -> Page:
     db.session.rollback()
@@ -100,7 +91,6 @@ def _not_found(error: Exception) -> Page:
 
 
 @bp.errorhandler(services.ConflictError)
-@bp.errorhandler(PageConflictError)
 def _conflict(error: Exception) -> Page:
     """Show why the action cannot be done now, on the session page when there is one."""
     db.session.rollback()
@@ -352,22 +342,24 @@ def abandon(game_id: int) -> Answer:
 
 
 def _open_game(game_id: int) -> Game:
-    """Return a game still being played, or raise the reason it cannot change."""
+    """Return a game still being played, or raise the reason it cannot change.
+
+    Checked before the form is read, so that a finished game answers 409 whatever was sent;
+    the services refuse the same with the same messages.
+    """
     game = services.get_game(game_id)
     g.session_id = game.session_id
     if game.session.status == "finished":
-        raise PageConflictError(gettext("This session is over: start a new session to play on."))
+        raise services.ConflictError("session_over")
     if game.status != "open":
-        raise PageConflictError(
-            gettext("Game %(number)s is over: its entries are final.", number=game.number)
-        )
+        raise services.ConflictError("game_over", number=game.number)
     return game
 
 
 def _entry_in(game: Game, entry_id: int) -> Entry:
     entry = next((entry for entry in game.entries if entry.id == entry_id), None)
     if entry is None:
-        raise PageNotFoundError(gettext("There is no such entry in this game."))
+        raise services.NotFoundError("no_entry")
     return entry
 
 
