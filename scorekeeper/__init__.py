@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SQLALCHEMY_DATABASE_URI="sqlite:///" + str(Path(app.instance_path) / "scorekeeper.sqlite3"),
         MAX_CONTENT_LENGTH=64 * 1024,
         JSON_SORT_KEYS=False,
+        # The cookie holds the keys of the sessions this browser may open: it lasts as long as
+        # browsers allow, and no other site's request carries it.
+        PERMANENT_SESSION_LIFETIME=timedelta(days=400),
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

@@ -1,4 +1,4 @@
-"""Command line: ``scorekeeper serve``, ``export`` and ``import``, and the app's flask commands."""
+"""Command line: ``scorekeeper serve``, ``export``, ``import`` and ``keys``, and flask commands."""
 
 from __future__ import annotations
 
@@ -64,6 +64,30 @@ def import_from(source: str) -> int:
     return count
 
 
+def keys_of(session_id: str | None) -> int:
+    """List the sessions, or hand out new keys for one whose keys were lost."""
+    import sqlalchemy as sa
+
+    from scorekeeper import services
+    from scorekeeper.extensions import db
+    from scorekeeper.models import GameSession
+
+    if session_id is None:
+        sessions = db.session.scalars(sa.select(GameSession).order_by(GameSession.created_at))
+        for session in sessions:
+            names = ", ".join(player.name for player in session.players)
+            started = f"{session.created_at:%Y-%m-%d %H:%M}"
+            print(f"{session.public_id}  {started}  {session.status}  {names}")
+        return 0
+    keys = services.replace_keys(session_id)
+    print(f"New keys for session {session_id}; the old links no longer open it.")
+    print(f"Edit link:      /sessions/{session_id}?key={keys.edit}")
+    print(f"View-only link: /sessions/{session_id}?key={keys.view}")
+    print("Open a link on this app's address, e.g. http://<this machine>:8000/sessions/...")
+    print(f"API: Authorization: Bearer {keys.edit}  (read only: Bearer {keys.view})")
+    return 0
+
+
 def _lan_address() -> str | None:
     """Return this machine's address on the local network, for phones to open."""
     probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -92,11 +116,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     load = commands.add_parser("import", help="read exported sessions into an empty database")
     load.add_argument("file", help="the export file, or - for standard input")
+    keys = commands.add_parser(
+        "keys", help="list the sessions, or hand out new keys for one whose keys were lost"
+    )
+    keys.add_argument("session", nargs="?", help="the session's id (as in its address)")
     args = parser.parse_args(argv)
 
     from flask_migrate import upgrade
 
-    from scorekeeper import create_app
+    from scorekeeper import create_app, services
     from scorekeeper.transfer import TransferError
 
     app = create_app()
@@ -112,6 +140,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"scorekeeper {args.command}: {error}", file=sys.stderr)
                 return 1
             return 0
+        if args.command == "keys":
+            try:
+                return keys_of(args.session)
+            except services.NotFoundError:
+                print(f"scorekeeper keys: there is no session {args.session}.", file=sys.stderr)
+                return 1
     return _serve(app, args.host, args.port, args.threads)
 
 

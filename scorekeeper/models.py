@@ -8,6 +8,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from scorekeeper.extensions import db
+from scorekeeper.keys import new_public_id
 
 
 def utcnow() -> datetime:
@@ -21,6 +22,16 @@ class GameSession(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "sessions"
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    # What addresses and the API call the session's id: random, so that nobody can count
+    # their way into other people's sessions (the key is still needed to get in).
+    # The server default "-" is only there because migration 0004 added these columns to a
+    # filled table (SQLite cannot drop it without rebuilding the table); every session sets them.
+    public_id: so.Mapped[str] = so.mapped_column(
+        sa.String(32), unique=True, index=True, default=new_public_id, server_default="-"
+    )
+    # SHA-256 digests of the edit and view keys; the keys themselves are handed out once.
+    edit_key_digest: so.Mapped[str] = so.mapped_column(sa.String(64), server_default="-")
+    view_key_digest: so.Mapped[str] = so.mapped_column(sa.String(64), server_default="-")
     variant: so.Mapped[str] = so.mapped_column(sa.String(40), default="treppenromme")
     target: so.Mapped[int]
     first_dealer_seat: so.Mapped[int]

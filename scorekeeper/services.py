@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple, TypeVar
 
@@ -13,12 +13,24 @@ import sqlalchemy.orm as so
 from scorekeeper import rules
 from scorekeeper.database import retry_on_race
 from scorekeeper.extensions import db
+from scorekeeper.keys import Access, SessionKeys, access
 from scorekeeper.models import Entry, Game, GameSession, Player, SettlementLine, TableCard, utcnow
 
 # What the use cases say when they refuse, in English and German (as the rules' messages).
 MESSAGES: dict[str, dict[str, rules.messages.Template]] = {
-    "no_session": {"en": "There is no such session.", "de": "Diese Partie gibt es nicht."},
-    "no_game": {"en": "There is no such game.", "de": "Dieses Spiel gibt es nicht."},
+    # Said alike when the key is missing or wrong, so that nobody learns which sessions exist.
+    "no_session": {
+        "en": "There is no such session, or it needs its key (the link from the phone "
+        "that started it).",
+        "de": "Diese Partie gibt es nicht, oder sie braucht ihren Schlüssel (den Link vom Handy, "
+        "das sie begonnen hat).",
+    },
+    "no_game": {
+        "en": "There is no such game, or it needs its session's key (the link from the phone "
+        "that started it).",
+        "de": "Dieses Spiel gibt es nicht, oder es braucht den Schlüssel seiner Partie (den Link "
+        "vom Handy, das sie begonnen hat).",
+    },
     "no_entry": {
         "en": "There is no such entry in this game.",
         "de": "Diesen Eintrag gibt es in diesem Spiel nicht.",
@@ -121,6 +133,81 @@ _LARGEST_TARGET = 2**31 - 1
 
 def _exists(model: type[M], key: int) -> M | None:
     return db.session.get(model, key) if 0 < key <= _LARGEST_ID else None
+
+
+# --- keys ------------------------------------------------------------------------------------
+
+# Which key the client holds for the session with this public id (None: it holds none).
+KeyFor = Callable[[str], str | None]
+
+
+def access_to_session(
+    public_id: str, key_for: KeyFor, need: Access = Access.VIEW
+) -> tuple[GameSession, Access]:
+    """Return the session behind a public id and what the client's key may do there.
+
+    A missing session and a key that may not do ``need`` are the same NotFoundError.
+    """
+    session = db.session.scalar(
+        sa.select(GameSession)
+        .where(GameSession.public_id == public_id)
+        .options(so.selectinload(GameSession.players))
+    )
+    granted = Access.NONE
+    if session is not None:
+        granted = access(key_for(public_id), session.edit_key_digest, session.view_key_digest)
+    if session is None or granted < need:
+        raise NotFoundError("no_session")
+    return session, granted
+
+
+def access_to_game(game_id: int, key_for: KeyFor, need: Access = Access.VIEW) -> tuple[str, Access]:
+    """Return the public id of a game's session and what the client's key may do there."""
+    door = None
+    if 0 < game_id <= _LARGEST_ID:
+        door = db.session.execute(
+            sa.select(
+                GameSession.public_id, GameSession.edit_key_digest, GameSession.view_key_digest
+            )
+            .join(Game, Game.session_id == GameSession.id)
+            .where(Game.id == game_id)
+        ).one_or_none()
+    granted = Access.NONE
+    if door is not None:
+        granted = access(key_for(door.public_id), door.edit_key_digest, door.view_key_digest)
+    if door is None or granted < need:
+        raise NotFoundError("no_game")
+    return door.public_id, granted
+
+
+def sessions_opened_by(held: Mapping[str, str]) -> list[GameSession]:
+    """Return the sessions these keys (session id: key) still open, the latest started first."""
+    if not held:
+        return []
+    sessions = db.session.scalars(
+        sa.select(GameSession)
+        .where(GameSession.public_id.in_(list(held)))
+        .options(so.selectinload(GameSession.players))
+        .order_by(GameSession.created_at.desc(), GameSession.id.desc())
+    )
+    return [
+        session
+        for session in sessions
+        if access(held[session.public_id], session.edit_key_digest, session.view_key_digest)
+    ]
+
+
+@_write_use_case
+def replace_keys(public_id: str) -> SessionKeys:
+    """Hand out new keys for a session whose keys were lost; the old ones stop working."""
+    session = db.session.scalar(sa.select(GameSession).where(GameSession.public_id == public_id))
+    if session is None:
+        raise NotFoundError("no_session")
+    keys = SessionKeys.new()
+    session.edit_key_digest = keys.edit_digest
+    session.view_key_digest = keys.view_digest
+    db.session.commit()
+    return keys
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -327,8 +414,12 @@ def create_session(
     *,
     variant: str = rules.Treppenromme.name,
     start_first_game: bool = False,
+    keys: SessionKeys | None = None,
 ) -> GameSession:
-    """Seat the players and open a session; ``first_dealer=None`` draws the dealer by lot."""
+    """Seat the players and open a session; ``first_dealer=None`` draws the dealer by lot.
+
+    Only the digests of ``keys`` are kept: the caller hands the keys themselves out.
+    """
     rule_system = rules.find_variant(variant)
     seated = rules.seat_players(names, rule_system)
     rules.check_target(target)
@@ -338,8 +429,14 @@ def create_session(
         first_dealer = random.randrange(len(seated))
     if not 0 <= first_dealer < len(seated):
         raise rules.SeatingError("seating.dealer_not_a_player")
+    keys = keys or SessionKeys.new()
     session = GameSession(
-        variant=rule_system.name, target=target, first_dealer_seat=first_dealer, status="open"
+        variant=rule_system.name,
+        target=target,
+        first_dealer_seat=first_dealer,
+        status="open",
+        edit_key_digest=keys.edit_digest,
+        view_key_digest=keys.view_digest,
     )
     session.players = [Player(seat=seat, name=name) for seat, name in enumerate(seated)]
     db.session.add(session)

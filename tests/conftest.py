@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -11,11 +12,14 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from flask_migrate import upgrade
+from werkzeug.datastructures import Headers
+from werkzeug.test import TestResponse
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
@@ -165,10 +169,67 @@ def _empty(url: str) -> None:
         connection.execute(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")  # type: ignore[arg-type]
 
 
+class KeyringClient(FlaskClient):
+    """A test client that keeps the edit key of every session it starts, as an API client does.
+
+    It sends that key with each request about the session or its games, unless the request
+    brings its own Authorization header; a new client holds no keys, like a stranger's phone.
+    """
+
+    _SESSION_PATH = re.compile(r"/api/v1/sessions/([^/?]+)")
+    _GAME_PATH = re.compile(r"/api/v1/games/(\d+)")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.keys: dict[str, str] = {}  # session id -> edit key
+        self.game_sessions: dict[int, str] = {}  # game id -> session id
+
+    def open(self, *args: Any, **kwargs: Any) -> TestResponse:
+        """Send the request with the session's key, then learn keys and games from the answer."""
+        path = args[0] if args and isinstance(args[0], str) else kwargs.get("path")
+        key = self._key_for(path) if isinstance(path, str) else None
+        if key is not None:
+            headers = Headers(kwargs.pop("headers", None) or {})
+            headers.setdefault("Authorization", f"Bearer {key}")
+            kwargs["headers"] = headers
+        response = super().open(*args, **kwargs)
+        if response.is_json:
+            self._learn(response.get_json(silent=True))
+        return response
+
+    def _key_for(self, path: str) -> str | None:
+        if match := self._SESSION_PATH.match(path):
+            return self.keys.get(match.group(1))
+        if match := self._GAME_PATH.match(path):
+            session_id = self.game_sessions.get(int(match.group(1)))
+            return self.keys.get(session_id) if session_id else None
+        return None
+
+    def _learn(self, body: object) -> None:
+        if isinstance(body, list):
+            for item in body:
+                self._learn(item)
+        if not isinstance(body, dict):
+            return
+        identity = body.get("id")
+        if isinstance(identity, str) and isinstance(body.get("edit_key"), str):
+            self.keys[identity] = body["edit_key"]
+        if isinstance(identity, str) and isinstance(body.get("games"), list):
+            for game in body["games"]:
+                if isinstance(game, dict) and isinstance(game.get("id"), int):
+                    self.game_sessions[game["id"]] = identity
+        if isinstance(identity, int) and isinstance(body.get("session"), str):
+            self.game_sessions[identity] = body["session"]
+        for value in body.values():
+            if isinstance(value, dict | list):
+                self._learn(value)
+
+
 @pytest.fixture
 def app(database_url: str) -> Iterator[Flask]:
     """Return an app on a new database built by the real migrations (SQLite unless asked)."""
     app = _test_app(database_url)
+    app.test_client_class = KeyringClient
     yield app
     with app.app_context():
         db.engine.dispose()

@@ -70,10 +70,14 @@ def test_serve_upgrades_the_database_prints_its_address_and_records_a_session(
             assert response.status == 201
             session = json.load(response)
         assert [player["name"] for player in session["players"]] == ["Ann", "Bob", "Cid"]
-        with urllib.request.urlopen(f"{base}/api/v1/sessions/{session['id']}", timeout=5) as got:
+        read = urllib.request.Request(
+            f"{base}/api/v1/sessions/{session['id']}",
+            headers={"Authorization": f"Bearer {session['view_key']}"},
+        )
+        with urllib.request.urlopen(read, timeout=5) as got:
             assert json.load(got)["target"] == 300
         with pytest.raises(urllib.error.HTTPError) as refused:
-            urllib.request.urlopen(f"{base}/api/v1/sessions/999", timeout=5)
+            urllib.request.urlopen(f"{base}/api/v1/sessions/{session['id']}", timeout=5)
         assert refused.value.code == 404
         assert json.load(refused.value)["error"]
     finally:
@@ -85,3 +89,39 @@ def test_serve_upgrades_the_database_prints_its_address_and_records_a_session(
             stdout, stderr = process.communicate()
     assert f"http://127.0.0.1:{port}/" in stdout, stdout + stderr
     assert database.exists()
+
+
+def test_keys_lists_the_sessions_and_hands_out_new_keys_for_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scorekeeper import cli, create_app, services
+    from scorekeeper.extensions import db
+    from scorekeeper.keys import Access, SessionKeys
+
+    url = f"sqlite:///{tmp_path / 'keys.sqlite3'}"
+    monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.setenv("SECRET_KEY", "cli-test")
+    assert cli.main(["keys"]) == 0  # upgrades the empty database; no sessions yet
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "x"})
+    lost = SessionKeys.new()
+    with app.app_context():
+        public_id = services.create_session(["Ann", "Bob"], keys=lost).public_id
+        db.engine.dispose()
+    capsys.readouterr()
+
+    assert cli.main(["keys"]) == 0
+    listed = capsys.readouterr().out
+    assert public_id in listed and "Ann, Bob" in listed
+
+    assert cli.main(["keys", public_id]) == 0
+    printed = capsys.readouterr().out
+    new_edit = printed.split(f"/sessions/{public_id}?key=")[1].split()[0]
+    with app.app_context():
+        _, granted = services.access_to_session(public_id, lambda _: new_edit)
+        assert granted == Access.EDIT
+        with pytest.raises(services.NotFoundError):
+            services.access_to_session(public_id, lambda _: lost.edit)
+        db.engine.dispose()
+
+    assert cli.main(["keys", "no-such-session"]) == 1
+    assert "no session" in capsys.readouterr().err

@@ -14,12 +14,11 @@ import pytest
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 
 
-def call(base: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-    """Send one JSON request and return the status and the decoded answer."""
+def call(base: str, method: str, path: str, body: Any = None, key: str = "") -> tuple[int, Any]:
+    """Send one JSON request with the session's key; return the status and the answer."""
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(
-        base + path, data=data, method=method, headers={"Content-Type": "application/json"}
-    )
+    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {key}"}
+    request = urllib.request.Request(base + path, data=data, method=method, headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             raw = response.read()
@@ -28,14 +27,14 @@ def call(base: str, method: str, path: str, body: Any = None) -> tuple[int, Any]
         return error.code, json.loads(error.read() or b"null")
 
 
-def all_at_once(requests: list[tuple[str, str, Any]], base: str) -> list[tuple[int, Any]]:
+def all_at_once(requests: list[tuple[str, str, Any]], base: str, key: str) -> list[tuple[int, Any]]:
     """Send the requests from one thread each, released together."""
     results: list[tuple[int, Any]] = [(0, None)] * len(requests)
     barrier = threading.Barrier(len(requests))
 
     def send(index: int) -> None:
         barrier.wait()
-        results[index] = call(base, *requests[index])
+        results[index] = call(base, *requests[index], key=key)
 
     threads = [threading.Thread(target=send, args=(i,)) for i in range(len(requests))]
     for thread in threads:
@@ -45,51 +44,54 @@ def all_at_once(requests: list[tuple[str, str, Any]], base: str) -> list[tuple[i
     return results
 
 
-def new_game(base: str) -> tuple[int, list[int]]:
+def new_game(base: str) -> tuple[int, list[int], str]:
+    """Start a session and its first game; return the game, the players and the edit key."""
     status, session = call(base, "POST", "/api/v1/sessions", {"players": ["Ann", "Bob", "Cid"]})
     assert status == 201
-    status, game = call(base, "POST", f"/api/v1/sessions/{session['id']}/games")
+    key = session["edit_key"]
+    status, game = call(base, "POST", f"/api/v1/sessions/{session['id']}/games", key=key)
     assert status == 201
-    return game["id"], [player["id"] for player in session["players"]]
+    return game["id"], [player["id"] for player in session["players"]], key
 
 
 def test_the_same_meld_sent_twelve_times_at_once_is_recorded_once(live_server: str) -> None:
-    game_id, players = new_game(live_server)
+    game_id, players, key = new_game(live_server)
     body = {"player": players[0], "cards": "6♠ 6♥ 6♦"}
-    results = all_at_once([("POST", f"/api/v1/games/{game_id}/melds", body)] * 12, live_server)
+    results = all_at_once([("POST", f"/api/v1/games/{game_id}/melds", body)] * 12, live_server, key)
 
     statuses = sorted(status for status, _ in results)
     assert statuses == [201] + [422] * 11
     assert all(
         "already on the table" in answer["error"] for status, answer in results if status == 422
     )
-    _, game = call(live_server, "GET", f"/api/v1/games/{game_id}")
+    _, game = call(live_server, "GET", f"/api/v1/games/{game_id}", key=key)
     assert [entry["cards"] for entry in game["entries"]] == [["6♠", "6♥", "6♦"]]
 
 
 def test_different_melds_sent_at_once_are_all_recorded_in_distinct_places(live_server: str) -> None:
-    game_id, players = new_game(live_server)
+    game_id, players, key = new_game(live_server)
     melds = ["2♠ 3♠ 4♠", "7♥ 7♦ 7♣", "J♦ Q♦ K♦", "9♣ 10♣ J♣", "4♥ 5♥ 6♥", "A♠ A♥ A♦"]
     requests = [
         ("POST", f"/api/v1/games/{game_id}/melds", {"player": players[i % 3], "cards": cards})
         for i, cards in enumerate(melds)
     ]
-    results = all_at_once(requests, live_server)
+    results = all_at_once(requests, live_server, key)
 
     assert [status for status, _ in results] == [201] * len(melds)
-    _, game = call(live_server, "GET", f"/api/v1/games/{game_id}")
+    _, game = call(live_server, "GET", f"/api/v1/games/{game_id}", key=key)
     assert len(game["entries"]) == len(melds)
     assert len({entry["position"] for entry in game["entries"]}) == len(melds)
     assert sum(game["points"].values()) == sum(answer["value"] for _, answer in results)
 
 
 def test_two_phones_laying_off_the_same_card_at_once_book_it_once(live_server: str) -> None:
-    game_id, players = new_game(live_server)
+    game_id, players, key = new_game(live_server)
     _, meld = call(
         live_server,
         "POST",
         f"/api/v1/games/{game_id}/melds",
         {"player": players[0], "cards": "J♦ Q♦ K♦"},
+        key,
     )
     requests = [
         (
@@ -99,9 +101,9 @@ def test_two_phones_laying_off_the_same_card_at_once_book_it_once(live_server: s
         )
         for p in players[1:]
     ] * 3
-    results = all_at_once(requests, live_server)
+    results = all_at_once(requests, live_server, key)
 
     assert sorted(status for status, _ in results) == [201] + [422] * 5
-    _, game = call(live_server, "GET", f"/api/v1/games/{game_id}")
+    _, game = call(live_server, "GET", f"/api/v1/games/{game_id}", key=key)
     assert game["melds"][0]["cards"] == ["J♦", "Q♦", "K♦", "A♦"]
     assert sum(game["points"].values()) == 30 + 10

@@ -94,12 +94,11 @@ def server(tmp_path: Path) -> Iterator[Server]:
     running.kill()
 
 
-def call(base: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+def call(base: str, method: str, path: str, body: Any = None, key: str = "") -> tuple[int, Any]:
     """Send one JSON request; return the status and the answer (status 0: no answer)."""
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(
-        base + path, data=data, method=method, headers={"Content-Type": "application/json"}
-    )
+    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {key}"}
+    request = urllib.request.Request(base + path, data=data, method=method, headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return response.status, json.loads(response.read() or b"null")
@@ -113,8 +112,8 @@ def call(base: str, method: str, path: str, body: Any = None) -> tuple[int, Any]
 class Acknowledged:
     """What the server acknowledged with 201 before it was killed."""
 
-    sessions: list[int] = field(default_factory=list)
-    games: dict[int, int] = field(default_factory=dict)  # game id: session id
+    sessions: dict[str, str] = field(default_factory=dict)  # session id: edit key
+    games: dict[int, str] = field(default_factory=dict)  # game id: session id
     entries: dict[int, tuple[int, str, list[str], int]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -130,10 +129,11 @@ def burst(base: str, acknowledged: Acknowledged, stop: threading.Event) -> None:
         status, session = call(base, "POST", "/api/v1/sessions", {"players": ["Ann", "Bob"]})
         if status != 201:
             return
+        key = session["edit_key"]
         with acknowledged.lock:
-            acknowledged.sessions.append(session["id"])
+            acknowledged.sessions[session["id"]] = key
         players = [player["id"] for player in session["players"]]
-        status, game = call(base, "POST", f"/api/v1/sessions/{session['id']}/games")
+        status, game = call(base, "POST", f"/api/v1/sessions/{session['id']}/games", key=key)
         if status != 201:
             return
         with acknowledged.lock:
@@ -145,7 +145,7 @@ def burst(base: str, acknowledged: Acknowledged, stop: threading.Event) -> None:
                 path, body = "melds", {"player": player, "cards": cards}
             else:
                 path, body = "layoffs", {"player": player, "meld": first_meld, "cards": cards}
-            status, answer = call(base, "POST", f"/api/v1/games/{game['id']}/{path}", body)
+            status, answer = call(base, "POST", f"/api/v1/games/{game['id']}/{path}", body, key)
             if status != 201:
                 return
             first_meld = first_meld or answer["id"]
@@ -156,12 +156,13 @@ def burst(base: str, acknowledged: Acknowledged, stop: threading.Event) -> None:
 
 def check_survivors(base: str, acknowledged: Acknowledged) -> int:
     """Check every acknowledged session, game and entry on the restarted server; count them."""
-    for session_id in acknowledged.sessions:
-        status, _ = call(base, "GET", f"/api/v1/sessions/{session_id}")
+    for session_id, key in acknowledged.sessions.items():
+        status, _ = call(base, "GET", f"/api/v1/sessions/{session_id}", key=key)
         assert status == 200, f"session {session_id} was acknowledged and is gone"
     games: dict[int, Any] = {}
     for game_id, session_id in acknowledged.games.items():
-        status, game = call(base, "GET", f"/api/v1/games/{game_id}")
+        key = acknowledged.sessions[session_id]
+        status, game = call(base, "GET", f"/api/v1/games/{game_id}", key=key)
         assert status == 200, f"game {game_id} was acknowledged and is gone"
         assert game["session"] == session_id
         games[game_id] = game
@@ -211,7 +212,7 @@ def test_a_server_killed_in_the_middle_of_a_burst_of_writes_loses_nothing_it_ack
             thread.join(15)
         assert acknowledged.count() >= kill_after, "the burst was too slow to reach the kill"
         with acknowledged.lock:
-            everything.sessions += acknowledged.sessions
+            everything.sessions.update(acknowledged.sessions)
             everything.games.update(acknowledged.games)
             everything.entries.update(acknowledged.entries)
 

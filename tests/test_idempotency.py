@@ -56,8 +56,9 @@ def test_a_repeated_session_start_creates_one_session(client: FlaskClient) -> No
     other = client.post("/api/v1/sessions", json=body)
 
     assert first.status_code == again.status_code == 201
-    assert again.json["id"] == first.json["id"]
-    assert other.json["id"] == first.json["id"] + 1
+    assert again.json == first.json  # the same session, and the same keys
+    assert other.json["id"] != first.json["id"]
+    assert other.json["edit_key"] != first.json["edit_key"]
 
 
 def test_a_key_used_for_another_request_is_refused_and_changes_nothing(
@@ -99,12 +100,16 @@ def test_a_refused_request_is_not_remembered(client: FlaskClient) -> None:
     assert corrected.status_code == 201
 
 
-def post(base: str, path: str, body: Any, key: str) -> tuple[int, Any]:
+def post(base: str, path: str, body: Any, key: str, edit_key: str = "") -> tuple[int, Any]:
     request = urllib.request.Request(
         base + path,
         data=json.dumps(body).encode(),
         method="POST",
-        headers={"Content-Type": "application/json", "Idempotency-Key": key},
+        headers={
+            "Content-Type": "application/json",
+            "Idempotency-Key": key,
+            "Authorization": f"Bearer {edit_key}",
+        },
     )
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
@@ -115,7 +120,8 @@ def post(base: str, path: str, body: Any, key: str) -> tuple[int, Any]:
 
 def test_the_same_request_sent_ten_times_at_once_is_applied_once(live_server: str) -> None:
     _, session = post(live_server, "/api/v1/sessions", {"players": ["Ann", "Bob"]}, "s")
-    _, game = post(live_server, f"/api/v1/sessions/{session['id']}/games", {}, "g")
+    edit_key = session["edit_key"]
+    _, game = post(live_server, f"/api/v1/sessions/{session['id']}/games", {}, "g", edit_key)
     ann = session["players"][0]["id"]
     results: list[tuple[int, Any]] = []
     barrier = threading.Barrier(10)
@@ -128,6 +134,7 @@ def test_the_same_request_sent_ten_times_at_once_is_applied_once(live_server: st
                 f"/api/v1/games/{game['id']}/melds",
                 {"player": ann, "cards": "J♦ Q♦ K♦"},
                 "tap",
+                edit_key,
             )
         )
 
@@ -139,5 +146,9 @@ def test_the_same_request_sent_ten_times_at_once_is_applied_once(live_server: st
 
     assert [status for status, _ in results] == [201] * 10
     assert len({answer["id"] for _, answer in results}) == 1
-    with urllib.request.urlopen(f"{live_server}/api/v1/games/{game['id']}", timeout=10) as got:
+    read = urllib.request.Request(
+        f"{live_server}/api/v1/games/{game['id']}",
+        headers={"Authorization": f"Bearer {session['view_key']}"},
+    )
+    with urllib.request.urlopen(read, timeout=10) as got:
         assert len(json.load(got)["entries"]) == 1

@@ -14,8 +14,9 @@ from alembic.migration import MigrationContext
 from flask import Flask
 from flask_migrate import downgrade, upgrade
 
-from scorekeeper import create_app
+from scorekeeper import create_app, services
 from scorekeeper.extensions import db
+from scorekeeper.keys import Access
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -144,3 +145,41 @@ def test_running_totals_are_filled_in_for_games_that_ended_before_the_upgrade(
         (2, 2, 6, 0),
     ]
     assert banked == {1: 18 + 7 + 24, 2: 30 + 6}
+
+
+def test_sessions_from_before_keys_get_a_random_id_and_stay_closed_until_new_keys(
+    empty_url: str,
+) -> None:
+    app = empty_app(empty_url)
+    with app.app_context():
+        upgrade(revision="0003_idempotency_records")
+        with db.engine.begin() as connection:
+            for session_id in (1, 2):
+                connection.execute(
+                    sa.text(
+                        "INSERT INTO sessions (id, variant, target, first_dealer_seat, status,"
+                        " created_at) VALUES (:id, 'treppenromme', 500, 0, 'open', '2026-11-01')"
+                    ),
+                    {"id": session_id},
+                )
+                connection.execute(
+                    sa.text("INSERT INTO players (session_id, seat, name) VALUES (:id, 0, 'Ann')"),
+                    {"id": session_id},
+                )
+        upgrade()
+        with db.engine.connect() as connection:
+            rows = connection.execute(
+                sa.text("SELECT public_id, edit_key_digest, view_key_digest FROM sessions")
+            ).all()
+        public_ids = [row.public_id for row in rows]
+        assert len(set(public_ids)) == 2
+        assert all(len(public_id) == 22 for public_id in public_ids)
+        assert all(len(row.edit_key_digest) == len(row.view_key_digest) == 64 for row in rows)
+        with pytest.raises(services.NotFoundError):
+            services.access_to_session(public_ids[0], lambda _: "", Access.VIEW)
+        keys = services.replace_keys(public_ids[0])
+        opened, granted = services.access_to_session(public_ids[0], lambda _: keys.edit)
+        assert granted == Access.EDIT
+        assert [player.name for player in opened.players] == ["Ann"]
+        db.session.remove()
+        db.engine.dispose()

@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper import services
 from scorekeeper.extensions import db
+from scorekeeper.keys import SessionKeys
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -47,10 +48,17 @@ def statements_for(app: Flask, request: Callable[[], Any]) -> int:
     return len(statements)
 
 
-def play(app: Flask, finished_games: int, layoffs_in_open_game: int) -> dict[str, int]:
-    """Make a session with finished games and an open game; return the ids to ask about."""
+def play(
+    app: Flask, client: FlaskClient, finished_games: int, layoffs_in_open_game: int
+) -> dict[str, Any]:
+    """Make a session with finished games and an open game; return the ids to ask about.
+
+    The client gets the session's edit key, for the API and (through the edit link) the pages.
+    """
+    keys = SessionKeys.new()
     with app.app_context():
-        session = services.create_session(["Ann", "Bob", "Cid"], target=10**6)
+        session = services.create_session(["Ann", "Bob", "Cid"], target=10**6, keys=keys)
+        public_id = session.public_id
         ann, bob, cid = (player.id for player in session.players)
         session_id = session.id
         for _ in range(finished_games):
@@ -64,10 +72,13 @@ def play(app: Flask, finished_games: int, layoffs_in_open_game: int) -> dict[str
             suit = "♠♥♦♣"[index % 4]
             rank = LAYOFF_RANKS[index // 4]
             services.record_layoff(game_id, cid, melds[index % 4], f"{rank}{suit}")
-        return {"session": session_id, "game": game_id, "player": ann, "meld": melds[0]}
+    client.keys[public_id] = keys.edit  # type: ignore[attr-defined]
+    client.game_sessions[game_id] = public_id  # type: ignore[attr-defined]
+    assert client.get(f"/sessions/{public_id}?key={keys.edit}").status_code == 302
+    return {"session": public_id, "game": game_id, "player": ann, "meld": melds[0]}
 
 
-REQUESTS: dict[str, Callable[[FlaskClient, dict[str, int]], Any]] = {
+REQUESTS: dict[str, Callable[[FlaskClient, dict[str, Any]], Any]] = {
     "GET session": lambda c, ids: c.get(f"/api/v1/sessions/{ids['session']}"),
     "GET game": lambda c, ids: c.get(f"/api/v1/games/{ids['game']}"),
     "record a meld": lambda c, ids: c.post(
@@ -109,8 +120,8 @@ REQUESTS: dict[str, Callable[[FlaskClient, dict[str, int]], Any]] = {
 def test_statements_do_not_grow_with_the_games_of_a_session(
     app: Flask, client: FlaskClient, name: str
 ) -> None:
-    small = play(app, finished_games=1, layoffs_in_open_game=2)
-    large = play(app, finished_games=8, layoffs_in_open_game=2)
+    small = play(app, client, finished_games=1, layoffs_in_open_game=2)
+    large = play(app, client, finished_games=8, layoffs_in_open_game=2)
     request = REQUESTS[name]
     assert statements_for(app, lambda: request(client, large)) == statements_for(
         app, lambda: request(client, small)
@@ -121,8 +132,8 @@ def test_statements_do_not_grow_with_the_games_of_a_session(
 def test_statements_do_not_grow_with_the_entries_of_a_game(
     app: Flask, client: FlaskClient, name: str
 ) -> None:
-    few = play(app, finished_games=1, layoffs_in_open_game=1)
-    many = play(app, finished_games=1, layoffs_in_open_game=20)
+    few = play(app, client, finished_games=1, layoffs_in_open_game=1)
+    many = play(app, client, finished_games=1, layoffs_in_open_game=20)
     request = REQUESTS[name]
     assert statements_for(app, lambda: request(client, many)) == statements_for(
         app, lambda: request(client, few)

@@ -18,6 +18,7 @@ from typing import Any
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 from flask import Response, g, has_request_context, make_response, request
+from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.extensions import db
 from scorekeeper.models import IdempotencyRecord
@@ -47,23 +48,39 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
             raise IdempotencyError(
                 f"{HEADER} must be 1 to {LONGEST_KEY} printable characters, e.g. a UUID."
             )
-        fingerprint = hashlib.sha256(
-            request.method.encode() + request.path.encode() + b"\n" + request.get_data()
-        ).hexdigest()
-        _queue_behind_same_key(key)
-        record = _record(key)
-        if record is not None:
-            return _replay(key, fingerprint)
-        g.idempotency = {"key": key, "request": fingerprint, "written": False}
-        try:
-            response = make_response(view(*args, **kwargs))
-        finally:
-            pending = g.pop("idempotency", None)
-        if pending and pending["written"]:
-            _remember(key, response)
-        return response
+        return apply_once(key, lambda: make_response(view(*args, **kwargs)), _json_answer)
 
     return run
+
+
+def apply_once(
+    key: str,
+    answer: Callable[[], BaseResponse],
+    replay: Callable[[IdempotencyRecord], BaseResponse],
+    remember: Callable[[BaseResponse], str] = lambda response: response.get_data(as_text=True),
+    content: bytes | None = None,
+) -> BaseResponse:
+    """Answer a request with this key once; repeats get ``replay`` of what was remembered.
+
+    The fingerprint of the request (method, path and ``content``, the body unless given) is
+    kept with the key: the same key on another request is refused.
+    """
+    if content is None:
+        content = request.get_data()
+    fingerprint = hashlib.sha256(
+        request.method.encode() + request.path.encode() + b"\n" + content
+    ).hexdigest()
+    _queue_behind_same_key(key)
+    if _record(key) is not None:
+        return replay(_answered(key, fingerprint))
+    g.idempotency = {"key": key, "request": fingerprint, "written": False}
+    try:
+        response = answer()
+    finally:
+        pending = g.pop("idempotency", None)
+    if pending and pending["written"]:
+        _remember(key, response, remember(response))
+    return response
 
 
 def _queue_behind_same_key(key: str) -> None:
@@ -78,7 +95,8 @@ def _record(key: str) -> IdempotencyRecord | None:
     return db.session.scalar(sa.select(IdempotencyRecord).where(IdempotencyRecord.key == key))
 
 
-def _replay(key: str, fingerprint: str) -> Response:
+def _answered(key: str, fingerprint: str) -> IdempotencyRecord:
+    """Wait for the first request with this key to answer, and return what it remembered."""
     deadline = time.monotonic() + WAIT_SECONDS
     while True:
         record = _record(key)
@@ -86,20 +104,24 @@ def _replay(key: str, fingerprint: str) -> Response:
             raise IdempotencyError(f"This {HEADER} was used for another request already.")
         if record is not None and record.status is not None:
             db.session.rollback()
-            replayed = Response(record.body, status=record.status, mimetype="application/json")
-            replayed.headers["Idempotent-Replayed"] = "true"
-            return replayed
+            return record
         db.session.rollback()  # let the first request write its answer
         if time.monotonic() > deadline:
             raise StillAnswering()
         time.sleep(0.05)
 
 
-def _remember(key: str, response: Response) -> None:
+def _json_answer(record: IdempotencyRecord) -> Response:
+    replayed = Response(record.body, status=record.status, mimetype="application/json")
+    replayed.headers["Idempotent-Replayed"] = "true"
+    return replayed
+
+
+def _remember(key: str, response: BaseResponse, body: str) -> None:
     db.session.execute(
         sa.update(IdempotencyRecord)
         .where(IdempotencyRecord.key == key)
-        .values(status=response.status_code, body=response.get_data(as_text=True))
+        .values(status=response.status_code, body=body)
     )
     db.session.commit()
 

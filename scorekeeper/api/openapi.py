@@ -16,6 +16,13 @@ _CARDS_IN = {
 }
 _CARDS_OUT = {"type": "array", "items": {"type": "string"}}
 _ID = {"type": "integer", "minimum": 1}
+_SESSION_ID = {
+    "type": "string",
+    "description": "A session's id: random, so that it cannot be guessed.",
+}
+# Every request about a session, its games or entries sends one of the session's keys.
+_EDIT: list[dict[str, list[str]]] = [{"editKey": []}]
+_VIEW: list[dict[str, list[str]]] = [{"editKey": []}, {"viewKey": []}]
 
 
 def _answer(description: str, schema: dict[str, Any]) -> dict[str, Any]:
@@ -25,7 +32,8 @@ def _answer(description: str, schema: dict[str, Any]) -> dict[str, Any]:
 def _errors(*codes: int) -> dict[str, Any]:
     meaning = {
         400: "The body is not valid JSON.",
-        404: "No such session, game or entry.",
+        404: "No such session, game or entry, or the key is missing or wrong (the edit key "
+        "is needed to write).",
         409: "Not possible in the state things are in now (the game is over, a game is open, "
         "the session is finished, a later entry builds on this one).",
         413: "The body is too large.",
@@ -50,7 +58,8 @@ _IDEMPOTENCY_KEY = {
 
 
 def _id_param(name: str) -> dict[str, Any]:
-    return {"name": name, "in": "path", "required": True, "schema": _ID}
+    schema = _SESSION_ID if name == "session_id" else _ID
+    return {"name": name, "in": "path", "required": True, "schema": schema}
 
 
 OPENAPI: dict[str, Any] = {
@@ -109,7 +118,10 @@ OPENAPI: dict[str, Any] = {
                     }
                 ),
                 "responses": {
-                    "201": _answer("The new session.", {"$ref": "#/components/schemas/Session"}),
+                    "201": _answer(
+                        "The new session with its keys, handed out only here.",
+                        {"$ref": "#/components/schemas/NewSession"},
+                    ),
                     **_errors(400, 413, 422),
                 },
             }
@@ -117,6 +129,7 @@ OPENAPI: dict[str, Any] = {
         "/api/v1/sessions/{session_id}": {
             "parameters": [_id_param("session_id")],
             "get": {
+                "security": _VIEW,
                 "summary": "A session with its totals and games",
                 "responses": {
                     "200": _answer("The session.", {"$ref": "#/components/schemas/Session"}),
@@ -127,6 +140,7 @@ OPENAPI: dict[str, Any] = {
         "/api/v1/sessions/{session_id}/games": {
             "parameters": [_id_param("session_id")],
             "post": {
+                "security": _EDIT,
                 "summary": "Start the next game (the deal passes to the left)",
                 "parameters": [_IDEMPOTENCY_KEY],
                 "responses": {
@@ -138,6 +152,7 @@ OPENAPI: dict[str, Any] = {
         "/api/v1/games/{game_id}": {
             "parameters": [_id_param("game_id")],
             "get": {
+                "security": _VIEW,
                 "summary": "A game with its melds as they lie, its entries and points",
                 "responses": {
                     "200": _answer("The game.", {"$ref": "#/components/schemas/Game"}),
@@ -148,6 +163,7 @@ OPENAPI: dict[str, Any] = {
         "/api/v1/games/{game_id}/melds": {
             "parameters": [_id_param("game_id")],
             "post": {
+                "security": _EDIT,
                 "summary": "Record a meld",
                 "parameters": [_IDEMPOTENCY_KEY],
                 "requestBody": _body(
@@ -166,6 +182,7 @@ OPENAPI: dict[str, Any] = {
         "/api/v1/games/{game_id}/layoffs": {
             "parameters": [_id_param("game_id")],
             "post": {
+                "security": _EDIT,
                 "summary": "Record a layoff onto a meld on the table",
                 "parameters": [_IDEMPOTENCY_KEY],
                 "requestBody": _body(
@@ -199,6 +216,7 @@ OPENAPI: dict[str, Any] = {
         "/api/v1/games/{game_id}/entries/{entry_id}": {
             "parameters": [_id_param("game_id"), _id_param("entry_id")],
             "delete": {
+                "security": _EDIT,
                 "summary": "Delete an entry nothing depends on",
                 "responses": {"204": {"description": "Deleted."}, **_errors(404, 409)},
             },
@@ -206,6 +224,7 @@ OPENAPI: dict[str, Any] = {
         "/api/v1/games/{game_id}/undo": {
             "parameters": [_id_param("game_id")],
             "post": {
+                "security": _EDIT,
                 "summary": "Delete the latest entry of the game",
                 "parameters": [_IDEMPOTENCY_KEY],
                 "requestBody": {
@@ -239,6 +258,7 @@ OPENAPI: dict[str, Any] = {
         "/api/v1/games/{game_id}/finish": {
             "parameters": [_id_param("game_id")],
             "post": {
+                "security": _EDIT,
                 "summary": "Settle the game, or abandon it with winner null",
                 "parameters": [_IDEMPOTENCY_KEY],
                 "requestBody": _body({"$ref": "#/components/schemas/FinishRequest"}),
@@ -251,6 +271,7 @@ OPENAPI: dict[str, Any] = {
         "/api/v1/games/{game_id}/settlement": {
             "parameters": [_id_param("game_id")],
             "post": {
+                "security": _VIEW,
                 "summary": "Preview the settlement without writing anything",
                 "requestBody": _body({"$ref": "#/components/schemas/FinishRequest"}),
                 "responses": {
@@ -261,6 +282,18 @@ OPENAPI: dict[str, Any] = {
         },
     },
     "components": {
+        "securitySchemes": {
+            "editKey": {
+                "type": "http",
+                "scheme": "bearer",
+                "description": "The session's edit_key: reads and writes.",
+            },
+            "viewKey": {
+                "type": "http",
+                "scheme": "bearer",
+                "description": "The session's view_key: reads only.",
+            },
+        },
         "schemas": {
             "Error": {
                 "type": "object",
@@ -311,11 +344,30 @@ OPENAPI: dict[str, Any] = {
                     "points": _POINTS,
                 },
             },
+            "NewSession": {
+                "allOf": [
+                    {"$ref": "#/components/schemas/Session"},
+                    {
+                        "type": "object",
+                        "required": ["edit_key", "view_key"],
+                        "properties": {
+                            "edit_key": {
+                                "type": "string",
+                                "description": "Send as Authorization: Bearer to read and write.",
+                            },
+                            "view_key": {
+                                "type": "string",
+                                "description": "Send as Authorization: Bearer to read only.",
+                            },
+                        },
+                    },
+                ]
+            },
             "Session": {
                 "type": "object",
                 "required": ["id", "status", "target", "players", "winner", "totals", "games"],
                 "properties": {
-                    "id": _ID,
+                    "id": _SESSION_ID,
                     "status": {"enum": ["open", "finished"]},
                     "target": {"type": "integer"},
                     "variant": {"type": "string"},
@@ -362,7 +414,7 @@ OPENAPI: dict[str, Any] = {
                 "required": ["id", "number", "dealer", "status", "melds", "entries", "points"],
                 "properties": {
                     "id": _ID,
-                    "session": _ID,
+                    "session": _SESSION_ID,
                     "number": {"type": "integer"},
                     "dealer": _ID,
                     "status": {"enum": ["open", "finished", "abandoned"]},
@@ -404,6 +456,6 @@ OPENAPI: dict[str, Any] = {
                     "session": {"$ref": "#/components/schemas/Session"},
                 },
             },
-        }
+        },
     },
 }

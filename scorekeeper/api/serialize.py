@@ -13,7 +13,7 @@ def session_json(session: GameSession) -> dict[str, Any]:
     scores = services.session_scores(session)
     current = services.open_game(session)
     return {
-        "id": session.id,
+        "id": session.public_id,
         "status": session.status,
         "target": session.target,
         "variant": session.variant,
@@ -44,7 +44,7 @@ def game_json(game: Game) -> dict[str, Any]:
     melds = [entry for entry in game.entries if entry.kind == "meld"]
     return {
         "id": game.id,
-        "session": game.session_id,
+        "session": game.session.public_id,
         "number": game.number,
         "dealer": game.dealer_id,
         "status": game.status,

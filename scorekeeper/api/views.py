@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, Response, jsonify, request
+from flask import Blueprint, Flask, Response, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper import rules, services
@@ -12,6 +12,8 @@ from scorekeeper.api import serialize
 from scorekeeper.api.idempotency import IdempotencyError, StillAnswering, idempotent
 from scorekeeper.api.openapi import OPENAPI
 from scorekeeper.extensions import db
+from scorekeeper.keys import Access, SessionKeys
+from scorekeeper.models import GameSession
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -92,6 +94,39 @@ def register_error_pages(app: Flask) -> None:
         return "Something went wrong on the server; nothing was saved.", 500
 
 
+# Requests that read, whichever key they carry; every other request about a session writes.
+_READS = {"api.get_session", "api.get_game", "api.preview_settlement"}
+
+
+@bp.before_request
+def _require_key() -> None:
+    """Let a request about a session in only with its key: the edit key to write.
+
+    Runs before anything else, an ``Idempotency-Key`` replay included, so a stranger learns
+    nothing, not even whether the session exists.
+    """
+    arguments = request.view_args or {}
+    need = Access.VIEW if request.endpoint in _READS else Access.EDIT
+    if "session_id" in arguments:
+        g.api_session, _ = services.access_to_session(arguments["session_id"], _bearer, need)
+    elif "game_id" in arguments:
+        services.access_to_game(arguments["game_id"], _bearer, need)
+
+
+def _bearer(_public_id: str) -> str | None:
+    """Return the key of ``Authorization: Bearer <key>``, if the request carries one."""
+    scheme, _, key = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    return key.strip() or None
+
+
+def _session() -> GameSession:
+    """Return the session the key opened (see ``_require_key``)."""
+    session: GameSession = g.api_session
+    return session
+
+
 @bp.get("/openapi.json")
 def openapi() -> Response:
     """Serve the OpenAPI document of this API."""
@@ -153,21 +188,24 @@ def create_session() -> tuple[Response, int]:
     if not _is_int(target):
         raise BadBody("target must be a whole number of points, e.g. 500.")
     dealer = _first_dealer(body.get("dealer", 0), names)
-    session = services.create_session(names, target, dealer)
-    return jsonify(serialize.session_json(session)), 201
+    keys = SessionKeys.new()
+    session = services.create_session(names, target, dealer, keys=keys)
+    return jsonify(
+        {**serialize.session_json(session), "edit_key": keys.edit, "view_key": keys.view}
+    ), 201
 
 
-@bp.get("/sessions/<int:session_id>")
-def get_session(session_id: int) -> Response:
+@bp.get("/sessions/<session_id>")
+def get_session(session_id: str) -> Response:
     """Return a session with its totals and games."""
-    return jsonify(serialize.session_json(services.get_session(session_id)))
+    return jsonify(serialize.session_json(_session()))
 
 
-@bp.post("/sessions/<int:session_id>/games")
+@bp.post("/sessions/<session_id>/games")
 @idempotent
-def start_game(session_id: int) -> tuple[Response, int]:
+def start_game(session_id: str) -> tuple[Response, int]:
     """Start the session's next game."""
-    game = services.start_game(session_id)
+    game = services.start_game(_session().id)
     return jsonify(serialize.game_json(game)), 201
 
 

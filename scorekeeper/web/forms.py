@@ -1,4 +1,4 @@
-"""The forms of the pages; every one carries a CSRF token through Flask-WTF."""
+"""The forms of the pages; every one carries a CSRF token and a one-time token (web.once)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from wtforms.validators import (
 )
 
 from scorekeeper.models import Player
+from scorekeeper.web.once import new_token
 
 SEATS = 4
 LARGEST_TARGET = 1_000_000
@@ -33,11 +34,17 @@ CARDS_HINT = _l("e.g. Q♣ K♣ A♣ or qc kc ac")
 MELD_REQUIRED = _l("Tap the meld on the table to lay the cards off onto.")
 
 
-class ButtonForm(FlaskForm):  # type: ignore[misc]
-    """A form of one button: nothing to fill in but the CSRF token."""
+class OnceForm(FlaskForm):  # type: ignore[misc]
+    """A form that a double tap or a resend cannot apply twice."""
+
+    once = HiddenField(default=new_token)
 
 
-class SessionForm(FlaskForm):  # type: ignore[misc]
+class ButtonForm(OnceForm):
+    """A form of one button: nothing to fill in but the tokens."""
+
+
+class SessionForm(OnceForm):
     """Start a session: the players in seating order, the target and the first dealer."""
 
     names = FieldList(StringField(_l("Name")), min_entries=SEATS)
@@ -76,7 +83,7 @@ class SessionForm(FlaskForm):  # type: ignore[misc]
         return None if self.dealer.data == "lot" else int(self.dealer.data)
 
 
-class MeldForm(FlaskForm):  # type: ignore[misc]
+class MeldForm(OnceForm):
     """Record a new meld for a player."""
 
     player = RadioField(_l("Whose entry?"), coerce=int)
@@ -85,7 +92,7 @@ class MeldForm(FlaskForm):  # type: ignore[misc]
     )
 
 
-class LayoffForm(FlaskForm):  # type: ignore[misc]
+class LayoffForm(OnceForm):
     """Record cards a player lays off onto a meld on the table."""
 
     player = RadioField(_l("Whose entry?"), coerce=int)
@@ -102,13 +109,13 @@ class LayoffForm(FlaskForm):  # type: ignore[misc]
         return valid
 
 
-class CorrectForm(FlaskForm):  # type: ignore[misc]
+class CorrectForm(OnceForm):
     """Replace the cards of an entry."""
 
     cards = StringField(_l("Cards"), validators=[InputRequired(CARDS_REQUIRED)])
 
 
-class FinishForm(FlaskForm):  # type: ignore[misc]
+class FinishForm(OnceForm):
     """Say who went out, what is left in the other hands, and whether it was a Rommé hand."""
 
     winner = RadioField(_l("Who went out?"), coerce=int)

@@ -129,6 +129,11 @@ def hhmm(moment: datetime | None) -> str:
     return "" if moment is None else str(format_datetime(moment, "HH:mm"))
 
 
+def day_and_time(moment: datetime) -> str:
+    """Return a moment's date and time in the page's language, e.g. ``22.11.26, 20:15``."""
+    return str(format_datetime(moment, "short"))
+
+
 def points(value: int) -> str:
     """Return a number of points in words, e.g. ``30 points``."""
     return str(ngettext("%(num)s point", "%(num)s points", value))

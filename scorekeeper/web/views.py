@@ -23,8 +23,9 @@ from wtforms import SelectChoice
 from scorekeeper import rules, services
 from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE, LANGUAGES
+from scorekeeper.keys import SessionKeys
 from scorekeeper.models import Entry, Game, GameSession
-from scorekeeper.web import helpers
+from scorekeeper.web import access, helpers
 from scorekeeper.web.forms import (
     ButtonForm,
     CorrectForm,
@@ -35,6 +36,7 @@ from scorekeeper.web.forms import (
     finish_form,
     player_choices,
 )
+from scorekeeper.web.once import once_per_form
 
 bp = Blueprint("web", __name__)
 
@@ -47,12 +49,17 @@ ONE_YEAR = 365 * 24 * 60 * 60
 RECENT_GAMES = 5
 
 
+bp.before_request(access.let_in)
+
+
 @bp.app_template_filter("suits")
 def _suits(text: object) -> Any:
     return helpers.suits(text)
 
 
+bp.add_app_template_filter(access.qr_code, "qr_code")
 bp.add_app_template_filter(helpers.hhmm, "hhmm")
+bp.add_app_template_filter(helpers.day_and_time, "day_and_time")
 bp.add_app_template_filter(helpers.points, "points")
 bp.add_app_template_filter(helpers.meld_kind, "meld_kind")
 bp.add_app_template_filter(helpers.entry_cards, "entry_cards")
@@ -66,6 +73,7 @@ def _layout() -> dict[str, Any]:
         "current_language": str(get_locale() or "en"),
         "here": _here(),
         "rank_letters": helpers.rank_letters,
+        "can_edit": access.can_edit(),
     }
 
 
@@ -74,8 +82,8 @@ def _here() -> str:
     if request.method == "GET":
         query = request.query_string.decode()
         return request.path + (f"?{query}" if query else "")
-    if g.get("session_id") is not None:
-        return url_for("web.session_page", session_id=g.session_id)
+    if g.get("public_id") is not None:
+        return url_for("web.session_page", public_id=g.public_id)
     return url_for("web.home")
 
 
@@ -126,52 +134,60 @@ def language(code: str) -> BaseResponse:
 
 @bp.get("/")
 def home() -> Page:
-    """Show the form that starts a session."""
-    return render_template("home.html", form=SessionForm())
+    """Show the form that starts a session, and the sessions this phone can open."""
+    mine = services.sessions_opened_by(access.held_keys())
+    return render_template("home.html", form=SessionForm(), mine=mine)
 
 
 @bp.post("/sessions")
+@once_per_form
 def create_session() -> Answer:
     """Seat the players, open the session and deal its first game."""
     form = SessionForm()
     if form.validate_on_submit():
+        keys = SessionKeys.new()
         try:
             session = services.create_session(
                 form.player_names(),
                 form.target.data,
                 form.first_dealer(),
                 start_first_game=True,
+                keys=keys,
             )
         except REFUSED as error:
             db.session.rollback()
             form.form_errors.append(helpers.rules_message(error))
         else:
-            return redirect(url_for("web.session_page", session_id=session.id))
-    return render_template("home.html", form=form), 422
+            # This browser started the session: it keeps the edit key.
+            access.keep_key(session.public_id, keys.edit)
+            return redirect(url_for("web.session_page", public_id=session.public_id))
+    mine = services.sessions_opened_by(access.held_keys())
+    return render_template("home.html", form=form, mine=mine), 422
 
 
-@bp.get("/sessions/<int:session_id>")
-def session_page(session_id: int) -> Page:
+@bp.get("/sessions/<public_id>")
+def session_page(public_id: str) -> Page:
     """Show the totals, whose deal it is, the current game and the games played."""
-    return _session_page(services.get_session(session_id))
+    return _session_page(_session())
 
 
-@bp.post("/sessions/<int:session_id>/games")
-def start_game(session_id: int) -> Answer:
+@bp.post("/sessions/<public_id>/games")
+@once_per_form
+def start_game(public_id: str) -> Answer:
     """Deal the next game; the deal passes to the left."""
-    g.session_id = services.get_session(session_id).id
+    g.session_id = _session().id
     _check_button()
-    game = services.start_game(session_id)
+    game = services.start_game(g.session_id)
     flash(
         gettext("Game %(number)s: %(dealer)s deals.", number=game.number, dealer=game.dealer.name)
     )
     return _to_session(game)
 
 
-@bp.get("/sessions/<int:session_id>/history")
-def history(session_id: int) -> Page:
+@bp.get("/sessions/<public_id>/history")
+def history(public_id: str) -> Page:
     """Show every game with its points, its entries in order and its settlement."""
-    session = services.get_session(session_id)
+    session = _session()
     games = [
         {
             "game": game,
@@ -193,6 +209,7 @@ def history(session_id: int) -> Page:
 
 
 @bp.post("/games/<int:game_id>/melds")
+@once_per_form
 def record_meld(game_id: int) -> Answer:
     """Record a meld and show what it scored."""
     game = _open_game(game_id)
@@ -204,6 +221,7 @@ def record_meld(game_id: int) -> Answer:
 
 
 @bp.post("/games/<int:game_id>/layoffs")
+@once_per_form
 def record_layoff(game_id: int) -> Answer:
     """Record cards laid off onto a chosen meld and show what they scored."""
     game = _open_game(game_id)
@@ -233,6 +251,7 @@ def _record_entry(
 
 
 @bp.post("/games/<int:game_id>/undo")
+@once_per_form
 def undo(game_id: int) -> Answer:
     """Take back the latest entry of the game."""
     game = _open_game(game_id)
@@ -245,6 +264,7 @@ def undo(game_id: int) -> Answer:
 
 
 @bp.post("/games/<int:game_id>/entries/<int:entry_id>/delete")
+@once_per_form
 def delete_entry(game_id: int, entry_id: int) -> Answer:
     """Delete an entry that nothing on the table builds on."""
     game = _open_game(game_id)
@@ -257,6 +277,7 @@ def delete_entry(game_id: int, entry_id: int) -> Answer:
 
 
 @bp.route("/games/<int:game_id>/entries/<int:entry_id>/edit", methods=["GET", "POST"])
+@once_per_form
 def correct_entry(game_id: int, entry_id: int) -> Answer:
     """Show an entry's cards to correct, and record the correction."""
     game = _open_game(game_id)
@@ -283,6 +304,7 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
 
 
 @bp.route("/games/<int:game_id>/finish", methods=["GET", "POST"])
+@once_per_form
 def finish(game_id: int) -> Answer:
     """Preview the settlement of a game, then book it when the recorder confirms."""
     game = _open_game(game_id)
@@ -326,6 +348,7 @@ def finish(game_id: int) -> Answer:
 
 
 @bp.route("/games/<int:game_id>/abandon", methods=["GET", "POST"])
+@once_per_form
 def abandon(game_id: int) -> Answer:
     """Ask, then abandon a game (R6): its melds stand and nobody wins it."""
     game = _open_game(game_id)
@@ -368,8 +391,14 @@ def _check_button() -> None:
         abort(400)
 
 
+def _session() -> GameSession:
+    """Return the session the key opened (see ``access.let_in``)."""
+    session: GameSession = g.game_session
+    return session
+
+
 def _to_session(game: Game) -> BaseResponse:
-    return redirect(url_for("web.session_page", session_id=game.session_id, _anchor="game"))
+    return redirect(url_for("web.session_page", public_id=game.session.public_id, _anchor="game"))
 
 
 def _names(session: GameSession) -> dict[int, str]:
@@ -425,20 +454,24 @@ def _session_page(
         "problem": problem,
         "button_form": ButtonForm(formdata=None),
         "winner": _winner(session, scores),
+        "share": access.share_links(session.public_id),
     }
     if game is not None and session.status == "open":
         table = services.table_of(game)
-        entry_form: MeldForm | LayoffForm = (
-            layoff_form or meld_form or _meld_form(game, formdata=None)
-        )
         context.update(
             table=table,
             melds=[entry for entry in game.entries if entry.kind == "meld"],
             game_points=services.game_points(game),
-            entry_form=entry_form,
-            chosen_meld=layoff_form.meld.data if layoff_form is not None else None,
-            picker=helpers.picker_rows(table.cards),
         )
+        if access.can_edit():
+            entry_form: MeldForm | LayoffForm = (
+                layoff_form or meld_form or _meld_form(game, formdata=None)
+            )
+            context.update(
+                entry_form=entry_form,
+                chosen_meld=layoff_form.meld.data if layoff_form is not None else None,
+                picker=helpers.picker_rows(table.cards),
+            )
     return render_template("session.html", **context), status
 
 
@@ -450,7 +483,8 @@ def _winner(session: GameSession, scores: services.SessionScores) -> str | None:
 
 def _resubmitted(form: FinishForm) -> dict[str, Any]:
     """Return the values of a previewed form, marked to be booked when posted again."""
-    data = {name: value for name, value in form.data.items() if name != "csrf_token"}
+    # The confirming form gets a token of its own: the preview was not applied.
+    data = {name: value for name, value in form.data.items() if name not in ("csrf_token", "once")}
     return {**data, "confirm": "1"}
 
 

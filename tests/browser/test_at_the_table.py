@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -203,6 +202,7 @@ def test_no_page_scrolls_sideways_on_a_360_pixel_screen(new_phone: Callable[...,
         page.fill(f"#names-{seat}", name)
     with page.expect_navigation():
         page.locator("form button[type=submit]").tap()
+    session_page = page.url.split("#")[0]
     fits()
     record(phone, "Q♣", "K♣", "A♣", "2♣", "3♣")
     record(phone, "4♣", onto="3♣")
@@ -219,5 +219,10 @@ def test_no_page_scrolls_sideways_on_a_360_pixel_screen(new_phone: Callable[...,
     with page.expect_navigation():
         page.locator("a[href$='/finish']").tap()
     fits()
-    page.goto(re.sub(r"/sessions/(\d+).*", r"/sessions/\1/history", phone.base + "/sessions/1"))
+    page.goto(session_page + "/history")
+    fits()
+    # The links for the other phones, with their QR codes, fit too.
+    page.goto(session_page)
+    page.locator("details.share summary").tap()
+    expect(page.locator("details.share svg.qr")).to_have_count(2)
     fits()

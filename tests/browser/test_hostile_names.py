@@ -17,13 +17,13 @@ HOSTILE = "<svg onload=\"document.title='pwned'\">"
 TOO_LONG = "<img src=x onerror=\"document.title='pwned'\">"
 
 
-def api_post(base: str, path: str, body: object = None) -> dict[str, object]:
+def api_post(base: str, path: str, body: object = None, key: object = "") -> dict[str, object]:
     """Post JSON to the live server's API and return the answer."""
     request = urllib.request.Request(
         base + path,
         data=None if body is None else json.dumps(body).encode(),
         method="POST",
-        headers={"Content-Type": "application/json"},
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {key}"},
     )
     with urllib.request.urlopen(request, timeout=10) as response:
         answer: dict[str, object] = json.loads(response.read())
@@ -32,7 +32,7 @@ def api_post(base: str, path: str, body: object = None) -> dict[str, object]:
 
 def test_a_player_named_like_an_image_tag_is_shown_as_text_and_runs_nothing(phone: Phone) -> None:
     session = api_post(phone.base, "/api/v1/sessions", {"players": [HOSTILE, "Bob"]})
-    game = api_post(phone.base, f"/api/v1/sessions/{session['id']}/games")
+    game = api_post(phone.base, f"/api/v1/sessions/{session['id']}/games", key=session["edit_key"])
     dialogs: list[str] = []
 
     def dismiss(dialog: Dialog) -> None:
@@ -41,6 +41,7 @@ def test_a_player_named_like_an_image_tag_is_shown_as_text_and_runs_nothing(phon
 
     phone.page.on("dialog", dismiss)
 
+    phone.open(f"/sessions/{session['id']}?key={session['edit_key']}")  # the edit link
     pages = [
         f"/sessions/{session['id']}",
         f"/sessions/{session['id']}/history",

@@ -14,6 +14,10 @@ pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 
 
 API = "/api/v1"
+DE_NO_GAME = (
+    "Dieses Spiel gibt es nicht, oder es braucht den Schlüssel seiner Partie "
+    "(den Link vom Handy, das sie begonnen hat)."
+)
 HUGE = 99999999999999999999
 
 
@@ -22,7 +26,7 @@ class Table:
     """A three-player session with its first game open."""
 
     client: FlaskClient
-    session: int
+    session: str
     game: int
     ann: int
     bob: int
@@ -120,7 +124,7 @@ def test_malformed_json_is_answered_with_400_and_changes_nothing(
     )
     refused(response, 400)
     assert table.state() == before
-    assert table.client.get(f"{API}/sessions/{table.session + 1}").status_code == 404
+    assert table.client.get(f"{API}/sessions/no-such-session").status_code == 404
 
 
 @pytest.mark.parametrize("path", POSTS_WITH_BODY)
@@ -257,11 +261,13 @@ def test_a_new_session_seats_the_players_in_order_and_is_open(client: FlaskClien
         f"{API}/sessions", json={"players": ["Ann", "Bob", "Cid"], "target": 700}
     )
     body = ok(response, 201)
-    assert isinstance(body["id"], int)
+    assert isinstance(body["id"], str)
     assert [player["name"] for player in body["players"]] == ["Ann", "Bob", "Cid"]
     assert all(isinstance(player["id"], int) for player in body["players"])
     assert body["target"] == 700
     assert body["status"] == "open"
+    keys = {"edit_key": body.pop("edit_key"), "view_key": body.pop("view_key")}
+    assert all(isinstance(key, str) and len(key) >= 32 for key in keys.values())
     assert ok(client.get(f"{API}/sessions/{body['id']}")) == body
 
 
@@ -1055,7 +1061,7 @@ def test_errors_speak_german_when_asked_with_lang_de(client: FlaskClient) -> Non
     assert "is not a sequence" in english.json["error"]
 
     missing = client.get("/api/v1/games/999?lang=de")
-    assert (missing.status_code, missing.json["error"]) == (404, "Dieses Spiel gibt es nicht.")
+    assert (missing.status_code, missing.json["error"]) == (404, DE_NO_GAME)
     unreadable = client.post("/api/v1/check?lang=de", json={"cards": "Xq"})
     assert unreadable.status_code == 422
     assert "ist keine Karte" in unreadable.json["error"]

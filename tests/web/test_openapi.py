@@ -140,11 +140,11 @@ def test_the_answers_of_a_small_game_match_the_response_schemas(
     ann, bob, cid = (player["id"] for player in session["players"])
     sid = session["id"]
     call("get", session_path, 200, session_id=sid)
-    call("get", session_path, 404, session_id=999)
+    call("get", session_path, 404, session_id="no-such-session")
 
     game = call("post", games_path, 201, session_id=sid)
     call("post", games_path, 409, session_id=sid)
-    call("post", games_path, 404, session_id=999)
+    call("post", games_path, 404, session_id="no-such-session")
     gid = game["id"]
     call("get", game_path, 200, game_id=gid)
     call("get", game_path, 404, game_id=999)
@@ -208,7 +208,7 @@ def test_a_wrong_answer_fails_the_schema_check(document: dict[str, Any]) -> None
             f"{API}/sessions/{{session_id}}",
             200,
             {
-                "id": 1,
+                "id": "AbCd",
                 "status": "open",
                 "target": 500,
                 "players": [{"id": "one", "name": "Ann"}],

@@ -22,7 +22,8 @@ from scorekeeper.models import Entry, Game, GameSession, SettlementLine
 class Table:
     """A session just started through the home page, with its players and first game."""
 
-    session: int
+    session: str  # the id in addresses
+    session_pk: int  # the id the services take
     game: int
     players: dict[str, int]
 
@@ -37,12 +38,13 @@ def start(
     data = {f"names-{seat}": name for seat, name in enumerate(names)}
     response = client.post("/sessions", data={**data, "target": target, "dealer": dealer})
     assert response.status_code == 302, response.get_data(as_text=True)
-    session_id = int(response.location.rsplit("/", 1)[1])
+    public_id = response.location.rsplit("/", 1)[1]
     with client.application.app_context():
-        session = services.get_session(session_id)
+        session = db.session.scalar(sa.select(GameSession).filter_by(public_id=public_id))
+        assert session is not None
         game = services.open_game(session)
         assert game is not None
-        return Table(session_id, game.id, {p.name: p.id for p in session.players})
+        return Table(public_id, session.id, game.id, {p.name: p.id for p in session.players})
 
 
 def meld(client: FlaskClient, table: Table, name: str, cards: str) -> str:
@@ -110,7 +112,7 @@ def test_creating_a_session_seats_the_players_and_deals_game_one(
 ) -> None:
     table = start(client, ("Ann", "Bob", "Cid"), target="1000", dealer="1")
     with app.app_context():
-        session = services.get_session(table.session)
+        session = services.get_session(table.session_pk)
         assert [p.name for p in session.players] == ["Ann", "Bob", "Cid"]
         assert session.target == 1000
         assert [game.dealer.name for game in session.games] == ["Bob"]
@@ -181,7 +183,7 @@ def test_a_valid_meld_is_saved_and_its_value_shown_at_once(client: FlaskClient, 
     page = meld(client, table, "Bob", "3h ah 2h qh kh")
     assert "Bob: sequence Q♥ K♥ A♥ 2♥ 3♥ — 30 points" in page
     assert entries(app, table.game) == [("Bob", "Q♥ K♥ A♥ 2♥ 3♥", 30)]
-    assert totals(app, table.session)["Bob"] == 30
+    assert totals(app, table.session_pk)["Bob"] == 30
 
 
 def test_suits_are_shown_with_their_symbol_and_hearts_in_red(client: FlaskClient) -> None:
@@ -274,7 +276,7 @@ def test_a_layoff_onto_a_chosen_meld_scores_for_the_player_who_lays_off(
     page = text(response.get_data(as_text=True))
     assert "Cid: A♦ laid off onto Ann's meld (now J♦ Q♦ K♦ A♦) — 10 points" in page
     assert entries(app, table.game)[-1] == ("Cid", "A♦", 10)
-    assert totals(app, table.session) == {"Ann": 30, "Bob": 15, "Cid": 10}
+    assert totals(app, table.session_pk) == {"Ann": 30, "Bob": 15, "Cid": 10}
 
 
 def test_an_invalid_layoff_is_refused_and_keeps_the_typed_cards(
@@ -316,7 +318,7 @@ def test_undo_takes_back_the_last_entry_and_the_totals(client: FlaskClient, app:
     response = client.post(f"/games/{table.game}/undo", follow_redirects=True)
     assert "Undone: Bob: set" in text(response.get_data(as_text=True))
     assert entries(app, table.game) == [("Ann", "Q♣ K♣ A♣", 30)]
-    assert totals(app, table.session)["Bob"] == 0
+    assert totals(app, table.session_pk)["Bob"] == 0
 
 
 def test_a_double_tap_on_undo_takes_back_one_entry_only(client: FlaskClient, app: Flask) -> None:
@@ -352,7 +354,7 @@ def test_an_earlier_entry_nothing_depends_on_can_be_deleted(
     )
     assert "Deleted: Ann: sequence Q♣ K♣ A♣" in text(response.get_data(as_text=True))
     assert entries(app, table.game) == [("Bob", "7♠ 7♥ 7♦", 21)]
-    assert totals(app, table.session) == {"Ann": 0, "Bob": 21, "Cid": 0}
+    assert totals(app, table.session_pk) == {"Ann": 0, "Bob": 21, "Cid": 0}
 
 
 def test_a_meld_with_a_layoff_on_it_cannot_be_deleted(client: FlaskClient, app: Flask) -> None:
@@ -369,7 +371,7 @@ def test_a_meld_with_a_layoff_on_it_cannot_be_deleted(client: FlaskClient, app: 
         response.get_data(as_text=True)
     )
     assert len(entries(app, table.game)) == 2
-    assert totals(app, table.session) == {"Ann": 30, "Bob": 2, "Cid": 0}
+    assert totals(app, table.session_pk) == {"Ann": 30, "Bob": 2, "Cid": 0}
 
 
 def test_deleting_an_unknown_entry_is_not_found(client: FlaskClient, app: Flask) -> None:
@@ -395,7 +397,7 @@ def test_correcting_an_entry_revalues_it_and_the_totals(client: FlaskClient, app
     )
     assert "Corrected: Ann: sequence A♣ 2♣ 3♣ — 6 points" in text(response.get_data(as_text=True))
     assert entries(app, table.game) == [("Ann", "A♣ 2♣ 3♣", 6)]
-    assert totals(app, table.session)["Ann"] == 6
+    assert totals(app, table.session_pk)["Ann"] == 6
 
 
 def test_an_invalid_correction_is_refused_and_keeps_the_typed_cards(
@@ -469,7 +471,7 @@ def test_the_finish_preview_shows_the_settlement_and_writes_nothing(
     with app.app_context():
         assert services.get_game(table.game).status == "open"
     assert count(app, SettlementLine) == 0
-    assert totals(app, table.session)["Ann"] == 30
+    assert totals(app, table.session_pk)["Ann"] == 30
 
 
 def test_the_preview_says_when_no_romme_hand_is_possible(client: FlaskClient, app: Flask) -> None:
@@ -507,7 +509,7 @@ def test_confirming_books_the_doubled_romme_settlement_and_the_totals(
         assert lines[table.players["Bob"]].hand == "K♦ 7♥"
         assert lines[table.players["Bob"]].factor == 2
         assert lines[table.players["Ann"]].gain == 64
-    assert totals(app, table.session) == {"Ann": 94, "Bob": 0, "Cid": 0}
+    assert totals(app, table.session_pk) == {"Ann": 94, "Bob": 0, "Cid": 0}
 
 
 def test_confirming_without_a_romme_hand_counts_the_hands_once(
@@ -517,7 +519,7 @@ def test_confirming_without_a_romme_hand_counts_the_hands_once(
     meld(client, table, "Ann", "qc kc ac")
     data = finish_data(table, "Ann", {"Bob": "kd 7h", "Cid": "as"}, romme="no")
     client.post(f"/games/{table.game}/finish", data={**data, "confirm": "1"})
-    assert totals(app, table.session) == {"Ann": 62, "Bob": 0, "Cid": 0}
+    assert totals(app, table.session_pk) == {"Ann": 62, "Bob": 0, "Cid": 0}
 
 
 def test_the_confirm_form_carries_exactly_the_previewed_values(
@@ -535,7 +537,7 @@ def test_the_confirm_form_carries_exactly_the_previewed_values(
     assert fields["confirm"] == "1"
     assert fields["romme"] == "yes"
     client.post(f"/games/{table.game}/finish", data=fields)
-    assert totals(app, table.session)["Ann"] == 94
+    assert totals(app, table.session_pk)["Ann"] == 94
 
 
 def test_finishing_with_a_hand_card_on_the_table_is_refused(
@@ -590,7 +592,7 @@ def test_abandoning_asks_first_then_keeps_the_melds_and_scores_no_hands(
     assert "Game 1: abandoned" in page
     with app.app_context():
         assert services.get_game(table.game).status == "abandoned"
-    assert totals(app, table.session) == {"Ann": 30, "Bob": 0, "Cid": 0}
+    assert totals(app, table.session_pk) == {"Ann": 30, "Bob": 0, "Cid": 0}
 
 
 def test_entries_of_a_closed_game_cannot_change(client: FlaskClient, app: Flask) -> None:
@@ -614,10 +616,10 @@ def test_the_next_game_passes_the_deal_to_the_left(client: FlaskClient, app: Fla
     assert "Next deal: Ann." in page
     response = client.post(f"/sessions/{table.session}/games", follow_redirects=True)
     assert "Game 2: Ann deals." in text(response.get_data(as_text=True))
-    client.post(f"/games/{services_open_game(app, table.session)}/abandon")
+    client.post(f"/games/{services_open_game(app, table.session_pk)}/abandon")
     client.post(f"/sessions/{table.session}/games")
     with app.app_context():
-        dealers = [game.dealer.name for game in services.get_session(table.session).games]
+        dealers = [game.dealer.name for game in services.get_session(table.session_pk).games]
     assert dealers == ["Cid", "Ann", "Bob"]
 
 
@@ -701,14 +703,14 @@ def test_the_winner_of_the_session_is_shown_at_the_top_and_no_form_is_left(
     assert page.index("Ann wins the session!") < page.index("Session to 35 points")
     assert "<form" not in html
     with app.app_context():
-        assert services.get_session(table.session).status == "finished"
+        assert services.get_session(table.session_pk).status == "finished"
 
 
 def test_a_finished_session_refuses_changes_and_keeps_everything(
     client: FlaskClient, app: Flask
 ) -> None:
     table = win_session(client)
-    before = totals(app, table.session)
+    before = totals(app, table.session_pk)
     response = client.post(
         f"/games/{table.game}/melds", data={"player": table.players["Bob"], "cards": "5s 5h 5c"}
     )
@@ -722,7 +724,7 @@ def test_a_finished_session_refuses_changes_and_keeps_everything(
         f"/games/{table.game}/finish",
     ):
         assert client.post(url).status_code == 409, url
-    assert totals(app, table.session) == before
+    assert totals(app, table.session_pk) == before
     assert count(app, Game) == 1
     assert count(app, Entry) == 1
 

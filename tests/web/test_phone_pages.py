@@ -23,7 +23,7 @@ TRANSLATIONS = ROOT / "scorekeeper" / "translations"
 LARGEST_GAME_PAGE = 30 * 1024
 
 
-def busy_game(client: FlaskClient, app: Flask) -> tuple[str, int, int]:
+def busy_game(client: FlaskClient, app: Flask) -> tuple[str, int, str]:
     """Start a session of four with melds and layoffs on the table; return its URL and ids."""
     table = start(client, ("Annemarie", "Bartholomäus", "Cid", "Dorothea"))
     meld(client, table, "Annemarie", "8d 9d 10d")
@@ -66,7 +66,7 @@ def test_no_page_has_inline_script_style_or_event_handlers(
         f"/games/{game}/abandon",
         f"/sessions/{session}/history",
         f"/games/{game}/entries/1/edit",
-        "/sessions/999",
+        "/sessions/no-such-session",
     ]
     for address in pages:
         html = client.get(address).get_data(as_text=True)
@@ -81,7 +81,7 @@ def test_the_session_page_shows_the_last_five_games_and_links_the_history(
     table = start(client, ("Ann", "Bob"))
     for number in range(1, 8):
         with app.app_context():
-            game = services.open_game(services.get_session(table.session))
+            game = services.open_game(services.get_session(table.session_pk))
             assert game is not None
             game_id = game.id
         client.post(f"/games/{game_id}/abandon")
@@ -152,7 +152,7 @@ def test_a_hand_may_be_given_as_the_points_the_table_counted(
     html = preview.get_data(as_text=True)
     assert f'name="points_{table.players["Bob"]}" value="23"' in html
     client.post(f"/games/{table.game}/finish", data={**data, "confirm": "1"})
-    assert totals(app, table.session)["Ann"] == 68
+    assert totals(app, table.session_pk)["Ann"] == 68
 
 
 def test_a_hand_given_as_cards_and_as_points_is_refused(client: FlaskClient, app: Flask) -> None:
@@ -163,7 +163,7 @@ def test_a_hand_given_as_cards_and_as_points_is_refused(client: FlaskClient, app
     response = client.post(f"/games/{table.game}/finish", data={**data, "confirm": "1"})
     assert response.status_code == 422
     assert "Give the cards or the points of a hand, not both." in response.get_data(as_text=True)
-    assert totals(app, table.session)["Ann"] == 30
+    assert totals(app, table.session_pk)["Ann"] == 30
 
 
 def test_the_finish_page_preselects_whoever_recorded_last(client: FlaskClient) -> None:

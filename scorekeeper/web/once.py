@@ -1,0 +1,83 @@
+"""A hidden one-time token in every form, so that a form sent twice is applied once.
+
+A double tap, a reload that sends the form again, or a retry after the network dropped all carry
+the token of the page they came from: the first is applied, the others are sent where the first
+went. The token is remembered with the change, in the same transaction (see api.idempotency).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from flask import flash, g, make_response, redirect, request, url_for
+from flask_babel import gettext
+from werkzeug.wrappers import Response as BaseResponse
+
+from scorekeeper.api.idempotency import IdempotencyError, apply_once
+from scorekeeper.extensions import db
+from scorekeeper.models import IdempotencyRecord
+from scorekeeper.web import access
+
+FIELD = "once"
+
+
+def new_token() -> str:
+    """Return a token for one form on one page."""
+    return secrets.token_urlsafe(16)
+
+
+def once_per_form(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Apply a form's POST once per token; repeats go where the first answer went."""
+
+    @functools.wraps(view)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        token = request.form.get(FIELD) if request.method == "POST" else None
+        if not token or len(token) > 64 or not token.isprintable():
+            return view(*args, **kwargs)  # not one of our pages' forms: nothing to tell apart
+        g.kept_keys = {}
+        # The form is parsed already (CSRF), so its fields, not the raw body, tell sends apart.
+        fields = sorted((k, v) for k, v in request.form.items(multi=True) if k != "csrf_token")
+        try:
+            return apply_once(
+                f"form:{token}",
+                lambda: make_response(view(*args, **kwargs)),
+                _replay,
+                _remember,
+                content=json.dumps(fields).encode(),
+            )
+        except IdempotencyError:
+            # The page was sent before with something else in it (back button, then changed).
+            db.session.rollback()
+            flash(
+                gettext(
+                    "This form was sent before: nothing was recorded twice. If it was something "
+                    "new, enter it again here."
+                ),
+                "error",
+            )
+            return redirect(_back())
+
+    return run
+
+
+def _remember(response: BaseResponse) -> str:
+    """Remember where the answer went, and the keys it gave this browser."""
+    return json.dumps({"location": response.headers.get("Location"), "keys": g.kept_keys})
+
+
+def _replay(record: IdempotencyRecord) -> BaseResponse:
+    said = json.loads(record.body or "{}")
+    for public_id, key in said.get("keys", {}).items():
+        access.keep_key(public_id, key)
+    return redirect(said.get("location") or _back(), 303)
+
+
+def _back() -> str:
+    public_id = g.get("public_id")
+    if public_id is not None:
+        return url_for("web.session_page", public_id=public_id, _anchor="game")
+    return url_for("web.home")
