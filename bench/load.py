@@ -48,11 +48,15 @@ class Client:
         self.port = port
         self.results = results
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        # Sent with every request once a session has answered with an edit key.
+        self.headers: dict[str, str] = {}
 
     def call(self, method: str, path: str, body: Any = None, expect: int = 200) -> Any:
         """Send one request and return the decoded JSON answer (None for no body)."""
         payload = None if body is None else json.dumps(body).encode()
-        headers = {"Content-Type": "application/json"} if payload is not None else {}
+        headers = dict(self.headers)
+        if payload is not None:
+            headers["Content-Type"] = "application/json"
         started = time.perf_counter()
         try:
             self.connection.request(method, path, body=payload, headers=headers)
@@ -78,6 +82,8 @@ def play_table(port: int, results: Results, stop_at: float) -> None:
     )
     if session is None:
         return
+    if "edit_key" in session:
+        client.headers["Authorization"] = f"Bearer {session['edit_key']}"
     players = [player["id"] for player in session["players"]]
     while time.monotonic() < stop_at:
         game = client.call("POST", f"/api/v1/sessions/{session['id']}/games", expect=201)

@@ -232,7 +232,8 @@ def growth(workdir: Path, sizes: tuple[int, ...], repeats: int) -> dict[int, dic
     timings: dict[int, dict[str, float]] = {}
     with server(serve_ours(port, url), port, {"DATABASE_URL": url}):
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        for size, (session_id, game_id, player_id) in seeded.items():
+        for size, (session_id, game_id, player_id, key) in seeded.items():
+            cookie = _open_edit_link(connection, session_id, key)
             samples: dict[str, list[float]] = {
                 "record a meld": [],
                 "GET open game": [],
@@ -246,16 +247,18 @@ def growth(workdir: Path, sizes: tuple[int, ...], repeats: int) -> dict[int, dic
                     "POST",
                     f"/api/v1/games/{game_id}/melds",
                     {"player": player_id, "cards": "5♣ 6♣ 7♣"},
+                    key=key,
                 )
                 samples["record a meld"].append(time.perf_counter() - started)
-                _request(connection, "DELETE", f"/api/v1/games/{game_id}/entries/{answer['id']}")
+                entry = f"/api/v1/games/{game_id}/entries/{answer['id']}"
+                _request(connection, "DELETE", entry, key=key)
                 for name, path in (
                     ("GET open game", f"/api/v1/games/{game_id}"),
                     ("session page", f"/sessions/{session_id}"),
                     ("GET session (API)", f"/api/v1/sessions/{session_id}"),
                 ):
                     started = time.perf_counter()
-                    _request(connection, "GET", path)
+                    _request(connection, "GET", path, key=key, cookie=cookie)
                     samples[name].append(time.perf_counter() - started)
             timings[size] = {
                 name: statistics.median(values) * 1000 for name, values in samples.items()
@@ -263,13 +266,33 @@ def growth(workdir: Path, sizes: tuple[int, ...], repeats: int) -> dict[int, dic
     return timings
 
 
+def _open_edit_link(connection: http.client.HTTPConnection, session_id: str, key: str) -> str:
+    """Open a session's edit link as a phone would; return the cookie that keeps the key."""
+    connection.request("GET", f"/sessions/{session_id}?key={key}")
+    response = connection.getresponse()
+    response.read()
+    cookie = response.getheader("Set-Cookie", "")
+    if response.status != 302 or not cookie:
+        raise RuntimeError(f"the edit link of {session_id} answered {response.status}")
+    return cookie.split(";", 1)[0]
+
+
 def _request(
-    connection: http.client.HTTPConnection, method: str, path: str, body: Any = None
+    connection: http.client.HTTPConnection,
+    method: str,
+    path: str,
+    body: Any = None,
+    key: str = "",
+    cookie: str = "",
 ) -> Any:
     import json
 
     payload = None if body is None else json.dumps(body).encode()
     headers = {"Content-Type": "application/json"} if payload else {}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    if cookie:
+        headers["Cookie"] = cookie
     connection.request(method, path, body=payload, headers=headers)
     response = connection.getresponse()
     data = response.read()
@@ -286,7 +309,7 @@ def page_weight(workdir: Path) -> list[dict[str, Any]]:
     database = workdir / "pages.sqlite3"
     url = f"sqlite:///{database}"
     upgrade(url)
-    session_id, game_id, _ = seed_session(url, 3)
+    session_id, game_id, _, key = seed_session(url, 3)
     port = free_port()
     pages = [
         ("start page", "/"),
@@ -297,8 +320,9 @@ def page_weight(workdir: Path) -> list[dict[str, Any]]:
     rows = []
     with server(serve_ours(port, url), port, {"DATABASE_URL": url}):
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        cookie = _open_edit_link(connection, session_id, key)
         for name, path in pages:
-            html, html_bytes = _fetch(connection, path)
+            html, html_bytes = _fetch(connection, path, cookie)
             assets = re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
             asset_bytes = sum(_fetch(connection, asset)[1] for asset in set(assets))
             external = re.findall(r'(?:href|src|action)="(?:https?:)?//([^"/]+)', html)
@@ -314,9 +338,12 @@ def page_weight(workdir: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def _fetch(connection: http.client.HTTPConnection, path: str) -> tuple[str, int]:
+def _fetch(connection: http.client.HTTPConnection, path: str, cookie: str = "") -> tuple[str, int]:
     """Return a resource's text and the bytes it took on the wire with gzip accepted."""
-    connection.request("GET", path, headers={"Accept-Encoding": "gzip"})
+    headers = {"Accept-Encoding": "gzip"}
+    if cookie:
+        headers["Cookie"] = cookie
+    connection.request("GET", path, headers=headers)
     response = connection.getresponse()
     raw = response.read()
     if response.status >= 400:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from scorekeeper import create_app, rules, services
 from scorekeeper.extensions import db
+from scorekeeper.keys import SessionKeys
 from scorekeeper.models import Entry, Game, SettlementLine, TableCard
 
 
@@ -18,12 +19,16 @@ def _game_entries() -> list[tuple[int, str, int | None]]:
     return entries
 
 
-def seed_session(database_url: str, finished_games: int) -> tuple[int, int, int]:
-    """Create a session with finished games of 20 entries and one open game; return ids."""
+def seed_session(database_url: str, finished_games: int) -> tuple[str, int, int, str]:
+    """Create a session with finished games of 20 entries and one open game.
+
+    Return the session's id, the open game's id, a player's id and the session's edit key.
+    """
     app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": "bench"})
     script = _game_entries()
+    edit_keys = SessionKeys.new()
     with app.app_context():
-        session = services.create_session(["Ann", "Bob", "Cid"], target=10**9)
+        session = services.create_session(["Ann", "Bob", "Cid"], target=10**9, keys=edit_keys)
         players = session.players
         for number in range(1, finished_games + 1):
             game = Game(
@@ -79,4 +84,4 @@ def seed_session(database_url: str, finished_games: int) -> tuple[int, int, int]
         game = services.start_game(session.id)
         services.record_meld(game.id, players[0].id, "J♦ Q♦ K♦")
         services.record_meld(game.id, players[1].id, "8♥ 8♦ 8♣")
-        return session.id, game.id, players[2].id
+        return session.public_id, game.id, players[2].id, edit_keys.edit

@@ -89,6 +89,12 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
 
     session: so.Mapped[GameSession] = so.relationship(back_populates="games")
     dealer: so.Mapped[Player] = so.relationship(foreign_keys=[dealer_id])
+
+    @property
+    def session_public_id(self) -> str:
+        """Return the id of the game's session as addresses and the API show it."""
+        return self.session.public_id
+
     winner: so.Mapped[Player | None] = so.relationship(foreign_keys=[winner_id])
     entries: so.Mapped[list[Entry]] = so.relationship(
         back_populates="game", order_by="Entry.position", cascade="all, delete-orphan"

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import NamedTuple, TypeVar
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import NamedTuple
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -115,9 +116,6 @@ class InvalidRequestError(ServiceError, ValueError):
     """The request names a player or meld that is not part of this game."""
 
 
-M = TypeVar("M")
-
-
 def _raced() -> ConflictError:
     return ConflictError("raced")
 
@@ -129,10 +127,6 @@ _write_use_case = retry_on_race(lambda: db.session, _raced)
 _LARGEST_ID = 2**63 - 1
 # The target is stored in an INTEGER column, 32 bits on PostgreSQL.
 _LARGEST_TARGET = 2**31 - 1
-
-
-def _exists(model: type[M], key: int) -> M | None:
-    return db.session.get(model, key) if 0 < key <= _LARGEST_ID else None
 
 
 # --- keys ------------------------------------------------------------------------------------
@@ -306,7 +300,11 @@ def session_scores(session: GameSession, latest: int | None = None) -> SessionSc
         ended = ended.where(SettlementLine.game_id.in_([game.id for game in games]))
     for game_id, player_id, points in db.session.execute(ended):
         game_points[game_id][player_id] += points
-    current = open_game(session)
+    current: Game | GameSummary | None
+    if latest is None:  # every game is at hand: no need to ask for the open one
+        current = next((game for game in games if game.status == "open"), None)
+    else:
+        current = open_game(session)
     current_points = _open_game_points(current, player_ids) if current else {}
     if current is not None and current.id in game_points:
         game_points[current.id] = current_points
@@ -317,7 +315,7 @@ def session_scores(session: GameSession, latest: int | None = None) -> SessionSc
     return SessionScores(games=games, game_points=game_points, standing=standing)
 
 
-def _open_game_points(game: Game, player_ids: list[int]) -> dict[int, int]:
+def _open_game_points(game: Game | GameSummary, player_ids: list[int]) -> dict[int, int]:
     points = dict.fromkeys(player_ids, 0)
     rows = db.session.execute(
         sa.select(Entry.player_id, sa.func.sum(Entry.value))
@@ -358,8 +356,10 @@ def games_of(session: GameSession) -> list[Game]:
     return list(db.session.scalars(query).all())
 
 
-def game_points(game: Game) -> dict[int, int]:
+def game_points(game: Game | GameState) -> dict[int, int]:
     """Return each player's points in one game, settlement included once it has ended."""
+    if isinstance(game, GameState):
+        return game.points()
     points = dict.fromkeys((player.id for player in game.session.players), 0)
     if game.status != "open":
         for line in game.settlement_lines:
@@ -385,22 +385,244 @@ def games_played(session: GameSession) -> int:
     return int(count or 0)
 
 
-def next_dealer(session: GameSession) -> Player:
-    """Return the player who deals the next game (or the one in progress)."""
-    number = games_played(session) + (0 if open_game(session) else 1)
+def next_dealer(session: GameSession, games: list[GameSummary] | None = None) -> Player:
+    """Return the player who deals the next game (or the one in progress).
+
+    ``games`` are the summaries of all the session's games, when the caller has them already.
+    """
+    if games is None:
+        number = games_played(session) + (0 if open_game(session) else 1)
+    else:
+        number = len(games) + (0 if any(game.status == "open" for game in games) else 1)
     seat = rules.dealer_seat(session.first_dealer_seat, max(number, 1), len(session.players))
     return session.players[seat]
 
 
-def table_of(game: Game) -> rules.Table[int]:
+def table_of(game: Game | GameState) -> rules.Table[int]:
     """Rebuild the table of a game from its entries, keyed by meld entry id."""
-    variant = variant_of(game.session)
+    variant = game.variant if isinstance(game, GameState) else variant_of(game.session)
     return rules.replay((_table_entry(entry) for entry in game.entries), variant)
 
 
-def _table_entry(entry: Entry) -> rules.TableEntry[int]:
+def _table_entry(entry: Entry | EntryRow) -> rules.TableEntry[int]:
     cards = tuple(rules.Card.from_code(card.card) for card in entry.cards)
     return rules.TableEntry(key=entry.id, cards=cards, onto=entry.meld_id)
+
+
+# --- the rows the writes work on -------------------------------------------------------------
+# The use cases that record a game as it is played read and write plain rows through the
+# session's connection (SQLAlchemy Core): the ORM's loading and unit of work cost several times
+# the SQL itself. The transaction, its commit and the session's hooks stay the same.
+
+_games = Game.__table__
+_sessions = GameSession.__table__
+_players = Player.__table__
+_entries = Entry.__table__
+_table_cards = TableCard.__table__
+_settlement_lines = SettlementLine.__table__
+
+
+class CardRow(NamedTuple):
+    """A card an entry put on the table, with the value written for it."""
+
+    id: int
+    card: str
+    value: int
+
+
+class EntryRow(NamedTuple):
+    """An entry as stored, with its cards in order."""
+
+    id: int
+    position: int
+    kind: str
+    player_id: int
+    meld_id: int | None
+    meld_kind: str | None
+    value: int
+    created_at: datetime
+    cards: list[CardRow]
+
+
+class PlayerRow(NamedTuple):
+    """A player of a session as stored."""
+
+    id: int
+    seat: int
+    name: str
+    banked: int
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A game with its session's players and its entries, as a write reads them."""
+
+    id: int
+    session_id: int
+    number: int
+    dealer_id: int
+    status: str
+    winner_id: int | None
+    romme: bool | None
+    variant: rules.Variant
+    session_status: str
+    target: int
+    players: list[PlayerRow]
+    entries: list[EntryRow]
+    session_public_id: str
+
+    @property
+    def dealer(self) -> PlayerRow:
+        """Return the player who dealt the game."""
+        return next(player for player in self.players if player.id == self.dealer_id)
+
+    def points(self) -> dict[int, int]:
+        """Return each player's points from the entries (the game's points while it is open)."""
+        points = dict.fromkeys((player.id for player in self.players), 0)
+        for entry in self.entries:
+            points[entry.player_id] += entry.value
+        return points
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """An entry just written, and the meld it made or extended as that meld lies now."""
+
+    entry: EntryRow
+    meld_entry: EntryRow
+    meld: rules.Meld
+
+    @property
+    def id(self) -> int:
+        """Return the id of the entry."""
+        return self.entry.id
+
+    @property
+    def value(self) -> int:
+        """Return the value written for the entry."""
+        return self.entry.value
+
+    @property
+    def cards(self) -> list[CardRow]:
+        """Return the cards the entry put down."""
+        return self.entry.cards
+
+
+@dataclass(frozen=True)
+class Undone:
+    """The entry taken back, and the game after it."""
+
+    entry: EntryRow
+    game: GameState
+
+    @property
+    def id(self) -> int:
+        """Return the id the entry had."""
+        return self.entry.id
+
+
+def _game_state(connection: sa.Connection, game_id: int) -> GameState:
+    """Read a game for a write, with the lock that makes writers to one game wait in line.
+
+    SQLite transactions hold the database's write lock from their start (database.py); on
+    PostgreSQL the game row is locked (FOR UPDATE) before its entries are read, so a writer
+    that waited sees the entries written meanwhile.
+    """
+    if not 0 < game_id <= _LARGEST_ID:
+        raise NotFoundError("no_game")
+    rows = connection.execute(_GAME_ROWS, {"game_id": game_id}).all()
+    if not rows:
+        raise NotFoundError("no_game")
+    first = rows[0]
+    entries: list[EntryRow] = []
+    for row in connection.execute(_ENTRY_ROWS, {"game_id": game_id}):
+        if not entries or entries[-1].id != row[0]:
+            entries.append(EntryRow(*row[:8], []))
+        if row[8] is not None:
+            entries[-1].cards.append(CardRow(row[8], row[9], row[10]))
+    return GameState(
+        *first[:7],
+        variant=rules.find_variant(first[7]),
+        session_status=first[8],
+        target=first[9],
+        players=[PlayerRow(row[10], row[11], row[12], row[13]) for row in rows],
+        entries=entries,
+        session_public_id=first[14],
+    )
+
+
+_GAME_ROWS = (
+    sa.select(
+        _games.c.id,
+        _games.c.session_id,
+        _games.c.number,
+        _games.c.dealer_id,
+        _games.c.status,
+        _games.c.winner_id,
+        _games.c.romme,
+        _sessions.c.variant,
+        _sessions.c.status,
+        _sessions.c.target,
+        _players.c.id,
+        _players.c.seat,
+        _players.c.name,
+        _players.c.banked,
+        _sessions.c.public_id,
+    )
+    .select_from(
+        _games.join(_sessions, _sessions.c.id == _games.c.session_id).join(
+            _players, _players.c.session_id == _sessions.c.id
+        )
+    )
+    .where(_games.c.id == sa.bindparam("game_id"))
+    .order_by(_players.c.seat)
+    .with_for_update(of=_games)
+)
+_ENTRY_ROWS = (
+    sa.select(
+        _entries.c.id,
+        _entries.c.position,
+        _entries.c.kind,
+        _entries.c.player_id,
+        _entries.c.meld_id,
+        _entries.c.meld_kind,
+        _entries.c.value,
+        _entries.c.created_at,
+        _table_cards.c.id,
+        _table_cards.c.card,
+        _table_cards.c.value,
+    )
+    .select_from(_entries.outerjoin(_table_cards, _table_cards.c.entry_id == _entries.c.id))
+    .where(_entries.c.game_id == sa.bindparam("game_id"))
+    .order_by(_entries.c.position, _table_cards.c.position)
+)
+
+
+def _open_state(connection: sa.Connection, game_id: int) -> GameState:
+    state = _game_state(connection, game_id)
+    if state.status != "open":
+        raise ConflictError("game_over", number=state.number)
+    return state
+
+
+def _player_of(state: GameState, player_id: int) -> PlayerRow:
+    player = next((player for player in state.players if player.id == player_id), None)
+    if player is None:
+        raise InvalidRequestError("no_such_player")
+    return player
+
+
+def _insert(connection: sa.Connection, table: sa.Table, values: dict[str, object]) -> int:
+    """Insert one row and return its id."""
+    key = connection.execute(sa.insert(table), values).inserted_primary_key
+    assert key is not None
+    return int(key[0])
+
+
+def _commit() -> None:
+    db.session.commit()
+    # The rows changed around the ORM: objects this session loaded before must read them again.
+    db.session.expire_all()
 
 
 # --- sessions and games ----------------------------------------------------------------------
@@ -448,16 +670,70 @@ def create_session(
 
 
 @_write_use_case
-def start_game(session_id: int) -> Game:
+def start_game(session_id: int) -> GameState:
     """Start the next game of a session; the deal passes to the left."""
-    session = get_session(session_id)
-    if session.status == "finished":
+    if not 0 < session_id <= _LARGEST_ID:
+        raise NotFoundError("no_session")
+    connection = db.session.connection()
+    rows = connection.execute(_SESSION_ROWS, {"session_id": session_id}).all()
+    if not rows:
+        raise NotFoundError("no_session")
+    variant, status, target, first_dealer_seat, public_id = rows[0][:5]
+    players = [PlayerRow(*row[5:]) for row in rows]
+    if status == "finished":
         raise ConflictError("session_over")
-    if open_game(session) is not None:
+    dealt, still_open = connection.execute(_GAMES_DEALT, {"session_id": session_id}).one()
+    if still_open:
         raise ConflictError("game_still_open")
-    game = _deal(session)
-    db.session.commit()
-    return game
+    number = dealt + 1
+    dealer = players[rules.dealer_seat(first_dealer_seat, number, len(players))]
+    game = {
+        "session_id": session_id,
+        "number": number,
+        "dealer_id": dealer.id,
+        "status": "open",
+        "started_at": utcnow(),
+    }
+    game_id = _insert(connection, _games, game)
+    _commit()
+    return GameState(
+        game_id,
+        session_id,
+        number,
+        dealer.id,
+        "open",
+        None,
+        None,
+        rules.find_variant(variant),
+        status,
+        target,
+        players,
+        [],
+        public_id,
+    )
+
+
+_SESSION_ROWS = (
+    sa.select(
+        _sessions.c.variant,
+        _sessions.c.status,
+        _sessions.c.target,
+        _sessions.c.first_dealer_seat,
+        _sessions.c.public_id,
+        _players.c.id,
+        _players.c.seat,
+        _players.c.name,
+        _players.c.banked,
+    )
+    .select_from(_sessions.join(_players, _players.c.session_id == _sessions.c.id))
+    .where(_sessions.c.id == sa.bindparam("session_id"))
+    .order_by(_players.c.seat)
+)
+# How many games the session has dealt, and how many of them are still open.
+_GAMES_DEALT = sa.select(
+    sa.func.count(),
+    sa.func.coalesce(sa.func.sum(sa.case((_games.c.status == "open", 1), else_=0)), 0),
+).where(_games.c.session_id == sa.bindparam("session_id"))
 
 
 def _deal(session: GameSession) -> Game:
@@ -475,72 +751,122 @@ def _deal(session: GameSession) -> Game:
 
 
 @_write_use_case
-def record_meld(game_id: int, player_id: int, cards: str) -> Entry:
+def record_meld(game_id: int, player_id: int, cards: str) -> Recorded:
     """Record a player's new meld and the value written for it."""
-    game = _open_game(game_id)
-    player = _player_in(game, player_id)
-    table = table_of(game)
+    connection = db.session.connection()
+    state = _open_state(connection, game_id)
+    player = _player_of(state, player_id)
+    table = table_of(state)
     meld = table.meld(-1, rules.parse_cards(cards))
-    entry = Entry(kind="meld", player=player, meld_kind=meld.kind.value, value=meld.value)
-    return _write(game, entry, meld.cards, meld.values)
+    entry = _write(connection, state, "meld", player.id, meld)
+    _commit()
+    return Recorded(entry, entry, meld)
 
 
 @_write_use_case
-def record_layoff(game_id: int, player_id: int, meld_id: int, cards: str) -> Entry:
+def record_layoff(game_id: int, player_id: int, meld_id: int, cards: str) -> Recorded:
     """Record cards a player lays off onto a meld on the table, valued where they lie (R2)."""
-    game = _open_game(game_id)
-    player = _player_in(game, player_id)
-    meld_entry = _exists(Entry, meld_id)
-    if meld_entry is None or meld_entry.game_id != game.id or meld_entry.kind != "meld":
+    connection = db.session.connection()
+    state = _open_state(connection, game_id)
+    player = _player_of(state, player_id)
+    meld_entry = next(
+        (entry for entry in state.entries if entry.id == meld_id and entry.kind == "meld"), None
+    )
+    if meld_entry is None:
         raise InvalidRequestError("no_such_meld")
-    table = table_of(game)
+    table = table_of(state)
     layoff = table.lay_off(-1, meld_entry.id, rules.parse_cards(cards))
-    entry = Entry(kind="layoff", player=player, meld_id=meld_entry.id, value=layoff.value)
-    return _write(game, entry, layoff.cards, layoff.values)
+    entry = _write(connection, state, "layoff", player.id, layoff, meld_id=meld_entry.id)
+    _commit()
+    return Recorded(entry, meld_entry, layoff.meld)
 
 
 def _write(
-    game: Game, entry: Entry, cards: tuple[rules.Card, ...], values: tuple[int, ...]
-) -> Entry:
-    entry.position = (game.entries[-1].position + 1) if game.entries else 1
-    entry.cards = [
-        TableCard(game_id=game.id, card=card.code, position=index, value=value)
-        for index, (card, value) in enumerate(zip(cards, values, strict=True))
+    connection: sa.Connection,
+    state: GameState,
+    kind: str,
+    player_id: int,
+    played: rules.Meld | rules.Layoff,
+    meld_id: int | None = None,
+) -> EntryRow:
+    """Insert an entry and its cards after the game's latest entry; return it as stored."""
+    entry = EntryRow(
+        id=0,
+        position=(state.entries[-1].position + 1) if state.entries else 1,
+        kind=kind,
+        player_id=player_id,
+        meld_id=meld_id,
+        meld_kind=played.kind.value if isinstance(played, rules.Meld) else None,
+        value=played.value,
+        created_at=utcnow(),
+        cards=[],
+    )
+    stored = entry._asdict()
+    del stored["id"], stored["cards"]
+    entry_id = _insert(connection, _entries, {**stored, "game_id": state.id})
+    codes = [card.code for card in played.cards]
+    # One statement for all the cards; RETURNING gives the rows in no set order, so by card.
+    card_ids: dict[str, int] = dict(
+        connection.execute(
+            sa.insert(_table_cards).returning(_table_cards.c.card, _table_cards.c.id),
+            [
+                {
+                    "entry_id": entry_id,
+                    "game_id": state.id,
+                    "card": code,
+                    "position": at,
+                    "value": value,
+                }
+                for at, (code, value) in enumerate(zip(codes, played.values, strict=True))
+            ],
+        ).all()
+    )
+    cards = [
+        CardRow(card_ids[code], code, value)
+        for code, value in zip(codes, played.values, strict=True)
     ]
-    game.entries.append(entry)
-    db.session.commit()
-    return entry
+    return entry._replace(id=entry_id, cards=cards)
 
 
 @_write_use_case
 def delete_entry(game_id: int, entry_id: int) -> None:
     """Delete an entry of the open game when nothing on the table depends on it."""
-    game = _game_for_write(game_id)
-    entry = _entry_in(game, entry_id)
-    _refuse_closed(game)
-    remaining = [other for other in game.entries if other.id != entry.id]
-    _refuse_dependants(game, remaining, entry)
-    # Removing the entry from the game deletes it (delete-orphan); calling session.delete() as
-    # well makes SQLAlchemy 2.1 fail to flush ("Failed to add object to the flush context").
-    game.entries.remove(entry)
-    db.session.commit()
+    connection = db.session.connection()
+    state = _game_state(connection, game_id)
+    entry = next((entry for entry in state.entries if entry.id == entry_id), None)
+    if entry is None:
+        raise NotFoundError("no_entry")
+    _refuse_closed(state)
+    _delete(connection, state, entry)
+    _commit()
 
 
 @_write_use_case
-def undo_last_entry(game_id: int, seen_last: int | None = None) -> Entry:
-    """Delete the latest entry of the open game and return what it was.
+def undo_last_entry(game_id: int, seen_last: int | None = None) -> Undone:
+    """Delete the latest entry of the open game and return what it was, with the game after.
 
     ``seen_last`` is the latest entry as the recorder's page showed it: when another entry
     came since, or it was undone already (a double tap), nothing is deleted.
     """
-    game = _open_game(game_id)
-    if not game.entries:
+    connection = db.session.connection()
+    state = _open_state(connection, game_id)
+    if not state.entries:
         raise ConflictError("nothing_to_undo")
-    last = game.entries[-1]
+    last = state.entries[-1]
     if seen_last is not None and last.id != seen_last:
         raise ConflictError("undo_out_of_date")
-    delete_entry(game_id, last.id)
-    return last
+    after = _delete(connection, state, last)
+    _commit()
+    return Undone(last, after)
+
+
+def _delete(connection: sa.Connection, state: GameState, entry: EntryRow) -> GameState:
+    """Delete an entry and its cards if nothing builds on it; return the game without it."""
+    remaining = [other for other in state.entries if other.id != entry.id]
+    _refuse_dependants(state, remaining, entry)
+    connection.execute(sa.delete(_table_cards).where(_table_cards.c.entry_id == entry.id))
+    connection.execute(sa.delete(_entries).where(_entries.c.id == entry.id))
+    return replace(state, entries=remaining)
 
 
 @_write_use_case
@@ -584,13 +910,11 @@ def correct_entry(game_id: int, entry_id: int, cards: str) -> Entry:
     return entry
 
 
-def _refuse_dependants(game: Game, remaining: list[Entry], removed: Entry) -> None:
+def _refuse_dependants(state: GameState, remaining: list[EntryRow], removed: EntryRow) -> None:
     later = [other for other in remaining if other.position > removed.position]
     if removed.kind == "meld" and any(other.meld_id == removed.id for other in later):
         raise ConflictError("meld_has_layoffs")
-    values = rules.values_after_replay(
-        [_table_entry(other) for other in remaining], variant_of(game.session)
-    )
+    values = rules.values_after_replay([_table_entry(other) for other in remaining], state.variant)
     if values is None or any(values[other.id] != other.value for other in later):
         raise ConflictError("later_layoff_builds_on_it")
 
@@ -602,8 +926,8 @@ def _refuse_dependants(game: Game, remaining: list[Entry], removed: Entry) -> No
 class Finish:
     """The settlement of a game as it is (or would be) booked."""
 
-    game: Game
-    winner: Player | None
+    game: GameState
+    winner: PlayerRow | None
     romme: bool
     romme_possible: bool
     hands: dict[int, list[rules.Card]]
@@ -621,15 +945,15 @@ def preview_finish(
 
     A hand is the cards left in it as text, or the points the table counted (a whole number).
     """
-    game = _open_game(game_id)
-    variant = variant_of(game.session)
-    players = game.session.players
+    game = _open_state(db.session.connection(), game_id)
+    variant = game.variant
+    players = game.players
     if winner_id is None:
         if romme:
             raise rules.SettlementError("settlement.abandoned_romme")
         settlement = rules.settle_game([p.id for p in players], None, {}, variant=variant)
         return Finish(game, None, False, False, {}, settlement)
-    winner = _player_in(game, winner_id)
+    winner = _player_of(game, winner_id)
     entry_players = [entry.player_id for entry in game.entries]
     if winner.id not in entry_players:
         raise rules.SettlementError("settlement.winner_without_entries", name=winner.name)
@@ -677,33 +1001,60 @@ def finish_game(
     """Settle and close a game (``winner_id=None`` abandons it, R6) and check the target (R7)."""
     finish = preview_finish(game_id, winner_id, hands, romme)
     game = finish.game
-    meld_points = game_points(game)  # while the game is open: its entries
-    game.status = "finished" if finish.winner else "abandoned"
-    game.winner = finish.winner
-    game.romme = finish.romme if finish.winner else None
-    game.ended_at = utcnow()
-    gains = finish.settlement.gains
-    game.settlement_lines = [
-        SettlementLine(
-            player_id=player.id,
-            hand=rules.cards_text(finish.hands[player.id]) if player.id in finish.hands else None,
-            hand_points=finish.hand_points.get(player.id),
-            factor=finish.settlement.factors.get(player.id, 1),
-            gain=gains[player.id],
-            meld_points=meld_points[player.id],
-        )
-        for player in game.session.players
-    ]
-    session = game.session
-    for player in session.players:
-        player.banked += meld_points[player.id] + gains[player.id]
-    standing = rules.session_standing(
-        {player.id: player.banked for player in session.players}, session.target
+    meld_points = game.points()  # while the game is open: its entries
+    ended = replace(
+        game,
+        status="finished" if finish.winner else "abandoned",
+        winner_id=finish.winner.id if finish.winner else None,
+        romme=finish.romme if finish.winner else None,
     )
+    connection = db.session.connection()
+    connection.execute(
+        sa.update(_games)
+        .where(_games.c.id == game.id)
+        .values(
+            status=ended.status, winner_id=ended.winner_id, romme=ended.romme, ended_at=utcnow()
+        )
+    )
+    gains = finish.settlement.gains
+    connection.execute(
+        sa.insert(_settlement_lines),
+        [
+            {
+                "game_id": game.id,
+                "player_id": player.id,
+                "hand": (
+                    rules.cards_text(finish.hands[player.id]) if player.id in finish.hands else None
+                ),
+                "hand_points": finish.hand_points.get(player.id),
+                "factor": finish.settlement.factors.get(player.id, 1),
+                "gain": gains[player.id],
+                "meld_points": meld_points[player.id],
+            }
+            for player in game.players
+        ],
+    )
+    players = [
+        player._replace(banked=player.banked + meld_points[player.id] + gains[player.id])
+        for player in game.players
+    ]
+    connection.execute(
+        sa.update(_players)
+        .where(_players.c.id == sa.bindparam("player"))
+        .values(banked=sa.bindparam("total")),
+        [{"player": player.id, "total": player.banked} for player in players],
+    )
+    standing = rules.session_standing({player.id: player.banked for player in players}, game.target)
+    session_status = game.session_status
     if standing.winner is not None:
-        session.status = "finished"
-    db.session.commit()
-    return finish
+        session_status = "finished"
+        connection.execute(
+            sa.update(_sessions)
+            .where(_sessions.c.id == game.session_id)
+            .values(status=session_status)
+        )
+    _commit()
+    return replace(finish, game=replace(ended, session_status=session_status, players=players))
 
 
 def abandon_game(game_id: int) -> Finish:
@@ -712,12 +1063,6 @@ def abandon_game(game_id: int) -> Finish:
 
 
 # --- helpers ---------------------------------------------------------------------------------
-
-
-def _open_game(game_id: int) -> Game:
-    game = _game_for_write(game_id)
-    _refuse_closed(game)
-    return game
 
 
 def _game_for_write(game_id: int) -> Game:
@@ -747,16 +1092,9 @@ def _game_for_write(game_id: int) -> Game:
     return game
 
 
-def _refuse_closed(game: Game) -> None:
+def _refuse_closed(game: Game | GameState) -> None:
     if game.status != "open":
         raise ConflictError("game_over", number=game.number)
-
-
-def _player_in(game: Game, player_id: int) -> Player:
-    player = _exists(Player, player_id)
-    if player is None or player.session_id != game.session_id:
-        raise InvalidRequestError("no_such_player")
-    return player
 
 
 def _entry_in(game: Game, entry_id: int) -> Entry:

@@ -11,7 +11,7 @@ from scorekeeper.models import Entry, Game, GameSession
 def session_json(session: GameSession) -> dict[str, Any]:
     """Return a session with its players, totals, winner and games."""
     scores = services.session_scores(session)
-    current = services.open_game(session)
+    current = next((game for game in scores.games if game.status == "open"), None)
     return {
         "id": session.public_id,
         "status": session.status,
@@ -21,7 +21,7 @@ def session_json(session: GameSession) -> dict[str, Any]:
         "winner": scores.standing.winner if session.status == "finished" else None,
         "totals": _by_player(scores.totals),
         "to_go": _by_player({pid: scores.standing.to_go(pid) for pid in scores.totals}),
-        "dealer": services.next_dealer(session).id,
+        "dealer": services.next_dealer(session, scores.games).id,
         "current_game": current.id if current else None,
         "games": [
             {
@@ -38,36 +38,36 @@ def session_json(session: GameSession) -> dict[str, Any]:
     }
 
 
-def game_json(game: Game) -> dict[str, Any]:
+def game_json(game: Game | services.GameState) -> dict[str, Any]:
     """Return a game with the melds as they lie now, its entries in order, and its points."""
     table = services.table_of(game)
     melds = [entry for entry in game.entries if entry.kind == "meld"]
     return {
         "id": game.id,
-        "session": game.session.public_id,
+        "session": game.session_public_id,
         "number": game.number,
         "dealer": game.dealer_id,
         "status": game.status,
         "winner": game.winner_id,
         "romme": game.romme,
-        "melds": [meld_json(entry, table) for entry in melds],
+        "melds": [meld_json(entry, table.melds[entry.id]) for entry in melds],
         "entries": [entry_json(entry) for entry in game.entries],
         "points": _by_player(services.game_points(game)),
     }
 
 
-def meld_json(entry: Entry, table: rules.Table[int]) -> dict[str, Any]:
+def meld_json(entry: Entry | services.EntryRow, lying: rules.Meld) -> dict[str, Any]:
     """Return a meld as it lies now: its cards with layoffs, and the value written for it."""
     return {
         "id": entry.id,
         "player": entry.player_id,
         "kind": entry.meld_kind,
-        "cards": [card.code for card in table.melds[entry.id].cards],
+        "cards": [card.code for card in lying.cards],
         "value": entry.value,
     }
 
 
-def entry_json(entry: Entry) -> dict[str, Any]:
+def entry_json(entry: Entry | services.EntryRow) -> dict[str, Any]:
     """Return one entry as the recorder wrote it."""
     return {
         "id": entry.id,
@@ -93,7 +93,7 @@ def finish_json(finish: services.Finish) -> dict[str, Any]:
         "hand_points": _by_player(settlement.hand_points),
         "factors": _by_player(settlement.factors),
         "settlement": _by_player(settlement.gains),
-        "session": session_json(finish.game.session),
+        "session": session_json(services.get_session(finish.game.session_id)),
     }
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from flask import Blueprint, Flask, Response, g, jsonify, request
 from werkzeug.exceptions import HTTPException
@@ -16,6 +17,8 @@ from scorekeeper.keys import Access, SessionKeys
 from scorekeeper.models import GameSession
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+T = TypeVar("T")
 
 
 class BadBody(ValueError):
@@ -220,10 +223,11 @@ def get_game(game_id: int) -> Response:
 def record_meld(game_id: int) -> tuple[Response, int]:
     """Record a new meld."""
     body = _body()
-    game = services.get_game(game_id)  # 404 first; held, so the service finds it loaded
-    entry = services.record_meld(game.id, _id(body, "player"), _cards(body, "cards"))
-    table = services.table_of(entry.game)
-    return jsonify({**serialize.meld_json(entry, table), "entry": entry.id}), 201
+    player, cards = _fields(game_id, lambda: (_id(body, "player"), _cards(body, "cards")))
+    recorded = services.record_meld(game_id, player, cards)
+    return jsonify(
+        {**serialize.meld_json(recorded.entry, recorded.meld), "entry": recorded.id}
+    ), 201
 
 
 @bp.post("/games/<int:game_id>/layoffs")
@@ -231,16 +235,14 @@ def record_meld(game_id: int) -> tuple[Response, int]:
 def record_layoff(game_id: int) -> tuple[Response, int]:
     """Record cards laid off onto a meld on the table."""
     body = _body()
-    game = services.get_game(game_id)  # 404 first; held, so the service finds it loaded
-    entry = services.record_layoff(
-        game.id, _id(body, "player"), _id(body, "meld"), _cards(body, "cards")
+    player, meld, cards = _fields(
+        game_id, lambda: (_id(body, "player"), _id(body, "meld"), _cards(body, "cards"))
     )
-    table = services.table_of(entry.game)
-    meld_entry = next(e for e in entry.game.entries if e.id == entry.meld_id)
+    recorded = services.record_layoff(game_id, player, meld, cards)
     return jsonify(
         {
-            **serialize.entry_json(entry),
-            "meld": serialize.meld_json(meld_entry, table),
+            **serialize.entry_json(recorded.entry),
+            "meld": serialize.meld_json(recorded.meld_entry, recorded.meld),
         }
     ), 201
 
@@ -265,8 +267,8 @@ def undo(game_id: int) -> Response:
         body = _body()
         if "entry" in body:
             seen = _id(body, "entry")
-    entry = services.undo_last_entry(game_id, seen)
-    return jsonify(undone=entry.id, game=serialize.game_json(services.get_game(game_id)))
+    undone = services.undo_last_entry(game_id, seen)
+    return jsonify(undone=undone.id, game=serialize.game_json(undone.game))
 
 
 @bp.post("/games/<int:game_id>/finish")
@@ -274,9 +276,8 @@ def undo(game_id: int) -> Response:
 def finish(game_id: int) -> Response:
     """Settle the game (``winner``) or abandon it (``winner: null``)."""
     body = _body()
-    game = services.get_game(game_id)  # 404 first; held, so the service finds it loaded
-    winner, hands, romme = _finish_fields(body)
-    finish = services.finish_game(game.id, winner, hands, romme)
+    winner, hands, romme = _fields(game_id, lambda: _finish_fields(body))
+    finish = services.finish_game(game_id, winner, hands, romme)
     return jsonify(serialize.finish_json(finish))
 
 
@@ -284,9 +285,8 @@ def finish(game_id: int) -> Response:
 def preview_settlement(game_id: int) -> Response:
     """Show what finishing the game would book, without writing anything."""
     body = _body()
-    game = services.get_game(game_id)  # 404 first; held, so the service finds it loaded
-    winner, hands, romme = _finish_fields(body)
-    finish = services.preview_finish(game.id, winner, hands, romme)
+    winner, hands, romme = _fields(game_id, lambda: _finish_fields(body))
+    finish = services.preview_finish(game_id, winner, hands, romme)
     answer = serialize.finish_json(finish)
     answer["status"] = "preview"
     answer["romme_possible"] = finish.romme_possible
@@ -307,6 +307,15 @@ def _body() -> dict[str, Any]:
     if not isinstance(data, dict):
         raise BadBody("The body must be a JSON object.")
     return data
+
+
+def _fields(game_id: int, read: Callable[[], T]) -> T:
+    """Read fields of the body; a missing game answers 404 before a wrong field answers 422."""
+    try:
+        return read()
+    except BadBody:
+        services.get_game(game_id)
+        raise
 
 
 def _malformed() -> dict[str, Any]:

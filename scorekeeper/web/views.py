@@ -235,17 +235,19 @@ def record_layoff(game_id: int) -> Answer:
 
 
 def _record_entry(
-    game: Game, form: MeldForm | LayoffForm, record: Callable[[], Entry]
+    game: Game, form: MeldForm | LayoffForm, record: Callable[[], services.Recorded]
 ) -> BaseResponse | None:
     """Run the recording service; say what the entry scored, or put the refusal on the form."""
     if not form.validate_on_submit():
         return None
     try:
-        entry = record()
+        recorded = record()
     except REFUSED as error:
         db.session.rollback()
         form.cards.errors = [helpers.rules_message(error)]
         return None
+    game = services.get_game(game.id)  # read again, with the new entry
+    entry = _entry_in(game, recorded.id)
     flash(helpers.describe(entry, services.table_of(game)), "success")
     return _to_session(game)
 
@@ -397,8 +399,8 @@ def _session() -> GameSession:
     return session
 
 
-def _to_session(game: Game) -> BaseResponse:
-    return redirect(url_for("web.session_page", public_id=game.session.public_id, _anchor="game"))
+def _to_session(game: Game | services.GameState) -> BaseResponse:
+    return redirect(url_for("web.session_page", public_id=game.session_public_id, _anchor="game"))
 
 
 def _names(session: GameSession) -> dict[int, str]:
