@@ -1,10 +1,13 @@
 """Export every session as one JSON document, and import such a document into an empty database.
 
 The document keeps every id and every time (ISO 8601, UTC), so that exporting what an import
-wrote gives the same document again::
+wrote gives the same document again. Sessions keep their public ids and the digests of their
+keys, so the links and keys handed out before still open them (version 2; version 1 had
+neither)::
 
-    {"format": "treppenromme-scorekeeper", "version": 1, "sessions": [
-        {"id", "variant", "target", "first_dealer_seat", "status", "created_at",
+    {"format": "treppenromme-scorekeeper", "version": 2, "sessions": [
+        {"id", "public_id", "edit_key_digest", "view_key_digest",
+         "variant", "target", "first_dealer_seat", "status", "created_at",
          "players": [{"id", "seat", "name", "banked"}],
          "games": [{"id", "number", "dealer_id", "status", "winner_id", "romme",
                     "started_at", "ended_at",
@@ -31,7 +34,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Entry, Game, GameSession, Player, SettlementLine, TableCard
 
 FORMAT = "treppenromme-scorekeeper"
-VERSION = 1
+VERSION = 2
 
 # INTEGER columns are 32 bits on PostgreSQL; refuse larger numbers before the database does.
 _SMALLEST_INT = -(2**31)
@@ -87,6 +90,9 @@ def _text(key: str, length: int, *choices: str, nullable: bool = False) -> _Fiel
 
 _SESSION = (
     _id("id"),
+    _text("public_id", 32),
+    _text("edit_key_digest", 64),
+    _text("view_key_digest", 64),
     _text("variant", 40),
     _int("target"),
     _int("first_dealer_seat"),
@@ -278,6 +284,7 @@ class _Reader:
 
     def __init__(self) -> None:
         self.seen: dict[str, set[int]] = defaultdict(set)
+        self.public_ids: set[str] = set()
         self.rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
 
     def read(self, document: object) -> list[tuple[Any, list[dict[str, Any]]]]:
@@ -308,6 +315,9 @@ class _Reader:
 
     def _session(self, record: object, path: str) -> None:
         row = self._record(record, path, _SESSION, "sessions", ("players", "games"))
+        if not row["public_id"] or row["public_id"] in self.public_ids:
+            raise MalformedDocumentError(f"{path}.public_id: empty, or the id of another session.")
+        self.public_ids.add(row["public_id"])
         try:
             rules.find_variant(row["variant"])
         except ValueError as error:

@@ -20,6 +20,7 @@ from flask_migrate import upgrade
 
 from scorekeeper import create_app, services
 from scorekeeper.extensions import db
+from scorekeeper.keys import Access, SessionKeys
 from scorekeeper.transfer import (
     DatabaseNotEmptyError,
     MalformedDocumentError,
@@ -157,7 +158,7 @@ def test_exporting_what_an_import_wrote_gives_the_same_document(
 def test_the_document_keeps_every_id_time_card_hand_and_running_total(
     app: Flask, document: dict[str, Any]
 ) -> None:
-    assert (document["format"], document["version"]) == ("treppenromme-scorekeeper", 1)
+    assert (document["format"], document["version"]) == ("treppenromme-scorekeeper", 2)
     long, short, empty = document["sessions"]
     assert [player["name"] for player in long["players"]] == ["Ann", "Bob", "Cid"]
     assert [game["status"] for game in long["games"]] == ["finished", "abandoned", "open"]
@@ -278,7 +279,7 @@ def test_import_refuses_even_a_database_with_only_an_empty_session(
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda d: d.update(version=2), "version 2"),
+        (lambda d: d.update(version=3), "version 3"),
         (lambda d: d.update(version="1"), "version '1'"),
         (lambda d: d.update(format="something-else"), "not a scorekeeper export"),
         (lambda d: d.pop("format"), "not a scorekeeper export"),
@@ -302,6 +303,22 @@ def test_import_refuses_what_is_not_a_document_at_all(empty_app: Flask, document
         import_sessions(document)
 
 
+def test_the_keys_handed_out_before_still_open_the_imported_session(
+    app: Flask, empty_app: Flask
+) -> None:
+    keys = SessionKeys.new()
+    with app.app_context():
+        public_id = services.create_session(["Ann", "Bob"], keys=keys).public_id
+        exported = export_sessions()
+    with empty_app.app_context():
+        import_sessions(exported)
+        session, granted = services.access_to_session(public_id, lambda _: keys.edit)
+        assert granted == Access.EDIT
+        assert [player.name for player in session.players] == ["Ann", "Bob"]
+        _, granted = services.access_to_session(public_id, lambda _: keys.view)
+        assert granted == Access.VIEW
+
+
 def long_session(d: dict[str, Any]) -> dict[str, Any]:
     session: dict[str, Any] = d["sessions"][0]
     return session
@@ -316,6 +333,10 @@ BROKEN: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
     "sessions not a list": (lambda d: d.update(sessions={}), r"sessions should be a list"),
     "a key missing": (lambda d: long_session(d).pop("target"), r"sessions\[0\] has no 'target'"),
     "an unknown key": (lambda d: long_session(d).update(colour="red"), "unknown 'colour'"),
+    "a public id twice": (
+        lambda d: d["sessions"][1].update(public_id=long_session(d)["public_id"]),
+        r"sessions\[1\]\.public_id: empty, or the id of another session",
+    ),
     "text for a number": (
         lambda d: long_session(d).update(target="1000"),
         r"sessions\[0\]\.target: '1000' is not a whole number",
@@ -469,7 +490,7 @@ def test_the_console_commands_export_and_import_round_trip(
 BAD_FILES = {
     b"{not json": "not JSON",
     b'{"format": "treppenromme-scorekeeper", "version": 9, "sessions": []}': "version 9",
-    b'{"format": "treppenromme-scorekeeper", "version": 1, "sessions": [1]}': "object",
+    b'{"format": "treppenromme-scorekeeper", "version": 2, "sessions": [1]}': "object",
     b"\xff\xfe": "not UTF-8",
 }
 
@@ -487,7 +508,7 @@ def test_the_import_command_refuses_a_bad_file_with_exit_code_1(
     assert missing.returncode == 1
     assert "nowhere.json" in missing.stderr.decode()
     assert scorekeeper(empty_database_url, tmp_path, "export").stdout.decode() == (
-        '{\n  "format": "treppenromme-scorekeeper",\n  "version": 1,\n  "sessions": []\n}\n'
+        '{\n  "format": "treppenromme-scorekeeper",\n  "version": 2,\n  "sessions": []\n}\n'
     )
 
 
