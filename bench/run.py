@@ -325,7 +325,9 @@ def page_weight(workdir: Path) -> list[dict[str, Any]]:
             html, html_bytes = _fetch(connection, path, cookie)
             assets = re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
             asset_bytes = sum(_fetch(connection, asset)[1] for asset in set(assets))
-            external = re.findall(r'(?:href|src|action)="(?:https?:)?//([^"/]+)', html)
+            # Links to this server itself (the session page's share links) are not other hosts.
+            hosts = re.findall(r'(?:href|src|action)="(?:https?:)?//([^"/]+)', html)
+            external = [host for host in hosts if host != f"127.0.0.1:{port}"]
             rows.append(
                 {
                     "page": name,

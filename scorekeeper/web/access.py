@@ -6,7 +6,9 @@ the view-only link (``?key=...``), which puts the key into their cookie and leav
 
 from __future__ import annotations
 
+import functools
 import io
+from typing import Any
 
 import segno
 from flask import g, redirect, request, session, url_for
@@ -22,24 +24,28 @@ KEPT_SESSIONS = 20
 EDIT_PAGES = {"web.correct_entry", "web.finish", "web.abandon"}
 
 
+def held_keys() -> dict[str, str]:
+    """Return every key this browser holds, by session id, the latest used last."""
+    # A list of pairs, not a dict: the cookie's serializer sorts a dict's keys, losing the order.
+    held = session.get("keys")
+    if not isinstance(held, list):
+        return {}
+    return {
+        str(pair[0]): str(pair[1]) for pair in held if isinstance(pair, list) and len(pair) == 2
+    }
+
+
 def held_key(public_id: str) -> str | None:
     """Return the key this browser holds for a session."""
-    held = session.get("keys", {})
-    return held.get(public_id) if isinstance(held, dict) else None
-
-
-def held_keys() -> dict[str, str]:
-    """Return every key this browser holds, by session id."""
-    held = session.get("keys") or {}
-    return {str(k): str(v) for k, v in held.items()} if isinstance(held, dict) else {}
+    return held_keys().get(public_id)
 
 
 def keep_key(public_id: str, key: str) -> None:
     """Remember a session's key in this browser's cookie (signed by the app's secret key)."""
-    held = dict(session.get("keys") or {})
+    held = held_keys()
     held.pop(public_id, None)
     held[public_id] = key
-    session["keys"] = dict(list(held.items())[-KEPT_SESSIONS:])
+    session["keys"] = [[kept, value] for kept, value in list(held.items())[-KEPT_SESSIONS:]]
     session.permanent = True
     if "kept_keys" in g:  # a form's answer: a repeat of the form must hand out the key too
         g.kept_keys[public_id] = key
@@ -70,13 +76,31 @@ def let_in() -> BaseResponse | None:
     g.access = granted
     g.public_id = public_id
     if offered is not None:
-        # A view link must not take away the edit key this browser holds already.
-        if granted == Access.EDIT or held_key(public_id) is None:
+        # A view link must not take away an edit key this browser holds already.
+        if granted == Access.EDIT or not _holds_edit_key(public_id, arguments):
             keep_key(public_id, offered)
-        arguments = {**arguments, **request.args.to_dict()}
-        arguments.pop("key")
-        return redirect(url_for(request.endpoint or "web.home", **arguments))
+        rest = {
+            name: value
+            for name, value in request.args.items()
+            if name != "key" and name not in arguments and not name.startswith("_")
+        }
+        values: dict[str, Any] = {**arguments, **rest}
+        return redirect(url_for(request.endpoint or "web.home", **values))
     return None
+
+
+def _holds_edit_key(public_id: str, arguments: dict[str, object]) -> bool:
+    held = held_key(public_id)
+    if held is None:
+        return False
+    try:
+        if "public_id" in arguments:
+            services.access_to_session(public_id, lambda _: held, Access.EDIT)
+        else:
+            services.access_to_game(int(str(arguments["game_id"])), lambda _: held, Access.EDIT)
+    except services.NotFoundError:
+        return False
+    return True
 
 
 def can_edit() -> bool:
@@ -102,8 +126,12 @@ def _link(public_id: str, key: str) -> str:
     return url_for("web.session_page", public_id=public_id, key=key, _external=True)
 
 
+@functools.lru_cache(maxsize=256)
 def qr_code(link: str) -> Markup:
-    """Return a QR code of a link as inline SVG, dark on light whatever the page's theme."""
+    """Return a QR code of a link as inline SVG, dark on light whatever the page's theme.
+
+    Kept per link, since drawing two codes took longer than the rest of the session page.
+    """
     svg = io.BytesIO()
     segno.make(link, error="m").save(
         svg,

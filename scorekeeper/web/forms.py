@@ -40,8 +40,8 @@ class OnceForm(FlaskForm):  # type: ignore[misc]
     once = HiddenField(default=new_token)
 
 
-class ButtonForm(OnceForm):
-    """A form of one button: nothing to fill in but the tokens."""
+class ButtonForm(FlaskForm):  # type: ignore[misc]
+    """A form of one button; every button gets its own one-time token (``once_token()``)."""
 
 
 class SessionForm(OnceForm):

@@ -17,7 +17,7 @@ from flask import flash, g, make_response, redirect, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.api.idempotency import IdempotencyError, apply_once
+from scorekeeper.api.idempotency import IdempotencyError, StillAnswering, apply_once
 from scorekeeper.extensions import db
 from scorekeeper.models import IdempotencyRecord
 from scorekeeper.web import access
@@ -57,6 +57,14 @@ def once_per_form(view: Callable[..., Any]) -> Callable[..., Any]:
                     "This form was sent before: nothing was recorded twice. If it was something "
                     "new, enter it again here."
                 ),
+                "error",
+            )
+            return redirect(_back())
+        except StillAnswering:
+            # The first send has not answered in time (or its answer was lost): show the page.
+            db.session.rollback()
+            flash(
+                gettext("This form was sent before and is still being saved: look at the page."),
                 "error",
             )
             return redirect(_back())

@@ -36,7 +36,7 @@ from scorekeeper.web.forms import (
     finish_form,
     player_choices,
 )
-from scorekeeper.web.once import once_per_form
+from scorekeeper.web.once import new_token, once_per_form
 
 bp = Blueprint("web", __name__)
 
@@ -52,12 +52,20 @@ RECENT_GAMES = 5
 bp.before_request(access.let_in)
 
 
+@bp.after_request
+def _keys_stay_out_of_caches(response: BaseResponse) -> BaseResponse:
+    if g.get("no_store"):
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.app_template_filter("suits")
 def _suits(text: object) -> Any:
     return helpers.suits(text)
 
 
 bp.add_app_template_filter(access.qr_code, "qr_code")
+bp.add_app_template_global(new_token, "once_token")  # a global: imported macros see it
 bp.add_app_template_filter(helpers.hhmm, "hhmm")
 bp.add_app_template_filter(helpers.day_and_time, "day_and_time")
 bp.add_app_template_filter(helpers.points, "points")
@@ -458,6 +466,8 @@ def _session_page(
         "winner": _winner(session, scores),
         "share": access.share_links(session.public_id),
     }
+    # A page with keys in its links is kept in no cache.
+    g.no_store = bool(context["share"])
     if game is not None and session.status == "open":
         table = services.table_of(game)
         context.update(

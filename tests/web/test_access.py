@@ -10,6 +10,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper import services
+
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 
@@ -285,3 +287,70 @@ def test_a_link_with_a_wrong_key_finds_nothing(app: Flask) -> None:
     session_page = start_in_browser(creator)
     assert stranger.get(session_page + "?key=guessed").status_code == 404
     assert stranger.get(session_page).status_code == 404
+
+
+def test_a_view_key_changes_nothing_through_any_page(app: Flask) -> None:
+    creator, watcher = app.test_client(), app.test_client()
+    session_page = start_in_browser(creator)
+    owner_page = creator.get(session_page).get_data(as_text=True)
+    creator.post(
+        re.search(r'action="(/games/\d+/melds)"', owner_page).group(1),  # type: ignore[union-attr]
+        data=meld_form(owner_page),
+    )
+    owner_page = creator.get(session_page).get_data(as_text=True)
+    game = re.search(r"/games/(\d+)/melds", owner_page).group(1)  # type: ignore[union-attr]
+    entry = re.search(r"/entries/(\d+)/delete", owner_page).group(1)  # type: ignore[union-attr]
+    watcher.get(links(owner_page)["view"])
+    for path in (
+        f"/games/{game}/entries/{entry}/delete",
+        f"/games/{game}/entries/{entry}/edit",
+        f"/games/{game}/finish",
+        f"/games/{game}/abandon",
+        f"/games/{game}/layoffs",
+        session_page + "/games",
+    ):
+        assert watcher.post(path, data={"cards": "7♠", "winner": "1"}).status_code == 404, path
+    assert "7♥" in creator.get(session_page).get_data(as_text=True)
+    assert creator.get(f"/games/{game}/finish").status_code == 200  # still open
+
+
+def test_a_wrong_key_shows_the_same_page_as_a_session_that_does_not_exist(app: Flask) -> None:
+    creator, stranger = app.test_client(), app.test_client()
+    session_page = start_in_browser(creator)
+    invented_page = "/sessions/AAAAAAAAAAAAAAAAAAAAAA"
+    real = stranger.get(session_page)
+    invented = stranger.get(invented_page)
+    assert real.status_code == invented.status_code == 404
+    # The same page, but for the address it was asked at (the language links lead back there).
+    assert real.get_data(as_text=True).replace(session_page, invented_page) == invented.get_data(
+        as_text=True
+    )
+
+
+def test_the_cookie_keeps_the_keys_of_the_twenty_latest_sessions(app: Flask) -> None:
+    browser = app.test_client()
+    started = [start_in_browser(browser) for _ in range(21)]
+    assert browser.get(started[0]).status_code == 404  # the oldest dropped out
+    assert all(browser.get(page).status_code == 200 for page in started[1:])
+
+
+def test_a_new_link_opens_a_session_whose_old_key_this_phone_still_holds(app: Flask) -> None:
+    creator = app.test_client()
+    session_page = start_in_browser(creator)
+    public_id = session_page.rsplit("/", 1)[1]
+    with app.app_context():
+        keys = services.replace_keys(public_id)  # the keys were lost and handed out anew
+    assert creator.get(session_page).status_code == 404
+    assert creator.get(f"{session_page}?key={keys.view}").status_code == 302
+    assert creator.get(session_page).status_code == 200
+    assert creator.get(f"{session_page}?key={keys.edit}").status_code == 302
+    assert "data-entry" in creator.get(session_page).get_data(as_text=True)
+
+
+def test_a_link_cannot_send_the_phone_elsewhere_with_extra_arguments(app: Flask) -> None:
+    creator, other = app.test_client(), app.test_client()
+    session_page = start_in_browser(creator)
+    view = links(creator.get(session_page).get_data(as_text=True))["view"]
+    answer = other.get(view + "&public_id=elsewhere&_anchor=x&game_id=abc")
+    assert answer.status_code == 302
+    assert answer.headers["Location"].split("?")[0] == session_page

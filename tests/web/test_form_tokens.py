@@ -11,12 +11,13 @@ from flask.testing import FlaskClient
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 
+ONCE = r'<input[^>]*name="once"[^>]*value="([^"]+)"'
 NEW_SESSION = {"names-0": "Ann", "names-1": "Bob", "names-2": "Cid", "target": "500"}
 
 
 def token(page: str) -> str:
     """Return the one-time token of the page's first form."""
-    found = re.search(r'name="once" type="hidden" value="([^"]+)"', page)
+    found = re.search(ONCE, page)
     assert found is not None, "the form carries no one-time token"
     return found.group(1)
 
@@ -42,11 +43,16 @@ def entries_on(page: str) -> int:
 
 
 def test_every_form_of_the_pages_carries_its_own_token(client: FlaskClient) -> None:
-    _, page = session_page(client)
-    tokens = re.findall(r'name="once" type="hidden" value="([^"]+)"', page)
-    assert tokens
-    _, again = session_page(client)
-    assert set(tokens).isdisjoint(re.findall(r'name="once" type="hidden" value="([^"]+)"', again))
+    address, page = session_page(client)
+    action, form = meld_form(page, "7♥ 7♦ 7♣")
+    client.post(action, data=form)
+    page = client.get(address).get_data(as_text=True)
+    tokens = re.findall(ONCE, page)
+    # The meld form, undo, a delete button per entry, and each button its own token.
+    assert len(tokens) >= 3
+    assert len(set(tokens)) == len(tokens)
+    again = client.get(address).get_data(as_text=True)
+    assert set(tokens).isdisjoint(re.findall(ONCE, again))
 
 
 def test_a_meld_form_sent_twice_records_one_meld(client: FlaskClient) -> None:
@@ -113,3 +119,28 @@ def test_an_undo_button_tapped_twice_takes_back_one_entry(client: FlaskClient) -
     assert client.post(path, data=button).status_code == 302
     assert client.post(path, data=button).status_code == 303
     assert entries_on(client.get(address).get_data(as_text=True)) == 1
+
+
+def test_with_csrf_on_a_form_sent_twice_is_applied_once_and_other_cards_are_told_apart(
+    app: Flask,
+) -> None:
+    app.config["WTF_CSRF_ENABLED"] = True  # as in production: the form is parsed before the view
+    client = app.test_client()
+    home = client.get("/").get_data(as_text=True)
+    csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', home)
+    assert csrf is not None
+    data = {**NEW_SESSION, "once": token(home), "csrf_token": csrf.group(1)}
+    first = client.post("/sessions", data=data)
+    assert first.status_code == 302
+    assert client.post("/sessions", data=data).status_code == 303
+    address = first.headers["Location"]
+    page = client.get(address).get_data(as_text=True)
+    action, form = meld_form(page, "7♥ 7♦ 7♣")
+    form["csrf_token"] = csrf.group(1)
+    assert client.post(action, data=form).status_code == 302
+    assert client.post(action, data=form).status_code == 303
+    other = client.post(action, data={**form, "cards": "2♠ 3♠ 4♠"}, follow_redirects=True)
+    assert "This form was sent before" in other.get_data(as_text=True)
+    assert entries_on(client.get(address).get_data(as_text=True)) == 1
+    listed = re.findall(r'href="(/sessions/[^"#]+)"', client.get("/").get_data(as_text=True))
+    assert listed == [address]
