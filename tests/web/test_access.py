@@ -210,6 +210,21 @@ def meld_form(page: str) -> dict[str, str]:
     return {**fields, "player": player.group(1), "cards": "7♥ 7♦ 7♣"}
 
 
+def found(pattern: str, page: str) -> str:
+    """Return the first group of a pattern that must be on the page."""
+    match = re.search(pattern, page)
+    assert match is not None, pattern
+    return match.group(1)
+
+
+def start_with_a_meld(creator: FlaskClient) -> tuple[str, str]:
+    """Start a session in the browser and record 7♥ 7♦ 7♣; return its address and its page."""
+    session_page = start_in_browser(creator)
+    page = creator.get(session_page).get_data(as_text=True)
+    creator.post(found(r'action="(/games/\d+/melds)"', page), data=meld_form(page))
+    return session_page, creator.get(session_page).get_data(as_text=True)
+
+
 def test_the_browser_that_starts_a_session_keeps_its_edit_key(app: Flask) -> None:
     creator = app.test_client()
     session_page = start_in_browser(creator)
@@ -248,12 +263,7 @@ def test_the_session_page_offers_an_edit_link_and_a_view_link_with_qr_codes(app:
 
 def test_the_view_link_shows_the_scores_and_no_way_to_change_them(app: Flask) -> None:
     creator, watcher = app.test_client(), app.test_client()
-    session_page = start_in_browser(creator)
-    owner_page = creator.get(session_page).get_data(as_text=True)
-    creator.post(
-        re.search(r'action="(/games/\d+/melds)"', owner_page).group(1),  # type: ignore[union-attr]
-        data=meld_form(owner_page),
-    )
+    session_page, owner_page = start_with_a_meld(creator)
     opened = watcher.get(links(owner_page)["view"])
     assert opened.status_code == 302
     assert opened.headers["Location"] == session_page  # the key leaves the address bar
@@ -261,7 +271,7 @@ def test_the_view_link_shows_the_scores_and_no_way_to_change_them(app: Flask) ->
     assert "7♥" in page and "data-entry" not in page and "/undo" not in page
     assert set(links(page)) == {"view"}
     assert watcher.get(session_page + "/history").status_code == 200
-    game = re.search(r"/games/(\d+)/melds", owner_page).group(1)  # type: ignore[union-attr]
+    game = found(r"/games/(\d+)/finish", owner_page)
     assert watcher.get(f"/games/{game}/finish").status_code == 404
     assert watcher.post(f"/games/{game}/undo", data={}).status_code == 404
     assert "7♥" in creator.get(session_page).get_data(as_text=True)
@@ -291,15 +301,9 @@ def test_a_link_with_a_wrong_key_finds_nothing(app: Flask) -> None:
 
 def test_a_view_key_changes_nothing_through_any_page(app: Flask) -> None:
     creator, watcher = app.test_client(), app.test_client()
-    session_page = start_in_browser(creator)
-    owner_page = creator.get(session_page).get_data(as_text=True)
-    creator.post(
-        re.search(r'action="(/games/\d+/melds)"', owner_page).group(1),  # type: ignore[union-attr]
-        data=meld_form(owner_page),
-    )
-    owner_page = creator.get(session_page).get_data(as_text=True)
-    game = re.search(r"/games/(\d+)/melds", owner_page).group(1)  # type: ignore[union-attr]
-    entry = re.search(r"/entries/(\d+)/delete", owner_page).group(1)  # type: ignore[union-attr]
+    session_page, owner_page = start_with_a_meld(creator)
+    game = found(r"/games/(\d+)/melds", owner_page)
+    entry = found(r"/entries/(\d+)/delete", owner_page)
     watcher.get(links(owner_page)["view"])
     for path in (
         f"/games/{game}/entries/{entry}/delete",
