@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import functools
+import os
+import sqlite3
+import threading
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
@@ -12,6 +15,67 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 ATTEMPTS = 5
+# How long a transaction waits for the write lock before it gives up ("database is locked").
+WAIT_SECONDS = 10.0
+
+# One lock per SQLite file in this process (see InLineConnection).
+_WRITE_LOCKS: dict[str, threading.Lock] = {}
+_WRITE_LOCKS_GUARD = threading.Lock()
+
+
+def _write_lock(database: str) -> threading.Lock:
+    if not database or database == ":memory:":
+        return threading.Lock()  # each in-memory database is a database of its own
+    with _WRITE_LOCKS_GUARD:
+        return _WRITE_LOCKS.setdefault(os.path.abspath(database), threading.Lock())
+
+
+class InLineConnection(sqlite3.Connection):
+    """A SQLite connection whose transactions queue on a lock shared in this process.
+
+    SQLite makes a second writer poll for its lock, sleeping up to 100 ms between tries, so
+    under load some requests waited long after the lock was free. Threads of one process
+    wait here instead and are woken as soon as the transaction before them ends; other
+    processes still wait in SQLite's busy handler.
+    """
+
+    write_lock: threading.Lock
+    holds_write_lock = False
+
+    def wait_in_line(self) -> None:
+        """Wait for this process's turn to write; raise "database is locked" after a while."""
+        if not self.write_lock.acquire(timeout=WAIT_SECONDS):
+            raise sa.exc.OperationalError(
+                "BEGIN IMMEDIATE", None, sqlite3.OperationalError("database is locked")
+            )
+        self.holds_write_lock = True
+
+    def commit(self) -> None:
+        """Commit, then let the next transaction of this process begin."""
+        try:
+            super().commit()
+        finally:
+            self.let_next_in()
+
+    def rollback(self) -> None:
+        """Roll back, then let the next transaction of this process begin."""
+        try:
+            super().rollback()
+        finally:
+            self.let_next_in()
+
+    def close(self) -> None:
+        """Close, letting the next transaction begin if this one was still open."""
+        try:
+            super().close()
+        finally:
+            self.let_next_in()
+
+    def let_next_in(self) -> None:
+        """Let the next transaction of this process begin (once per turn)."""
+        if self.holds_write_lock:
+            self.holds_write_lock = False
+            self.write_lock.release()
 
 
 def configure_engine(engine: sa.Engine) -> None:
@@ -22,10 +86,16 @@ def configure_engine(engine: sa.Engine) -> None:
     """
     if engine.dialect.name != "sqlite":
         return
+    write_lock = _write_lock(engine.url.database or "")
+
+    @sa.event.listens_for(engine, "do_connect")
+    def _in_line(_dialect: Any, _record: Any, _args: Any, options: dict[str, Any]) -> None:
+        options["factory"] = InLineConnection
 
     @sa.event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # SQLAlchemy emits BEGIN itself, below
+        dbapi_connection.write_lock = write_lock
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         # In WAL mode NORMAL skips the fsync of every commit, yet a commit survives the
@@ -37,7 +107,14 @@ def configure_engine(engine: sa.Engine) -> None:
 
     @sa.event.listens_for(engine, "begin")
     def _on_begin(connection: sa.Connection) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        dbapi_connection = connection.connection.dbapi_connection
+        assert isinstance(dbapi_connection, InLineConnection)
+        dbapi_connection.wait_in_line()
+        try:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        except BaseException:
+            dbapi_connection.let_next_in()
+            raise
 
 
 def retry_on_race(

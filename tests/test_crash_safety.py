@@ -8,6 +8,7 @@ with the cards and the value it was acknowledged with, no card lying twice in a 
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import random
@@ -104,8 +105,8 @@ def call(base: str, method: str, path: str, body: Any = None, key: str = "") -> 
             return response.status, json.loads(response.read() or b"null")
     except urllib.error.HTTPError as error:
         return error.code, None
-    except (OSError, ValueError):  # refused, reset or cut off mid-answer by the kill
-        return 0, None
+    except (OSError, ValueError, http.client.HTTPException):
+        return 0, None  # refused, reset, or cut off mid-answer by the kill: not acknowledged
 
 
 @dataclass
