@@ -130,6 +130,9 @@ class Card:
     @classmethod
     def from_code(cls, code: str) -> Card:
         """Read one card written rank then suit: ``Q♣``, ``qc``, ``Th``, ``BS`` (Bube of spades)."""
+        known = _KNOWN.get(code)
+        if known is not None:
+            return known
         token = _IGNORED.sub("", code.strip())
         shown = token if len(token) <= _LONGEST_TOKEN else token[:_LONGEST_TOKEN] + "…"
         if len(token) < 2:
@@ -157,6 +160,11 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card.from_code({self.code!r})"
+
+
+# The canonical codes (``Q♣``), as the database stores them: read back without parsing.
+_KNOWN: dict[str, Card] = {}
+_KNOWN.update((card.code, card) for card in (Card(suit, rank) for suit in Suit for rank in Rank))
 
 
 def parse_cards(text: str) -> list[Card]:

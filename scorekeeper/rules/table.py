@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Generic, TypeVar
 
 from scorekeeper.rules.cards import Card
@@ -44,7 +45,7 @@ class Table(Generic[K]):
     def meld(self, key: K, cards: Sequence[Card]) -> Meld:
         """Put a new meld on the table and return it valued."""
         self._refuse_on_table(cards)
-        meld = classify(cards, self.variant)
+        meld = _classified(tuple(cards), self.variant)
         self.melds[key] = meld
         self.cards.update(meld.cards)
         return meld
@@ -54,7 +55,7 @@ class Table(Generic[K]):
         if onto not in self.melds:
             raise InvalidLayoffError("layoff.meld_not_on_table")
         self._refuse_on_table(cards)
-        layoff = lay_off(self.melds[onto].cards, cards, self.variant)
+        layoff = _laid_off(self.melds[onto].cards, tuple(cards), self.variant)
         self.melds[onto] = layoff.meld
         self.cards.update(layoff.cards)
         return layoff
@@ -69,6 +70,18 @@ class Table(Generic[K]):
         taken = sorted(card for card in set(cards) if card in self.cards)
         if taken:
             raise CardAlreadyPlayedError("table.already_on_table", cards=taken, count=len(taken))
+
+
+# Rebuilding a game's table at every entry values the same melds again and again; both are
+# pure, so the recent answers are kept (refusals are raised afresh each time).
+@lru_cache(maxsize=4096)
+def _classified(cards: tuple[Card, ...], variant: Variant) -> Meld:
+    return classify(cards, variant)
+
+
+@lru_cache(maxsize=4096)
+def _laid_off(meld: tuple[Card, ...], cards: tuple[Card, ...], variant: Variant) -> Layoff:
+    return lay_off(meld, cards, variant)
 
 
 def replay(entries: Iterable[TableEntry[K]], variant: Variant = TREPPENROMME) -> Table[K]:

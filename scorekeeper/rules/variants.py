@@ -95,6 +95,13 @@ class Variant:
     def __repr__(self) -> str:
         return f"find_variant({self.name!r})"
 
+    # The switches belong to the class: two instances of one class are the same rule system.
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self)
+
+    def __hash__(self) -> int:
+        return hash(type(self))
+
 
 class Treppenromme(Variant):
     """Treppenrommé (staircase rummy): one pack, aces 15/10/5/1, the ace may turn the corner."""

@@ -10,6 +10,7 @@ from scorekeeper.rules import (
     InvalidLayoffError,
     RommeDoubling,
     Settlement,
+    Table,
     Treppenromme,
     cards_text,
     classify,
@@ -71,6 +72,30 @@ def test_treppenromme_is_the_default_rule_system():
 def test_an_unknown_rule_system_is_refused():
     with pytest.raises(ValueError, match="unknown rule system 'skat'"):
         find_variant("skat")
+
+
+def test_two_instances_of_a_rule_system_are_the_same_rule_system():
+    assert find_variant() == find_variant() == TREPPENROMME
+    assert hash(find_variant()) == hash(TREPPENROMME)
+    assert NoCorner() == NoCorner()
+    assert NoCorner() != TREPPENROMME
+    assert TREPPENROMME != "treppenromme"
+
+
+def test_a_table_values_the_same_cards_by_its_own_rule_system_each_time():
+    # The table keeps recent meld values: the rule system is part of what it remembers.
+    for _ in range(2):
+        assert Table(find_variant()).meld(1, parse_cards("K♠ A♠ 2♠")).value == 17
+        with pytest.raises(CornerNotAllowedError):
+            Table(NoCorner()).meld(1, parse_cards("K♠ A♠ 2♠"))
+        for variant, turns in ((find_variant(), True), (NoCorner(), False)):
+            table = Table(variant)
+            table.meld(1, parse_cards("J♠ Q♠ K♠"))
+            if turns:
+                assert table.lay_off(2, 1, parse_cards("A♠ 2♠")).values == (5, 2)
+            else:
+                with pytest.raises(InvalidLayoffError, match="may not turn the corner"):
+                    table.lay_off(2, 1, parse_cards("A♠ 2♠"))
 
 
 def test_the_repr_of_a_rule_system_finds_it_again():
