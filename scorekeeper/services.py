@@ -159,13 +159,7 @@ def access_to_game(game_id: int, key_for: KeyFor, need: Access = Access.VIEW) ->
     """Return the public id of a game's session and what the client's key may do there."""
     door = None
     if 0 < game_id <= _LARGEST_ID:
-        door = db.session.execute(
-            sa.select(
-                GameSession.public_id, GameSession.edit_key_digest, GameSession.view_key_digest
-            )
-            .join(Game, Game.session_id == GameSession.id)
-            .where(Game.id == game_id)
-        ).one_or_none()
+        door = db.session.connection().execute(_GAME_DOOR, {"game_id": game_id}).one_or_none()
     granted = Access.NONE
     if door is not None:
         granted = access(key_for(door.public_id), door.edit_key_digest, door.view_key_digest)
@@ -595,6 +589,14 @@ _ENTRY_ROWS = (
     .select_from(_entries.outerjoin(_table_cards, _table_cards.c.entry_id == _entries.c.id))
     .where(_entries.c.game_id == sa.bindparam("game_id"))
     .order_by(_entries.c.position, _table_cards.c.position)
+)
+
+
+# The key check of every request about a game: a plain statement, built once (see above).
+_GAME_DOOR = (
+    sa.select(_sessions.c.public_id, _sessions.c.edit_key_digest, _sessions.c.view_key_digest)
+    .select_from(_sessions.join(_games, _games.c.session_id == _sessions.c.id))
+    .where(_games.c.id == sa.bindparam("game_id"))
 )
 
 
