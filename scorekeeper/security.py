@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from flask import Flask, Request, Response
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 
 # Everything comes from this server; no inline script or style (the pages have none).
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -23,8 +24,23 @@ HEADERS = {
 }
 
 
+class PagesOnlySessions(SecureCookieSessionInterface):
+    """Keep the signed cookie (the keys a phone holds) for the pages only.
+
+    The API takes keys from ``Authorization`` alone, so its requests neither read the cookie
+    nor spend time verifying its signature.
+    """
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        """Open the cookie's session for a page; give API requests an empty, read-only one."""
+        if request.path.startswith("/api/"):
+            return self.make_null_session(app)
+        return super().open_session(app, request)
+
+
 def register(app: Flask) -> None:
-    """Add the security headers to every answer."""
+    """Add the security headers to every answer, and keep the cookie's session to the pages."""
+    app.session_interface = PagesOnlySessions()
 
     @app.after_request
     def _secure(response: Response) -> Response:

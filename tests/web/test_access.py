@@ -233,6 +233,17 @@ def test_the_browser_that_starts_a_session_keeps_its_edit_key(app: Flask) -> Non
     assert "data-entry" in page.get_data(as_text=True)  # the recording form
 
 
+def test_the_cookie_that_opens_the_pages_opens_nothing_in_the_api(app: Flask) -> None:
+    creator = app.test_client()
+    session_page = start_in_browser(creator)
+    session_id = session_page.rsplit("/", 1)[-1]
+    assert creator.get(session_page).status_code == 200
+    answer = creator.get(f"{API}/sessions/{session_id}")
+    assert answer.status_code == 404
+    assert "Set-Cookie" not in answer.headers
+    assert creator.get(session_page).status_code == 200  # the cookie is still whole
+
+
 def test_another_phone_without_a_link_finds_nothing(app: Flask) -> None:
     creator, stranger = app.test_client(), app.test_client()
     session_page = start_in_browser(creator)
