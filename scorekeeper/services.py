@@ -925,6 +925,33 @@ def _refuse_dependants(state: GameState, remaining: list[EntryRow], removed: Ent
 
 
 @dataclass(frozen=True)
+class SessionSummary:
+    """A session as its answers show it: players, scores and the next dealer, read at once."""
+
+    public_id: str
+    status: str
+    target: int
+    variant: str
+    players: list[tuple[int, str]]
+    scores: SessionScores
+    dealer_id: int
+
+
+def summarize_session(session: GameSession) -> SessionSummary:
+    """Read what a session's answer shows, in the current transaction."""
+    scores = session_scores(session)
+    return SessionSummary(
+        public_id=session.public_id,
+        status=session.status,
+        target=session.target,
+        variant=session.variant,
+        players=[(player.id, player.name) for player in session.players],
+        scores=scores,
+        dealer_id=next_dealer(session, scores.games).id,
+    )
+
+
+@dataclass(frozen=True)
 class Finish:
     """The settlement of a game as it is (or would be) booked."""
 
@@ -935,6 +962,8 @@ class Finish:
     hands: dict[int, list[rules.Card]]
     settlement: rules.GameSettlement[int]
     hand_points: dict[int, int] = field(default_factory=dict)
+    # The session after the finish, read before its commit (None for a preview).
+    session: SessionSummary | None = None
 
 
 def preview_finish(
@@ -1055,8 +1084,16 @@ def finish_game(
             .where(_sessions.c.id == game.session_id)
             .values(status=session_status)
         )
+    # Read the session for the answer now: after the commit it would be a second transaction,
+    # waiting in line behind every other writer again. Objects read earlier are out of date.
+    db.session.expire_all()
+    summary = summarize_session(get_session(game.session_id))
     _commit()
-    return replace(finish, game=replace(ended, session_status=session_status, players=players))
+    return replace(
+        finish,
+        game=replace(ended, session_status=session_status, players=players),
+        session=summary,
+    )
 
 
 def abandon_game(game_id: int) -> Finish:

@@ -138,3 +138,32 @@ def test_statements_do_not_grow_with_the_entries_of_a_game(
     assert statements_for(app, lambda: request(client, many)) == statements_for(
         app, lambda: request(client, few)
     )
+
+
+@pytest.mark.parametrize(
+    "name", ["record a meld", "record a layoff", "undo", "finish", "start the next game"]
+)
+def test_a_write_through_the_api_is_one_transaction_answer_included(
+    app: Flask, client: FlaskClient, name: str
+) -> None:
+    # A second transaction for the answer would wait in line behind every other writer again.
+    ids = play(app, client, finished_games=1, layoffs_in_open_game=2)
+    if name == "start the next game":
+        client.post(f"/api/v1/games/{ids['game']}/finish", json={"winner": None})
+        request = lambda: client.post(f"/api/v1/sessions/{ids['session']}/games")  # noqa: E731
+    else:
+        request = lambda: REQUESTS[name](client, ids)  # noqa: E731
+    begun: list[object] = []
+
+    def note(connection: object) -> None:
+        begun.append(connection)
+
+    with app.app_context():
+        engine = db.engine
+    sa.event.listen(engine, "begin", note)
+    try:
+        answer = request()
+    finally:
+        sa.event.remove(engine, "begin", note)
+    assert answer.status_code < 300, answer.get_data(as_text=True)
+    assert len(begun) == 1

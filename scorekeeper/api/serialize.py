@@ -8,20 +8,22 @@ from scorekeeper import rules, services
 from scorekeeper.models import Entry, Game, GameSession
 
 
-def session_json(session: GameSession) -> dict[str, Any]:
+def session_json(session: GameSession | services.SessionSummary) -> dict[str, Any]:
     """Return a session with its players, totals, winner and games."""
-    scores = services.session_scores(session)
+    if isinstance(session, GameSession):
+        session = services.summarize_session(session)
+    scores = session.scores
     current = next((game for game in scores.games if game.status == "open"), None)
     return {
         "id": session.public_id,
         "status": session.status,
         "target": session.target,
         "variant": session.variant,
-        "players": [{"id": player.id, "name": player.name} for player in session.players],
+        "players": [{"id": player_id, "name": name} for player_id, name in session.players],
         "winner": scores.standing.winner if session.status == "finished" else None,
         "totals": _by_player(scores.totals),
         "to_go": _by_player({pid: scores.standing.to_go(pid) for pid in scores.totals}),
-        "dealer": services.next_dealer(session, scores.games).id,
+        "dealer": session.dealer_id,
         "current_game": current.id if current else None,
         "games": [
             {
@@ -93,7 +95,7 @@ def finish_json(finish: services.Finish) -> dict[str, Any]:
         "hand_points": _by_player(settlement.hand_points),
         "factors": _by_player(settlement.factors),
         "settlement": _by_player(settlement.gains),
-        "session": session_json(services.get_session(finish.game.session_id)),
+        "session": session_json(finish.session or services.get_session(finish.game.session_id)),
     }
 
 
