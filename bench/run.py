@@ -91,6 +91,12 @@ def peak_rss_mib(pid: int) -> float:
     return total / 1024
 
 
+def cpu_seconds(pid: int) -> float:
+    """Return the CPU time (user and system) a process has used so far, in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _children(pid: int) -> list[int]:
     try:
         text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
@@ -134,7 +140,7 @@ def throughput(rounds: int, seconds: float, workdir: Path) -> dict[str, Any]:
         port = free_port()
         env = {"DATABASE_URL": f"sqlite:///{database}"}
         with server(serve_ours(port, env["DATABASE_URL"]), port, env) as process:
-            ours.append(summarize(run_load(port, TABLES, seconds, reference=False), seconds))
+            ours.append(_measured(process, port, seconds, reference=False))
             peak = max(peak, peak_rss_mib(process.pid))
         port = free_port()
         command = [
@@ -145,9 +151,20 @@ def throughput(rounds: int, seconds: float, workdir: Path) -> dict[str, Any]:
             "--database",
             str(workdir / f"reference-{round_number}.sqlite3"),
         ]
-        with server(command, port, {}):
-            reference.append(summarize(run_load(port, TABLES, seconds, reference=True), seconds))
+        with server(command, port, {}) as process:
+            reference.append(_measured(process, port, seconds, reference=True))
     return {"ours": _medians(ours), "reference": _medians(reference), "peak_rss_mib": peak}
+
+
+def _measured(
+    process: subprocess.Popen[bytes], port: int, seconds: float, *, reference: bool
+) -> dict[str, float]:
+    """Run the load against a server; add the server's CPU milliseconds per request."""
+    before = cpu_seconds(process.pid)
+    figures = summarize(run_load(port, TABLES, seconds, reference=reference), seconds)
+    used = cpu_seconds(process.pid) - before
+    figures["cpu_ms"] = used * 1000 / figures["requests"] if figures["requests"] else 0.0
+    return figures
 
 
 def _medians(runs: list[dict[str, float]]) -> dict[str, float]:
@@ -369,13 +386,14 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
         "",
         "## Recording throughput and latency (SQLite, `scorekeeper serve`)",
         "",
-        "| server | requests/s | p50 ms | p95 ms | p99 ms | requests | failed |",
-        "|---|---|---|---|---|---|---|",
+        "| server | requests/s | p50 ms | p95 ms | p99 ms | requests | failed | CPU ms/request |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for name, row in (("scorekeeper", ours), ("reference (one INSERT + COMMIT)", reference)):
         lines.append(
             f"| {name} | {row['rps']:.0f} | {row['p50']:.1f} | {row['p95']:.1f} | "
-            f"{row['p99']:.1f} | {row['requests']:.0f} | {row['failures']:.0f} |"
+            f"{row['p99']:.1f} | {row['requests']:.0f} | {row['failures']:.0f} | "
+            f"{row['cpu_ms']:.2f} |"
         )
     lines += [
         "",
@@ -385,6 +403,9 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
         " MiB**",
         "",
         "The load mixes melds, layoffs, undos, game starts and finishes, as a table records them.",
+        "Both servers are waitress with 8 threads in one process; Python runs one thread at a "
+        "time, so a server's requests per second follow from its CPU time per request (last "
+        "column, the server process's user and system time over the requests it answered).",
         "",
         f"## Growth with session size (ms, median of {args.repeats} requests, one at a time)",
         "",
