@@ -2,29 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import threading
-import urllib.error
-import urllib.request
 from typing import Any
 
 import pytest
 
+from tests.live import send as call
+
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-
-
-def call(base: str, method: str, path: str, body: Any = None, key: str = "") -> tuple[int, Any]:
-    """Send one JSON request with the session's key; return the status and the answer."""
-    data = None if body is None else json.dumps(body).encode()
-    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {key}"}
-    request = urllib.request.Request(base + path, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            raw = response.read()
-            return response.status, json.loads(raw) if raw else None
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"null")
 
 
 def all_at_once(requests: list[tuple[str, str, Any]], base: str, key: str) -> list[tuple[int, Any]]:

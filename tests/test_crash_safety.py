@@ -9,7 +9,6 @@ with the cards and the value it was acknowledged with, no card lying twice in a 
 from __future__ import annotations
 
 import http.client
-import json
 import os
 import random
 import signal
@@ -19,14 +18,14 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.live import send
 
 CYCLES = 3
 THREADS = 6
@@ -97,14 +96,8 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 def call(base: str, method: str, path: str, body: Any = None, key: str = "") -> tuple[int, Any]:
     """Send one JSON request; return the status and the answer (status 0: no answer)."""
-    data = None if body is None else json.dumps(body).encode()
-    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {key}"}
-    request = urllib.request.Request(base + path, data=data, method=method, headers=headers)
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read() or b"null")
-    except urllib.error.HTTPError as error:
-        return error.code, None
+        return send(base, method, path, body, key, timeout=10)
     except (OSError, ValueError, http.client.HTTPException):
         return 0, None  # refused, reset, or cut off mid-answer by the kill: not acknowledged
 

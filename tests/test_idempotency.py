@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import threading
-import urllib.error
-import urllib.request
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+
+from tests import live
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -101,21 +100,7 @@ def test_a_refused_request_is_not_remembered(client: FlaskClient) -> None:
 
 
 def post(base: str, path: str, body: Any, key: str, edit_key: str = "") -> tuple[int, Any]:
-    request = urllib.request.Request(
-        base + path,
-        data=json.dumps(body).encode(),
-        method="POST",
-        headers={
-            "Content-Type": "application/json",
-            "Idempotency-Key": key,
-            "Authorization": f"Bearer {edit_key}",
-        },
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.load(response)
-    except urllib.error.HTTPError as error:
-        return error.code, json.load(error)
+    return live.send(base, "POST", path, body, edit_key, headers={"Idempotency-Key": key})
 
 
 def test_the_same_request_sent_ten_times_at_once_is_applied_once(live_server: str) -> None:
@@ -146,9 +131,7 @@ def test_the_same_request_sent_ten_times_at_once_is_applied_once(live_server: st
 
     assert [status for status, _ in results] == [201] * 10
     assert len({answer["id"] for _, answer in results}) == 1
-    read = urllib.request.Request(
-        f"{live_server}/api/v1/games/{game['id']}",
-        headers={"Authorization": f"Bearer {session['view_key']}"},
-    )
-    with urllib.request.urlopen(read, timeout=10) as got:
-        assert len(json.load(got)["entries"]) == 1
+    game_path = f"/api/v1/games/{game['id']}"
+    status, got = live.send(live_server, "GET", game_path, key=session["view_key"])
+    assert status == 200
+    assert len(got["entries"]) == 1
