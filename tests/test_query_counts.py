@@ -116,27 +116,24 @@ REQUESTS: dict[str, Callable[[FlaskClient, dict[str, Any]], Any]] = {
 }
 
 
+# What grows between the two sessions compared: (finished games, layoffs in the open game).
+GROWTH = {
+    "games of a session": ((1, 2), (8, 2)),
+    "entries of a game": ((1, 1), (1, 20)),
+}
+
+
+@pytest.mark.parametrize("grows", list(GROWTH))
 @pytest.mark.parametrize("name", list(REQUESTS))
-def test_statements_do_not_grow_with_the_games_of_a_session(
-    app: Flask, client: FlaskClient, name: str
+def test_statements_do_not_grow_with_the_games_or_the_entries(
+    app: Flask, client: FlaskClient, name: str, grows: str
 ) -> None:
-    small = play(app, client, finished_games=1, layoffs_in_open_game=2)
-    large = play(app, client, finished_games=8, layoffs_in_open_game=2)
+    (games, layoffs), (more_games, more_layoffs) = GROWTH[grows]
+    small = play(app, client, finished_games=games, layoffs_in_open_game=layoffs)
+    large = play(app, client, finished_games=more_games, layoffs_in_open_game=more_layoffs)
     request = REQUESTS[name]
     assert statements_for(app, lambda: request(client, large)) == statements_for(
         app, lambda: request(client, small)
-    )
-
-
-@pytest.mark.parametrize("name", list(REQUESTS))
-def test_statements_do_not_grow_with_the_entries_of_a_game(
-    app: Flask, client: FlaskClient, name: str
-) -> None:
-    few = play(app, client, finished_games=1, layoffs_in_open_game=1)
-    many = play(app, client, finished_games=1, layoffs_in_open_game=20)
-    request = REQUESTS[name]
-    assert statements_for(app, lambda: request(client, many)) == statements_for(
-        app, lambda: request(client, few)
     )
 
 
