@@ -614,11 +614,39 @@ def _player_of(state: GameState, player_id: int) -> PlayerRow:
     return player
 
 
-def _insert(connection: sa.Connection, table: sa.Table, values: dict[str, object]) -> int:
+def _insert(connection: sa.Connection, insert: sa.Insert, values: dict[str, object]) -> int:
     """Insert one row and return its id."""
-    key = connection.execute(sa.insert(table), values).inserted_primary_key
+    key = connection.execute(insert, values).inserted_primary_key
     assert key is not None
     return int(key[0])
+
+
+# The statements of the writes, built once: building one costs more than running it.
+_INSERT_GAME = sa.insert(_games)
+_INSERT_ENTRY = sa.insert(_entries)
+# RETURNING gives the rows in no set order, so the cards are matched by card.
+_INSERT_CARDS = sa.insert(_table_cards).returning(_table_cards.c.card, _table_cards.c.id)
+_DELETE_CARDS = sa.delete(_table_cards).where(_table_cards.c.entry_id == sa.bindparam("entry"))
+_DELETE_ENTRY = sa.delete(_entries).where(_entries.c.id == sa.bindparam("entry"))
+_END_GAME = (
+    sa.update(_games)
+    .where(_games.c.id == sa.bindparam("game"))
+    .values(
+        status=sa.bindparam("status"),
+        winner_id=sa.bindparam("winner"),
+        romme=sa.bindparam("romme"),
+        ended_at=sa.bindparam("ended_at"),
+    )
+)
+_INSERT_SETTLEMENT_LINES = sa.insert(_settlement_lines)
+_BANK = (
+    sa.update(_players)
+    .where(_players.c.id == sa.bindparam("player"))
+    .values(banked=sa.bindparam("total"))
+)
+_END_SESSION = (
+    sa.update(_sessions).where(_sessions.c.id == sa.bindparam("session")).values(status="finished")
+)
 
 
 def _commit() -> None:
@@ -696,7 +724,7 @@ def start_game(session_id: int) -> GameState:
         "status": "open",
         "started_at": utcnow(),
     }
-    game_id = _insert(connection, _games, game)
+    game_id = _insert(connection, _INSERT_GAME, game)
     _commit()
     return GameState(
         game_id,
@@ -805,12 +833,12 @@ def _write(
     )
     stored = entry._asdict()
     del stored["id"], stored["cards"]
-    entry_id = _insert(connection, _entries, {**stored, "game_id": state.id})
+    entry_id = _insert(connection, _INSERT_ENTRY, {**stored, "game_id": state.id})
     codes = [card.code for card in played.cards]
-    # One statement for all the cards; RETURNING gives the rows in no set order, so by card.
+    # One statement for all the cards.
     card_ids: dict[str, int] = dict(
         connection.execute(
-            sa.insert(_table_cards).returning(_table_cards.c.card, _table_cards.c.id),
+            _INSERT_CARDS,
             [
                 {
                     "entry_id": entry_id,
@@ -866,8 +894,8 @@ def _delete(connection: sa.Connection, state: GameState, entry: EntryRow) -> Gam
     """Delete an entry and its cards if nothing builds on it; return the game without it."""
     remaining = [other for other in state.entries if other.id != entry.id]
     _refuse_dependants(state, remaining, entry)
-    connection.execute(sa.delete(_table_cards).where(_table_cards.c.entry_id == entry.id))
-    connection.execute(sa.delete(_entries).where(_entries.c.id == entry.id))
+    connection.execute(_DELETE_CARDS, {"entry": entry.id})
+    connection.execute(_DELETE_ENTRY, {"entry": entry.id})
     return replace(state, entries=remaining)
 
 
@@ -1041,15 +1069,18 @@ def finish_game(
     )
     connection = db.session.connection()
     connection.execute(
-        sa.update(_games)
-        .where(_games.c.id == game.id)
-        .values(
-            status=ended.status, winner_id=ended.winner_id, romme=ended.romme, ended_at=utcnow()
-        )
+        _END_GAME,
+        {
+            "game": game.id,
+            "status": ended.status,
+            "winner": ended.winner_id,
+            "romme": ended.romme,
+            "ended_at": utcnow(),
+        },
     )
     gains = finish.settlement.gains
     connection.execute(
-        sa.insert(_settlement_lines),
+        _INSERT_SETTLEMENT_LINES,
         [
             {
                 "game_id": game.id,
@@ -1069,21 +1100,12 @@ def finish_game(
         player._replace(banked=player.banked + meld_points[player.id] + gains[player.id])
         for player in game.players
     ]
-    connection.execute(
-        sa.update(_players)
-        .where(_players.c.id == sa.bindparam("player"))
-        .values(banked=sa.bindparam("total")),
-        [{"player": player.id, "total": player.banked} for player in players],
-    )
+    connection.execute(_BANK, [{"player": player.id, "total": player.banked} for player in players])
     standing = rules.session_standing({player.id: player.banked for player in players}, game.target)
     session_status = game.session_status
     if standing.winner is not None:
         session_status = "finished"
-        connection.execute(
-            sa.update(_sessions)
-            .where(_sessions.c.id == game.session_id)
-            .values(status=session_status)
-        )
+        connection.execute(_END_SESSION, {"session": game.session_id})
     # Read the session for the answer now: after the commit it would be a second transaction,
     # waiting in line behind every other writer again. Objects read earlier are out of date.
     db.session.expire_all()
