@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import NamedTuple
@@ -278,34 +278,49 @@ def session_scores(session: GameSession, latest: int | None = None) -> SessionSc
     Ended games carry their points (settlement lines) and players their banked totals, so
     the number of queries and the rows read for the totals do not grow with the session.
     """
-    player_ids = [player.id for player in session.players]
-    games = game_summaries(session, latest)
-    game_points = {game.id: dict.fromkeys(player_ids, 0) for game in games}
-    ended = sa.select(
-        SettlementLine.game_id,
-        SettlementLine.player_id,
-        SettlementLine.meld_points + SettlementLine.gain,
-    )
+    banked = {player.id: player.banked for player in session.players}
     if latest is None:
-        ended = ended.join(Game, Game.id == SettlementLine.game_id).where(
-            Game.session_id == session.id
-        )
-    else:
-        ended = ended.where(SettlementLine.game_id.in_([game.id for game in games]))
-    for game_id, player_id, points in db.session.execute(ended):
+        return _all_scores(db.session.connection(), session.id, banked, session.target)
+    games = game_summaries(session, latest)
+    ended = db.session.execute(
+        sa.select(
+            SettlementLine.game_id,
+            SettlementLine.player_id,
+            SettlementLine.meld_points + SettlementLine.gain,
+        ).where(SettlementLine.game_id.in_([game.id for game in games]))
+    )
+    return _scores(banked, session.target, games, ended, open_game(session))
+
+
+def _all_scores(
+    connection: sa.Connection, session_id: int, banked: dict[int, int], target: int
+) -> SessionScores:
+    """Return the scores of every game of a session, in two statements built once."""
+    games = [GameSummary(*row) for row in connection.execute(_GAMES_OF, {"session": session_id})]
+    ended = connection.execute(_ENDED_POINTS, {"session": session_id})
+    # Every game is at hand: no need to ask for the open one.
+    current = next((game for game in games if game.status == "open"), None)
+    return _scores(banked, target, games, ended, current)
+
+
+def _scores(
+    banked: dict[int, int],
+    target: int,
+    games: list[GameSummary],
+    ended: Iterable[tuple[int, int, int]],
+    current: Game | GameSummary | None,
+) -> SessionScores:
+    """Add up the points of ``ended`` games, the open game's entries and the banked totals."""
+    game_points = {game.id: dict.fromkeys(banked, 0) for game in games}
+    for game_id, player_id, points in ended:
         game_points[game_id][player_id] += points
-    current: Game | GameSummary | None
-    if latest is None:  # every game is at hand: no need to ask for the open one
-        current = next((game for game in games if game.status == "open"), None)
-    else:
-        current = open_game(session)
-    current_points = _open_game_points(current, player_ids) if current else {}
+    current_points = _open_game_points(current, list(banked)) if current else {}
     if current is not None and current.id in game_points:
         game_points[current.id] = current_points
     totals = {
-        player.id: player.banked + current_points.get(player.id, 0) for player in session.players
+        player_id: total + current_points.get(player_id, 0) for player_id, total in banked.items()
     }
-    standing = rules.session_standing(totals, session.target, game_in_progress=current is not None)
+    standing = rules.session_standing(totals, target, game_in_progress=current is not None)
     return SessionScores(games=games, game_points=game_points, standing=standing)
 
 
@@ -464,6 +479,7 @@ class GameState:
     players: list[PlayerRow]
     entries: list[EntryRow]
     session_public_id: str
+    first_dealer_seat: int
 
     @property
     def dealer(self) -> PlayerRow:
@@ -542,6 +558,7 @@ def _game_state(connection: sa.Connection, game_id: int) -> GameState:
         players=[PlayerRow(row[10], row[11], row[12], row[13]) for row in rows],
         entries=entries,
         session_public_id=first[14],
+        first_dealer_seat=first[15],
     )
 
 
@@ -562,6 +579,7 @@ _GAME_ROWS = (
         _players.c.name,
         _players.c.banked,
         _sessions.c.public_id,
+        _sessions.c.first_dealer_seat,
     )
     .select_from(
         _games.join(_sessions, _sessions.c.id == _games.c.session_id).join(
@@ -740,6 +758,7 @@ def start_game(session_id: int) -> GameState:
         players,
         [],
         public_id,
+        first_dealer_seat,
     )
 
 
@@ -758,6 +777,28 @@ _SESSION_ROWS = (
     .select_from(_sessions.join(_players, _players.c.session_id == _sessions.c.id))
     .where(_sessions.c.id == sa.bindparam("session_id"))
     .order_by(_players.c.seat)
+)
+# The games of a session, and the points of those that ended (the lines of their settlement).
+_GAMES_OF = (
+    sa.select(
+        _games.c.id,
+        _games.c.number,
+        _games.c.dealer_id,
+        _games.c.status,
+        _games.c.winner_id,
+        _games.c.romme,
+    )
+    .where(_games.c.session_id == sa.bindparam("session"))
+    .order_by(_games.c.number)
+)
+_ENDED_POINTS = (
+    sa.select(
+        _settlement_lines.c.game_id,
+        _settlement_lines.c.player_id,
+        _settlement_lines.c.meld_points + _settlement_lines.c.gain,
+    )
+    .select_from(_settlement_lines.join(_games, _games.c.id == _settlement_lines.c.game_id))
+    .where(_games.c.session_id == sa.bindparam("session"))
 )
 # How many games the session has dealt, and how many of them are still open.
 _GAMES_DEALT = sa.select(
@@ -979,6 +1020,27 @@ def summarize_session(session: GameSession) -> SessionSummary:
     )
 
 
+def _summary_after(connection: sa.Connection, game: GameState) -> SessionSummary:
+    """Read the session of a game just finished for the answer: ``game`` holds the rest."""
+    scores = _all_scores(
+        connection,
+        game.session_id,
+        {player.id: player.banked for player in game.players},
+        game.target,
+    )
+    number = len(scores.games) + 1  # no game is open now
+    seat = rules.dealer_seat(game.first_dealer_seat, number, len(game.players))
+    return SessionSummary(
+        public_id=game.session_public_id,
+        status=game.session_status,
+        target=game.target,
+        variant=game.variant.name,
+        players=[(player.id, player.name) for player in game.players],
+        scores=scores,
+        dealer_id=game.players[seat].id,
+    )
+
+
 @dataclass(frozen=True)
 class Finish:
     """The settlement of a game as it is (or would be) booked."""
@@ -1106,16 +1168,12 @@ def finish_game(
     if standing.winner is not None:
         session_status = "finished"
         connection.execute(_END_SESSION, {"session": game.session_id})
+    ended = replace(ended, session_status=session_status, players=players)
     # Read the session for the answer now: after the commit it would be a second transaction,
-    # waiting in line behind every other writer again. Objects read earlier are out of date.
-    db.session.expire_all()
-    summary = summarize_session(get_session(game.session_id))
+    # waiting in line behind every other writer again.
+    summary = _summary_after(connection, ended)
     _commit()
-    return replace(
-        finish,
-        game=replace(ended, session_status=session_status, players=players),
-        session=summary,
-    )
+    return replace(finish, game=ended, session=summary)
 
 
 def abandon_game(game_id: int) -> Finish:

@@ -366,6 +366,23 @@ def test_the_deal_passes_clockwise_from_game_to_game(table: Table) -> None:
     assert dealers == [table.ann, table.bob, table.cid, table.ann]
 
 
+def test_each_finish_answers_the_session_as_it_reads_afterwards(client: FlaskClient) -> None:
+    session = new_session(client, ["Ann", "Bob", "Cid"], dealer="Cid")
+    ann, bob, cid = (player["id"] for player in session["players"])
+    next_dealers = []
+    for winner in (ann, None, bob):
+        game = ok(client.post(f"{API}/sessions/{session['id']}/games"), 201)
+        table = Table(client, session["id"], game["id"], ann, bob, cid)
+        table.meld(ann, "6♠ 6♥ 6♦")
+        table.meld(bob, "2♣ 3♣ 4♣")
+        left = {ann: "K♣", bob: "Q♥", cid: "9♦"}
+        hands = {player: cards for player, cards in left.items() if winner and player != winner}
+        body = ok(table.finish(winner, hands))
+        assert body["session"] == table.get_session()
+        next_dealers.append(body["session"]["dealer"])
+    assert next_dealers == [ann, bob, cid]
+
+
 def test_a_second_game_cannot_start_while_one_is_open(table: Table) -> None:
     before = table.state()
     refused(table.client.post(f"{API}/sessions/{table.session}/games"), 409)
