@@ -14,7 +14,6 @@ from scorekeeper.api.idempotency import IdempotencyError, StillAnswering, idempo
 from scorekeeper.api.openapi import OPENAPI
 from scorekeeper.extensions import db
 from scorekeeper.keys import Access, SessionKeys
-from scorekeeper.models import GameSession
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -111,7 +110,7 @@ def _require_key() -> None:
     arguments = request.view_args or {}
     need = Access.VIEW if request.endpoint in _READS else Access.EDIT
     if "session_id" in arguments:
-        g.api_session, _ = services.access_to_session(arguments["session_id"], _bearer, need)
+        g.api_session_id, _ = services.access_to_session_id(arguments["session_id"], _bearer, need)
     elif "game_id" in arguments:
         services.access_to_game(arguments["game_id"], _bearer, need)
 
@@ -124,10 +123,10 @@ def _bearer(_public_id: str) -> str | None:
     return key.strip() or None
 
 
-def _session() -> GameSession:
-    """Return the session the key opened (see ``_require_key``)."""
-    session: GameSession = g.api_session
-    return session
+def _session_id() -> int:
+    """Return the id of the session the key opened (see ``_require_key``)."""
+    session_id: int = g.api_session_id
+    return session_id
 
 
 @bp.get("/openapi.json")
@@ -201,14 +200,14 @@ def create_session() -> tuple[Response, int]:
 @bp.get("/sessions/<session_id>")
 def get_session(session_id: str) -> Response:
     """Return a session with its totals and games."""
-    return jsonify(serialize.session_json(_session()))
+    return jsonify(serialize.session_json(services.get_session(_session_id())))
 
 
 @bp.post("/sessions/<session_id>/games")
 @idempotent
 def start_game(session_id: str) -> tuple[Response, int]:
     """Start the session's next game."""
-    game = services.start_game(_session().id)
+    game = services.start_game(_session_id())
     return jsonify(serialize.game_json(game)), 201
 
 
