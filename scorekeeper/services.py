@@ -362,9 +362,9 @@ def _open_game_points(game: Game | GameSummary, player_ids: list[int]) -> dict[i
 def game_summaries(session: GameSession, latest: int | None = None) -> list[GameSummary]:
     """Return the summaries of a session's games in order, or of the ``latest`` ones."""
     query = (
-        sa.select(Game.id, Game.number, Game.dealer_id, Game.status, Game.winner_id, Game.romme)
-        .where(Game.session_id == session.id)
-        .order_by(Game.number.desc())
+        sa.select(*_GAMES_OF.selected_columns)
+        .where(_games.c.session_id == session.id)
+        .order_by(_games.c.number.desc())
     )
     if latest is not None:
         query = query.limit(latest)
