@@ -133,8 +133,8 @@ def serve_ours(port: int, database_url: str) -> list[str]:
 def throughput(rounds: int, seconds: float, workdir: Path) -> dict[str, Any]:
     """Alternate load rounds against the scorekeeper and the reference app; take medians.
 
-    The ratios are taken round by round, each of two runs side by side in time, then their
-    median: the machine's speed drifts between rounds more than the two servers differ in one.
+    The ratios are taken round by round, then their median: the machine's speed drifts from
+    round to round, and the two runs of one round, side by side in time, see the same machine.
     """
     ours: list[dict[str, float]] = []
     reference: list[dict[str, float]] = []
