@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import NamedTuple, Protocol
@@ -175,14 +175,16 @@ def access_to_game(game_id: int, key_for: KeyFor, need: Access = Access.VIEW) ->
 
 
 class _Door(Protocol):
-    edit_key_digest: str
-    view_key_digest: str
+    @property
+    def edit_key_digest(self) -> str: ...
+    @property
+    def view_key_digest(self) -> str: ...
 
 
 def _let_in(
     door: _Door | None, public_id: str, key_for: KeyFor, need: Access, missing: str
 ) -> Access:
-    """Return what the key opens; a missing session and a key too weak are the same error."""
+    """Return what the key opens; a missing row and a key too weak are the same error."""
     granted = Access.NONE
     if door is not None:
         granted = access(key_for(public_id), door.edit_key_digest, door.view_key_digest)
@@ -311,16 +313,16 @@ def session_scores(session: GameSession, latest: int | None = None) -> SessionSc
             SettlementLine.player_id,
             SettlementLine.meld_points + SettlementLine.gain,
         ).where(SettlementLine.game_id.in_([game.id for game in games]))
-    )
+    ).all()
     return _scores(banked, session.target, games, ended, open_game(session))
 
 
 def _all_scores(
     connection: sa.Connection, session_id: int, banked: dict[int, int], target: int
 ) -> SessionScores:
-    """Return the scores of every game of a session, in two statements built once."""
+    """Return the scores of all games: two prebuilt statements, a third while one is open."""
     games = [GameSummary(*row) for row in connection.execute(_GAMES_OF, {"session": session_id})]
-    ended = connection.execute(_ENDED_POINTS, {"session": session_id})
+    ended = connection.execute(_ENDED_POINTS, {"session": session_id}).all()
     # Every game is at hand: no need to ask for the open one.
     current = next((game for game in games if game.status == "open"), None)
     return _scores(banked, target, games, ended, current)
@@ -330,7 +332,7 @@ def _scores(
     banked: dict[int, int],
     target: int,
     games: list[GameSummary],
-    ended: Iterable[tuple[int, int, int]],
+    ended: Iterable[Sequence[int]],
     current: Game | GameSummary | None,
 ) -> SessionScores:
     """Add up the points of ``ended`` games, the open game's entries and the banked totals."""
@@ -633,7 +635,7 @@ _ENTRY_ROWS = (
 )
 
 
-# The key check of every request about a game or a session: plain statements, built once.
+# The key check of every API request about a game or a session: plain statements, built once.
 _GAME_DOOR = (
     sa.select(_sessions.c.public_id, _sessions.c.edit_key_digest, _sessions.c.view_key_digest)
     .select_from(_sessions.join(_games, _games.c.session_id == _sessions.c.id))

@@ -405,6 +405,7 @@ def test_no_game_can_start_once_the_session_is_finished(client: FlaskClient) -> 
     assert finished["session"]["status"] == "finished"
     assert finished["session"]["winner"] == ann
     before = ok(client.get(f"{API}/sessions/{session['id']}"))
+    assert finished["session"] == before
     refused(client.post(f"{API}/sessions/{session['id']}/games"), 409)
     assert ok(client.get(f"{API}/sessions/{session['id']}")) == before
 
