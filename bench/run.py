@@ -134,34 +134,36 @@ def throughput(rounds: int, seconds: float, workdir: Path) -> dict[str, Any]:
     """Alternate load rounds against the scorekeeper and the reference app; take medians.
 
     The ratios are taken round by round, then their median: the machine's speed drifts from
-    round to round, and the two runs of one round, side by side in time, see the same machine.
+    round to round, and the two runs of one round are side by side in time. Which server goes
+    first changes from round to round, so a drift within rounds does not favour either.
     """
     ours: list[dict[str, float]] = []
     reference: list[dict[str, float]] = []
     peak = 0.0
     for round_number in range(rounds):
-        database = workdir / f"ours-{round_number}.sqlite3"
-        port = free_port()
-        env = {"DATABASE_URL": f"sqlite:///{database}"}
-        with server(serve_ours(port, env["DATABASE_URL"]), port, env) as process:
-            ours.append(_measured(process, port, seconds, reference=False))
-            peak = max(peak, peak_rss_mib(process.pid))
-        port = free_port()
-        command = [
-            sys.executable,
-            str(ROOT / "bench" / "reference_app.py"),
-            "--port",
-            str(port),
-            "--database",
-            str(workdir / f"reference-{round_number}.sqlite3"),
-        ]
-        with server(command, port, {}) as process:
-            reference.append(_measured(process, port, seconds, reference=True))
+        servers = ["ours", "reference"] if round_number % 2 == 0 else ["reference", "ours"]
+        for name in servers:
+            port = free_port()
+            if name == "ours":
+                env = {"DATABASE_URL": f"sqlite:///{workdir / f'ours-{round_number}.sqlite3'}"}
+                with server(serve_ours(port, env["DATABASE_URL"]), port, env) as process:
+                    ours.append(_measured(process, port, seconds, reference=False))
+                    peak = max(peak, peak_rss_mib(process.pid))
+                continue
+            command = [
+                sys.executable,
+                str(ROOT / "bench" / "reference_app.py"),
+                "--port",
+                str(port),
+                "--database",
+                str(workdir / f"reference-{round_number}.sqlite3"),
+            ]
+            with server(command, port, {}) as process:
+                reference.append(_measured(process, port, seconds, reference=True))
+    if not all(run["rps"] and run["p99"] for run in reference):
+        raise SystemExit("The reference app answered nothing in a round: no ratio to report.")
     ratios = {
-        key: [
-            mine[key] / theirs[key] if theirs[key] else 0.0
-            for mine, theirs in zip(ours, reference, strict=True)
-        ]
+        key: [mine[key] / theirs[key] for mine, theirs in zip(ours, reference, strict=True)]
         for key in ("rps", "p99")
     }
     return {
