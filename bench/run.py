@@ -268,18 +268,20 @@ def growth(workdir: Path, sizes: tuple[int, ...], repeats: int) -> dict[int, dic
     upgrade(url)
     seeded = {size: seed_session(url, size) for size in sizes}
     port = free_port()
-    timings: dict[int, dict[str, float]] = {}
+    names = ("record a meld", "GET open game", "session page", "GET session (API)")
+    samples: dict[int, dict[str, list[float]]] = {
+        size: {name: [] for name in names} for size in sizes
+    }
     with server(serve_ours(port, url), port, {"DATABASE_URL": url}):
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        for size, (session_id, game_id, player_id, key) in seeded.items():
-            cookie = _open_edit_link(connection, session_id, key)
-            samples: dict[str, list[float]] = {
-                "record a meld": [],
-                "GET open game": [],
-                "session page": [],
-                "GET session (API)": [],
-            }
-            for _ in range(repeats):
+        cookies = {
+            size: _open_edit_link(connection, session_id, key)
+            for size, (session_id, _game, _player, key) in seeded.items()
+        }
+        # The sizes take turns request by request, so a drift of the machine's speed during
+        # the run does not fall on one size.
+        for _ in range(repeats):
+            for size, (session_id, game_id, player_id, key) in seeded.items():
                 started = time.perf_counter()
                 answer = _request(
                     connection,
@@ -288,7 +290,7 @@ def growth(workdir: Path, sizes: tuple[int, ...], repeats: int) -> dict[int, dic
                     {"player": player_id, "cards": "5♣ 6♣ 7♣"},
                     key=key,
                 )
-                samples["record a meld"].append(time.perf_counter() - started)
+                samples[size]["record a meld"].append(time.perf_counter() - started)
                 entry = f"/api/v1/games/{game_id}/entries/{answer['id']}"
                 _request(connection, "DELETE", entry, key=key)
                 for name, path in (
@@ -297,12 +299,12 @@ def growth(workdir: Path, sizes: tuple[int, ...], repeats: int) -> dict[int, dic
                     ("GET session (API)", f"/api/v1/sessions/{session_id}"),
                 ):
                     started = time.perf_counter()
-                    _request(connection, "GET", path, key=key, cookie=cookie)
-                    samples[name].append(time.perf_counter() - started)
-            timings[size] = {
-                name: statistics.median(values) * 1000 for name, values in samples.items()
-            }
-    return timings
+                    _request(connection, "GET", path, key=key, cookie=cookies[size])
+                    samples[size][name].append(time.perf_counter() - started)
+    return {
+        size: {name: statistics.median(values) * 1000 for name, values in timed.items()}
+        for size, timed in samples.items()
+    }
 
 
 def _open_edit_link(connection: http.client.HTTPConnection, session_id: str, key: str) -> str:
