@@ -7,7 +7,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from flask import Flask, jsonify, request
+from flask import Flask, Response, jsonify, request
 from waitress import serve
 
 
@@ -26,7 +26,7 @@ def create_reference_app(database: Path) -> Flask:
         return local.connection  # type: ignore[no-any-return]
 
     @app.post("/insert")
-    def insert() -> tuple[object, int]:
+    def insert() -> tuple[Response, int]:
         body = request.get_data(as_text=True)
         db = connection()
         cursor = db.execute("INSERT INTO rows (body) VALUES (?)", (body,))

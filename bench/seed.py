@@ -81,7 +81,7 @@ def seed_session(database_url: str, finished_games: int) -> tuple[str, int, int,
             if number % 100 == 0:
                 db.session.commit()
         db.session.commit()
-        game = services.start_game(session.id)
-        services.record_meld(game.id, players[0].id, "J♦ Q♦ K♦")
-        services.record_meld(game.id, players[1].id, "8♥ 8♦ 8♣")
-        return session.public_id, game.id, players[2].id, edit_keys.edit
+        started = services.start_game(session.id)
+        services.record_meld(started.id, players[0].id, "J♦ Q♦ K♦")
+        services.record_meld(started.id, players[1].id, "8♥ 8♦ 8♣")
+        return session.public_id, started.id, players[2].id, edit_keys.edit
