@@ -433,7 +433,8 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
         "time, so a server's requests per second follow from its CPU time per request (last "
         "column, the server process's user and system time over the requests it answered).",
         "",
-        f"## Growth with session size (ms, median of {args.repeats} requests, one at a time)",
+        f"## Growth with session size (ms, median of {args.repeats} requests, one at a time, "
+        "the sizes taking turns)",
         "",
         "| finished games | " + " | ".join(next(iter(figures["growth"].values()))) + " |",
         "|---|" + "---|" * len(next(iter(figures["growth"].values()))),
