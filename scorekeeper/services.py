@@ -425,10 +425,10 @@ def next_dealer(session: GameSession, games: list[GameSummary] | None = None) ->
     ``games`` are the summaries of all the session's games, when the caller has them already.
     """
     if games is None:
-        number = games_played(session) + (0 if open_game(session) else 1)
+        dealt, game_open = games_played(session), open_game(session) is not None
     else:
-        number = len(games) + (0 if any(game.status == "open" for game in games) else 1)
-    seat = rules.dealer_seat(session.first_dealer_seat, max(number, 1), len(session.players))
+        dealt, game_open = len(games), any(game.status == "open" for game in games)
+    seat = rules.next_dealer_seat(session.first_dealer_seat, dealt, game_open, len(session.players))
     return session.players[seat]
 
 
@@ -740,7 +740,16 @@ def create_session(
     db.session.add(session)
     if start_first_game:
         db.session.flush()
-        _deal(session)
+        seat = rules.next_dealer_seat(first_dealer, 0, False, len(seated))
+        # Set the ids: appending to session.games would load that (empty) list first.
+        db.session.add(
+            Game(
+                session_id=session.id,
+                number=1,
+                dealer_id=session.players[seat].id,
+                status="open",
+            )
+        )
     db.session.commit()
     return session
 
@@ -762,7 +771,7 @@ def start_game(session_id: int) -> GameState:
     if still_open:
         raise ConflictError("game_still_open")
     number = dealt + 1
-    dealer = players[rules.dealer_seat(first_dealer_seat, number, len(players))]
+    dealer = players[rules.next_dealer_seat(first_dealer_seat, dealt, False, len(players))]
     game = {
         "session_id": session_id,
         "number": number,
@@ -833,17 +842,6 @@ _GAMES_DEALT = sa.select(
     sa.func.count(),
     sa.func.coalesce(sa.func.sum(sa.case((_games.c.status == "open", 1), else_=0)), 0),
 ).where(_games.c.session_id == sa.bindparam("session_id"))
-
-
-def _deal(session: GameSession) -> Game:
-    number = games_played(session) + 1
-    seat = rules.dealer_seat(session.first_dealer_seat, number, len(session.players))
-    # Set the ids, not session.games: appending would load every game of the session.
-    game = Game(
-        session_id=session.id, number=number, dealer_id=session.players[seat].id, status="open"
-    )
-    db.session.add(game)
-    return game
 
 
 # --- entries ---------------------------------------------------------------------------------
@@ -1056,8 +1054,8 @@ def _summary_after(connection: sa.Connection, game: GameState) -> SessionSummary
         {player.id: player.banked for player in game.players},
         game.target,
     )
-    number = len(scores.games) + 1  # no game is open now
-    seat = rules.dealer_seat(game.first_dealer_seat, number, len(game.players))
+    dealt, player_count = len(scores.games), len(game.players)
+    seat = rules.next_dealer_seat(game.first_dealer_seat, dealt, False, player_count)
     return SessionSummary(
         public_id=game.session_public_id,
         status=game.session_status,

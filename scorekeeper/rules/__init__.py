@@ -26,7 +26,7 @@ from scorekeeper.rules.messages import (
     render_message,
     render_templates,
 )
-from scorekeeper.rules.seating import check_target, dealer_seat, seat_players
+from scorekeeper.rules.seating import check_target, dealer_seat, next_dealer_seat, seat_players
 from scorekeeper.rules.settlement import (
     GameSettlement,
     SessionStanding,
@@ -95,6 +95,7 @@ __all__ = [
     "hand_value",
     "language_of",
     "lay_off",
+    "next_dealer_seat",
     "parse_cards",
     "refuse_repeated_cards",
     "render_message",

@@ -53,3 +53,17 @@ def dealer_seat(first_dealer_seat: int, game_number: int, player_count: int) -> 
     (2, 0, 1)
     """
     return (first_dealer_seat + game_number - 1) % player_count
+
+
+def next_dealer_seat(
+    first_dealer_seat: int, games_dealt: int, game_open: bool, player_count: int
+) -> int:
+    """Return the seat that deals the game in progress, or the next game when none is open.
+
+    >>> next_dealer_seat(2, 0, False, 3), next_dealer_seat(2, 1, True, 3)
+    (2, 2)
+    >>> next_dealer_seat(2, 1, False, 3)
+    0
+    """
+    game_number = games_dealt if game_open else games_dealt + 1
+    return dealer_seat(first_dealer_seat, max(game_number, 1), player_count)
