@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from flask import Blueprint, Flask, Response, g, jsonify, request
 from werkzeug.exceptions import HTTPException
@@ -16,8 +15,6 @@ from scorekeeper.extensions import db
 from scorekeeper.keys import Access, SessionKeys
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
-
-T = TypeVar("T")
 
 
 class BadBody(ValueError):
@@ -222,7 +219,7 @@ def get_game(game_id: int) -> Response:
 def record_meld(game_id: int) -> tuple[Response, int]:
     """Record a new meld."""
     body = _body()
-    player, cards = _fields(game_id, lambda: (_id(body, "player"), _cards(body, "cards")))
+    player, cards = _id(body, "player"), _cards(body, "cards")
     recorded = services.record_meld(game_id, player, cards)
     return jsonify(
         {**serialize.meld_json(recorded.entry, recorded.meld), "entry": recorded.id}
@@ -234,9 +231,7 @@ def record_meld(game_id: int) -> tuple[Response, int]:
 def record_layoff(game_id: int) -> tuple[Response, int]:
     """Record cards laid off onto a meld on the table."""
     body = _body()
-    player, meld, cards = _fields(
-        game_id, lambda: (_id(body, "player"), _id(body, "meld"), _cards(body, "cards"))
-    )
+    player, meld, cards = _id(body, "player"), _id(body, "meld"), _cards(body, "cards")
     recorded = services.record_layoff(game_id, player, meld, cards)
     return jsonify(
         {
@@ -275,7 +270,7 @@ def undo(game_id: int) -> Response:
 def finish(game_id: int) -> Response:
     """Settle the game (``winner``) or abandon it (``winner: null``)."""
     body = _body()
-    winner, hands, romme = _fields(game_id, lambda: _finish_fields(body))
+    winner, hands, romme = _finish_fields(body)
     finish = services.finish_game(game_id, winner, hands, romme)
     return jsonify(serialize.finish_json(finish))
 
@@ -284,7 +279,7 @@ def finish(game_id: int) -> Response:
 def preview_settlement(game_id: int) -> Response:
     """Show what finishing the game would book, without writing anything."""
     body = _body()
-    winner, hands, romme = _fields(game_id, lambda: _finish_fields(body))
+    winner, hands, romme = _finish_fields(body)
     finish = services.preview_finish(game_id, winner, hands, romme)
     answer = serialize.finish_json(finish)
     answer["status"] = "preview"
@@ -306,15 +301,6 @@ def _body() -> dict[str, Any]:
     if not isinstance(data, dict):
         raise BadBody("The body must be a JSON object.")
     return data
-
-
-def _fields(game_id: int, read: Callable[[], T]) -> T:
-    """Read fields of the body; a missing game answers 404 before a wrong field answers 422."""
-    try:
-        return read()
-    except BadBody:
-        services.get_game(game_id)
-        raise
 
 
 def _malformed() -> dict[str, Any]:

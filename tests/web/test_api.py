@@ -483,6 +483,11 @@ def test_an_unknown_game_answers_404_everywhere(table: Table, game_id: int) -> N
     refused(client.post(f"{API}/games/{game_id}/undo"), 404)
     refused(client.post(f"{API}/games/{game_id}/finish", json={"winner": None}), 404)
     refused(client.post(f"{API}/games/{game_id}/settlement", json={"winner": None}), 404)
+    # A missing game answers 404 before a wrong body answers 422.
+    refused(client.post(f"{API}/games/{game_id}/melds", json={"cards": 5}), 404)
+    refused(client.post(f"{API}/games/{game_id}/layoffs", json={}), 404)
+    refused(client.post(f"{API}/games/{game_id}/finish", json={}), 404)
+    refused(client.post(f"{API}/games/{game_id}/settlement", json={}), 404)
     assert table.state() == before
 
 
