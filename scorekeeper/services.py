@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, TypeVar
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -648,8 +648,7 @@ _SESSION_DOOR = sa.select(
 
 def _open_state(connection: sa.Connection, game_id: int) -> GameState:
     state = _game_state(connection, game_id)
-    if state.status != "open":
-        raise ConflictError("game_over", number=state.number)
+    refuse_closed(state)
     return state
 
 
@@ -930,10 +929,8 @@ def delete_entry(game_id: int, entry_id: int) -> None:
     """Delete an entry of the open game when nothing on the table depends on it."""
     connection = db.session.connection()
     state = _game_state(connection, game_id)
-    entry = next((entry for entry in state.entries if entry.id == entry_id), None)
-    if entry is None:
-        raise NotFoundError("no_entry")
-    _refuse_closed(state)
+    entry = entry_in(state.entries, entry_id)
+    refuse_closed(state)
     _delete(connection, state, entry)
     _commit()
 
@@ -970,8 +967,8 @@ def _delete(connection: sa.Connection, state: GameState, entry: EntryRow) -> Gam
 def correct_entry(game_id: int, entry_id: int, cards: str) -> Entry:
     """Replace the cards of an entry when nothing on the table depends on the old ones."""
     game = _game_for_write(game_id)
-    entry = _entry_in(game, entry_id)
-    _refuse_closed(game)
+    entry = entry_in(game.entries, entry_id)
+    refuse_closed(game)
     new_cards = tuple(rules.parse_cards(cards))
     elsewhere = {
         card.card for other in game.entries if other.id != entry.id for card in other.cards
@@ -1237,13 +1234,23 @@ def _game_for_write(game_id: int) -> Game:
     return game
 
 
-def _refuse_closed(game: Game | GameState) -> None:
+def refuse_closed(game: Game | GameState) -> None:
+    """Refuse a change to a game that is over: its entries are final."""
     if game.status != "open":
         raise ConflictError("game_over", number=game.number)
 
 
-def _entry_in(game: Game, entry_id: int) -> Entry:
-    entry = next((entry for entry in game.entries if entry.id == entry_id), None)
+class _Identified(Protocol):
+    @property
+    def id(self) -> int: ...
+
+
+E = TypeVar("E", bound=_Identified)
+
+
+def entry_in(entries: Sequence[E], entry_id: int) -> E:
+    """Return the entry with this id among a game's entries, or raise NotFoundError."""
+    entry = next((entry for entry in entries if entry.id == entry_id), None)
     if entry is None:
         raise NotFoundError("no_entry")
     return entry

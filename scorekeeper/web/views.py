@@ -24,7 +24,7 @@ from scorekeeper import rules, services
 from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE, LANGUAGES
 from scorekeeper.keys import SessionKeys
-from scorekeeper.models import Entry, Game, GameSession
+from scorekeeper.models import Game, GameSession
 from scorekeeper.web import access, helpers
 from scorekeeper.web.forms import (
     ButtonForm,
@@ -255,7 +255,7 @@ def _record_entry(
         form.cards.errors = [helpers.rules_message(error)]
         return None
     game = services.get_game(game.id)  # read again, with the new entry
-    entry = _entry_in(game, recorded.id)
+    entry = services.entry_in(game.entries, recorded.id)
     flash(helpers.describe(entry, services.table_of(game)), "success")
     return _to_session(game)
 
@@ -278,7 +278,7 @@ def undo(game_id: int) -> Answer:
 def delete_entry(game_id: int, entry_id: int) -> Answer:
     """Delete an entry that nothing on the table builds on."""
     game = _open_game(game_id)
-    entry = _entry_in(game, entry_id)
+    entry = services.entry_in(game.entries, entry_id)
     _check_button()
     said = helpers.describe(entry, services.table_of(game))
     services.delete_entry(game.id, entry.id)
@@ -291,7 +291,7 @@ def delete_entry(game_id: int, entry_id: int) -> Answer:
 def correct_entry(game_id: int, entry_id: int) -> Answer:
     """Show an entry's cards to correct, and record the correction."""
     game = _open_game(game_id)
-    entry = _entry_in(game, entry_id)
+    entry = services.entry_in(game.entries, entry_id)
     form = CorrectForm(data={"cards": helpers.entry_cards_label(entry)})
     status = 200
     if form.validate_on_submit():
@@ -306,7 +306,7 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
             return _to_session(game)
     if request.method == "POST":
         status = 422
-    entry = _entry_in(game, entry_id)
+    entry = services.entry_in(game.entries, entry_id)
     return render_template("entry_edit.html", game=game, entry=entry, form=form), status
 
 
@@ -384,16 +384,8 @@ def _open_game(game_id: int) -> Game:
     g.session_id = game.session_id
     if game.session.status == "finished":
         raise services.ConflictError("session_over")
-    if game.status != "open":
-        raise services.ConflictError("game_over", number=game.number)
+    services.refuse_closed(game)
     return game
-
-
-def _entry_in(game: Game, entry_id: int) -> Entry:
-    entry = next((entry for entry in game.entries if entry.id == entry_id), None)
-    if entry is None:
-        raise services.NotFoundError("no_entry")
-    return entry
 
 
 def _check_button() -> None:
