@@ -302,10 +302,12 @@ def session_scores(session: GameSession, latest: int | None = None) -> SessionSc
 
     Ended games carry their points (settlement lines) and players their banked totals, so
     the number of queries and the rows read for the totals do not grow with the session.
+    A game in progress is always the newest, so it is among any ``latest`` games.
     """
     banked = {player.id: player.banked for player in session.players}
     if latest is None:
         return _all_scores(db.session.connection(), session.id, banked, session.target)
+    assert latest >= 1
     games = game_summaries(session, latest)
     ended = db.session.execute(
         sa.select(
@@ -314,7 +316,7 @@ def session_scores(session: GameSession, latest: int | None = None) -> SessionSc
             SettlementLine.meld_points + SettlementLine.gain,
         ).where(SettlementLine.game_id.in_([game.id for game in games]))
     ).all()
-    return _scores(banked, session.target, games, ended, open_game(session))
+    return _scores(banked, session.target, games, ended)
 
 
 def _all_scores(
@@ -323,9 +325,7 @@ def _all_scores(
     """Return the scores of all games: two prebuilt statements, a third while one is open."""
     games = [GameSummary(*row) for row in connection.execute(_GAMES_OF, {"session": session_id})]
     ended = connection.execute(_ENDED_POINTS, {"session": session_id}).all()
-    # Every game is at hand: no need to ask for the open one.
-    current = next((game for game in games if game.status == "open"), None)
-    return _scores(banked, target, games, ended, current)
+    return _scores(banked, target, games, ended)
 
 
 def _scores(
@@ -333,14 +333,14 @@ def _scores(
     target: int,
     games: list[GameSummary],
     ended: Iterable[Sequence[int]],
-    current: Game | GameSummary | None,
 ) -> SessionScores:
     """Add up the points of ``ended`` games, the open game's entries and the banked totals."""
+    current = next((game for game in games if game.status == "open"), None)
     game_points = {game.id: dict.fromkeys(banked, 0) for game in games}
     for game_id, player_id, points in ended:
         game_points[game_id][player_id] += points
     current_points = _open_game_points(current, list(banked)) if current else {}
-    if current is not None and current.id in game_points:
+    if current is not None:
         game_points[current.id] = current_points
     totals = {
         player_id: total + current_points.get(player_id, 0) for player_id, total in banked.items()
@@ -349,13 +349,9 @@ def _scores(
     return SessionScores(games=games, game_points=game_points, standing=standing)
 
 
-def _open_game_points(game: Game | GameSummary, player_ids: list[int]) -> dict[int, int]:
+def _open_game_points(game: GameSummary, player_ids: list[int]) -> dict[int, int]:
     points = dict.fromkeys(player_ids, 0)
-    rows = db.session.execute(
-        sa.select(Entry.player_id, sa.func.sum(Entry.value))
-        .where(Entry.game_id == game.id)
-        .group_by(Entry.player_id)
-    )
+    rows = db.session.connection().execute(_OPEN_GAME_POINTS, {"game": game.id})
     for player_id, value in rows:
         points[player_id] += value
     return points
@@ -419,15 +415,17 @@ def games_played(session: GameSession) -> int:
     return int(count or 0)
 
 
-def next_dealer(session: GameSession, games: list[GameSummary] | None = None) -> Player:
+def next_dealer(
+    session: GameSession, dealt: int | None = None, game_open: bool | None = None
+) -> Player:
     """Return the player who deals the next game (or the one in progress).
 
-    ``games`` are the summaries of all the session's games, when the caller has them already.
+    ``dealt`` (games dealt, the open one included) and ``game_open`` are read when not given.
     """
-    if games is None:
-        dealt, game_open = games_played(session), open_game(session) is not None
-    else:
-        dealt, game_open = len(games), any(game.status == "open" for game in games)
+    if dealt is None:
+        dealt = games_played(session)
+    if game_open is None:
+        game_open = open_game(session) is not None
     seat = rules.next_dealer_seat(session.first_dealer_seat, dealt, game_open, len(session.players))
     return session.players[seat]
 
@@ -836,6 +834,12 @@ _ENDED_POINTS = (
     .select_from(_settlement_lines.join(_games, _games.c.id == _settlement_lines.c.game_id))
     .where(_games.c.session_id == sa.bindparam("session"))
 )
+# The points of a game in progress, from its entries.
+_OPEN_GAME_POINTS = (
+    sa.select(_entries.c.player_id, sa.func.sum(_entries.c.value))
+    .where(_entries.c.game_id == sa.bindparam("game"))
+    .group_by(_entries.c.player_id)
+)
 # How many games the session has dealt, and how many of them are still open.
 _GAMES_DEALT = sa.select(
     sa.func.count(),
@@ -1039,7 +1043,9 @@ def summarize_session(session: GameSession) -> SessionSummary:
         variant=session.variant,
         players=[(player.id, player.name) for player in session.players],
         scores=scores,
-        dealer_id=next_dealer(session, scores.games).id,
+        dealer_id=next_dealer(
+            session, len(scores.games), any(game.status == "open" for game in scores.games)
+        ).id,
     )
 
 

@@ -442,17 +442,19 @@ def _session_page(
     """Render the session page, with the forms of the current game while it is open."""
     # Only the latest games: a session of a thousand games must not slow the page down.
     scores = services.session_scores(session, latest=RECENT_GAMES + 1)
-    current = services.open_game(session)
+    # A game in progress is the newest, so it is among the latest.
+    current = next((past for past in scores.games if past.status == "open"), None)
     game = services.get_game(current.id) if current is not None else None
+    dealt = services.games_played(session)
     context: dict[str, Any] = {
         "session": session,
         "scores": scores,
         "standing": scores.standing,
         "names": _names(session),
-        "dealer": services.next_dealer(session),
+        "dealer": services.next_dealer(session, dealt, game is not None),
         "game": game,
         "past": [past for past in scores.games if past.status != "open"][-RECENT_GAMES:],
-        "games_played": services.games_played(session) - (1 if game is not None else 0),
+        "games_played": dealt - (1 if game is not None else 0),
         "problem": problem,
         "button_form": ButtonForm(formdata=None),
         "winner": _winner(session, scores),
