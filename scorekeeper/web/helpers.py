@@ -145,7 +145,7 @@ def meld_kind(kind: str | None) -> str:
     return names.get(kind or "", kind or "")
 
 
-def entry_cards(entry: Entry) -> str:
+def entry_cards(entry: Entry | services.EntryRow) -> str:
     """Return the cards an entry put down, in canonical form."""
     return " ".join(card.card for card in entry.cards)
 
@@ -158,23 +158,38 @@ def entry_cards_label(entry: Entry) -> str:
 def describe(entry: Entry, table: rules.Table[int] | None = None) -> str:
     """Return an entry as the recorder reads it back, with the value it scored."""
     if entry.kind == "meld":
+        return _said(entry, entry.player.name)
+    meld = next((other for other in entry.game.entries if other.id == entry.meld_id), None)
+    now = ""
+    if table is not None and entry.meld_id in table.melds:
+        now = rules.cards_text(table.melds[entry.meld_id].cards)
+    return _said(entry, entry.player.name, meld.player.name if meld is not None else "", now)
+
+
+def describe_recorded(recorded: services.Recorded, names: dict[int, str]) -> str:
+    """Return an entry just recorded as ``describe`` says it, from what the service returned."""
+    entry = recorded.entry
+    if entry.kind == "meld":
+        return _said(entry, names[entry.player_id])
+    owner = names[recorded.meld_entry.player_id]
+    return _said(entry, names[entry.player_id], owner, rules.cards_text(recorded.meld.cards))
+
+
+def _said(entry: Entry | services.EntryRow, player: str, owner: str = "", now: str = "") -> str:
+    if entry.kind == "meld":
         said = gettext(
             "%(player)s: %(kind)s %(cards)s — %(points)s",
-            player=entry.player.name,
+            player=player,
             kind=meld_kind(entry.meld_kind),
             cards=entry_cards(entry),
             points=points(entry.value),
         )
         return str(said)
-    meld = next((other for other in entry.game.entries if other.id == entry.meld_id), None)
-    now = ""
-    if table is not None and entry.meld_id in table.melds:
-        now = rules.cards_text(table.melds[entry.meld_id].cards)
     said = gettext(
         "%(player)s: %(cards)s laid off onto %(owner)s's meld (now %(meld)s) — %(points)s",
-        player=entry.player.name,
+        player=player,
         cards=entry_cards(entry),
-        owner=meld.player.name if meld is not None else "",
+        owner=owner,
         meld=now,
         points=points(entry.value),
     )

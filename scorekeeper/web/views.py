@@ -189,7 +189,7 @@ def start_game(public_id: str) -> Answer:
     flash(
         gettext("Game %(number)s: %(dealer)s deals.", number=game.number, dealer=game.dealer.name)
     )
-    return _to_session(game)
+    return _to_session()
 
 
 @bp.get("/sessions/<public_id>/history")
@@ -248,16 +248,15 @@ def _record_entry(
     """Run the recording service; say what the entry scored, or put the refusal on the form."""
     if not form.validate_on_submit():
         return None
+    names = _names(game.session)
     try:
         recorded = record()
     except REFUSED as error:
         db.session.rollback()
         form.cards.errors = [helpers.rules_message(error)]
         return None
-    game = services.get_game(game.id)  # read again, with the new entry
-    entry = services.entry_in(game.entries, recorded.id)
-    flash(helpers.describe(entry, services.table_of(game)), "success")
-    return _to_session(game)
+    flash(helpers.describe_recorded(recorded, names), "success")
+    return _to_session()
 
 
 @bp.post("/games/<int:game_id>/undo")
@@ -270,7 +269,7 @@ def undo(game_id: int) -> Answer:
     # The page names the entry it showed last, so a double tap cannot undo two entries.
     services.undo_last_entry(game.id, request.args.get("entry", type=int))
     flash(gettext("Undone: %(entry)s", entry=said))
-    return _to_session(game)
+    return _to_session()
 
 
 @bp.post("/games/<int:game_id>/entries/<int:entry_id>/delete")
@@ -283,7 +282,7 @@ def delete_entry(game_id: int, entry_id: int) -> Answer:
     said = helpers.describe(entry, services.table_of(game))
     services.delete_entry(game.id, entry.id)
     flash(gettext("Deleted: %(entry)s", entry=said))
-    return _to_session(game)
+    return _to_session()
 
 
 @bp.route("/games/<int:game_id>/entries/<int:entry_id>/edit", methods=["GET", "POST"])
@@ -303,7 +302,7 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
         else:
             said = helpers.describe(corrected, services.table_of(game))
             flash(gettext("Corrected: %(entry)s", entry=said), "success")
-            return _to_session(game)
+            return _to_session()
     if request.method == "POST":
         status = 422
     entry = services.entry_in(game.entries, entry_id)
@@ -326,6 +325,7 @@ def finish(game_id: int) -> Answer:
     if not form.validate_on_submit():
         return _finish_page(game, form, status=422)
     commit = form.confirm.data == "1"
+    number = game.number  # the commit expires the game
     try:
         if commit:
             done = services.finish_game(
@@ -343,13 +343,13 @@ def finish(game_id: int) -> Answer:
         flash(
             gettext(
                 "Game %(number)s is over: %(name)s went out and gains %(points)s.",
-                number=game.number,
+                number=number,
                 name=done.winner.name,
                 points=helpers.points(done.settlement.gains[done.winner.id]),
             ),
             "success",
         )
-        return _to_session(game)
+        return _to_session()
     db.session.rollback()
     game = services.get_game(game_id)
     form.romme.data = "yes" if preview.romme else "no"
@@ -366,9 +366,10 @@ def abandon(game_id: int) -> Answer:
     if request.method == "GET":
         return render_template("abandon.html", game=game, form=form)
     _check_button()
+    number = game.number  # the commit expires the game
     services.abandon_game(game.id)
-    flash(gettext("Game %(number)s was abandoned: its melds stand.", number=game.number))
-    return _to_session(game)
+    flash(gettext("Game %(number)s was abandoned: its melds stand.", number=number))
+    return _to_session()
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -399,8 +400,9 @@ def _session() -> GameSession:
     return session
 
 
-def _to_session(game: Game | services.GameState) -> BaseResponse:
-    return redirect(url_for("web.session_page", public_id=game.session_public_id, _anchor="game"))
+def _to_session() -> BaseResponse:
+    """Go back to the session page; its id is known from the key check, not read again."""
+    return redirect(url_for("web.session_page", public_id=g.public_id, _anchor="game"))
 
 
 def _names(session: GameSession) -> dict[int, str]:
