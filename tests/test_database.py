@@ -83,8 +83,14 @@ def test_every_end_of_a_transaction_lets_the_next_one_in(engine: sa.Engine, endi
         with pytest.raises(sa.exc.OperationalError):
             connection.exec_driver_sql("INSERT INTO no_such_table VALUES (1)")
         transaction.rollback()
-    connection.close()
+    else:  # the driver's connection is closed in the middle of the transaction
+        dbapi_connection = connection.connection.dbapi_connection
+        assert dbapi_connection is not None
+        dbapi_connection.close()
+        connection.invalidate()
+    # Freed by the ending itself, not later by the pool's reset when the connection goes back.
     assert not lock.locked()
+    connection.close()
     with engine.begin() as again:
         again.exec_driver_sql("INSERT INTO turns VALUES (1, 'after')")
 
