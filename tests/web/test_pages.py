@@ -16,6 +16,7 @@ from scorekeeper import create_app, services
 from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE
 from scorekeeper.models import Entry, Game, GameSession, SettlementLine
+from tests.rows import count
 
 
 @dataclass(frozen=True)
@@ -74,12 +75,6 @@ def totals(app: Flask, session_id: int) -> dict[str, int]:
         session = services.get_session(session_id)
         scores = services.session_scores(session)
         return {player.name: scores.totals[player.id] for player in session.players}
-
-
-def count(app: Flask, model: type) -> int:
-    """Return how many rows a table holds."""
-    with app.app_context():
-        return int(db.session.scalar(sa.select(sa.func.count()).select_from(model)) or 0)
 
 
 def text(html: str) -> str:
