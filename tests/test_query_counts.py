@@ -68,14 +68,15 @@ def play(
             services.finish_game(game_id, ann, {bob: "K♥ 9♦", cid: "A♠"})
         game_id = services.start_game(session_id).id
         melds = [services.record_meld(game_id, bob, cards).id for cards in MELDS]
+        last = melds[-1]
         for index in range(layoffs_in_open_game):
             suit = "♠♥♦♣"[index % 4]
             rank = LAYOFF_RANKS[index // 4]
-            services.record_layoff(game_id, cid, melds[index % 4], f"{rank}{suit}")
+            last = services.record_layoff(game_id, cid, melds[index % 4], f"{rank}{suit}").id
     client.keys[public_id] = keys.edit  # type: ignore[attr-defined]
     client.game_sessions[game_id] = public_id  # type: ignore[attr-defined]
     assert client.get(f"/sessions/{public_id}?key={keys.edit}").status_code == 302
-    return {"session": public_id, "game": game_id, "player": ann, "meld": melds[0]}
+    return {"session": public_id, "game": game_id, "player": ann, "meld": melds[0], "last": last}
 
 
 REQUESTS: dict[str, Callable[[FlaskClient, dict[str, Any]], Any]] = {
@@ -106,9 +107,31 @@ REQUESTS: dict[str, Callable[[FlaskClient, dict[str, Any]], Any]] = {
     "session page": lambda c, ids: c.get(f"/sessions/{ids['session']}"),
     "history page": lambda c, ids: c.get(f"/sessions/{ids['session']}/history"),
     "finish page": lambda c, ids: c.get(f"/games/{ids['game']}/finish"),
+    "delete the latest entry": lambda c, ids: c.delete(
+        f"/api/v1/games/{ids['game']}/entries/{ids['last']}"
+    ),
     "record a meld on the page": lambda c, ids: c.post(
         f"/games/{ids['game']}/melds", data={"player": ids["player"], "cards": "A♦ A♥ A♣"}
     ),
+    "record a layoff on the page": lambda c, ids: c.post(
+        f"/games/{ids['game']}/layoffs",
+        data={"player": ids["player"], "meld": ids["meld"], "cards": "A♠"},
+    ),
+    "undo on the page": lambda c, ids: c.post(f"/games/{ids['game']}/undo"),
+    "delete the latest entry on the page": lambda c, ids: c.post(
+        f"/games/{ids['game']}/entries/{ids['last']}/delete"
+    ),
+    "finish on the page": lambda c, ids: c.post(
+        f"/games/{ids['game']}/finish",
+        data={
+            "winner": str(ids["player"] + 1),
+            "romme": "no",
+            "confirm": "1",
+            f"hand_{ids['player']}": "K♦",
+            f"hand_{ids['player'] + 2}": "A♦",
+        },
+    ),
+    "abandon on the page": lambda c, ids: c.post(f"/games/{ids['game']}/abandon"),
     "start the next game": lambda c, ids: (
         c.post(f"/api/v1/games/{ids['game']}/finish", json={"winner": None}),
         c.post(f"/api/v1/sessions/{ids['session']}/games"),
