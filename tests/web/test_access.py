@@ -310,6 +310,20 @@ def test_a_link_with_a_wrong_key_finds_nothing(app: Flask) -> None:
     assert stranger.get(session_page).status_code == 404
 
 
+def test_a_watcher_is_told_once_that_nothing_lies_yet_then_sees_the_melds(app: Flask) -> None:
+    creator, watcher = app.test_client(), app.test_client()
+    session_page = start_in_browser(creator)
+    page = creator.get(session_page).get_data(as_text=True)
+    watcher.get(links(page)["view"])
+    empty = watcher.get(session_page).get_data(as_text=True)
+    assert empty.count("No melds or layoffs yet.") == 1
+    assert "On the table" not in empty
+    creator.post(found(r'action="(/games/\d+/melds)"', page), data=meld_form(page))
+    shown = watcher.get(session_page).get_data(as_text=True)
+    assert "On the table" in shown
+    assert "No melds or layoffs yet." not in shown
+
+
 def test_a_view_key_changes_nothing_through_any_page(app: Flask) -> None:
     creator, watcher = app.test_client(), app.test_client()
     session_page, owner_page = start_with_a_meld(creator)
@@ -321,6 +335,7 @@ def test_a_view_key_changes_nothing_through_any_page(app: Flask) -> None:
         f"/games/{game}/entries/{entry}/edit",
         f"/games/{game}/finish",
         f"/games/{game}/abandon",
+        f"/games/{game}/melds",
         f"/games/{game}/layoffs",
         session_page + "/games",
     ):
