@@ -67,13 +67,18 @@ def import_from(source: str) -> int:
 def keys_of(session_id: str | None) -> int:
     """List the sessions, or hand out new keys for one whose keys were lost."""
     import sqlalchemy as sa
+    import sqlalchemy.orm as so
 
     from scorekeeper import services
     from scorekeeper.extensions import db
     from scorekeeper.models import GameSession
 
     if session_id is None:
-        sessions = db.session.scalars(sa.select(GameSession).order_by(GameSession.created_at))
+        sessions = db.session.scalars(
+            sa.select(GameSession)
+            .order_by(GameSession.created_at)
+            .options(so.selectinload(GameSession.players))
+        )
         for session in sessions:
             names = ", ".join(player.name for player in session.players)
             started = f"{session.created_at:%Y-%m-%d %H:%M}"

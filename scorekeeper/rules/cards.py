@@ -162,11 +162,6 @@ class Card:
         return f"Card.from_code({self.code!r})"
 
 
-# The canonical codes (``Q♣``), as the database stores them: read back without parsing.
-_KNOWN: dict[str, Card] = {}
-_KNOWN.update((card.code, card) for card in (Card(suit, rank) for suit in Suit for rank in Rank))
-
-
 def parse_cards(text: str) -> list[Card]:
     """Read cards separated by spaces, commas or hyphens, in any order.
 
@@ -202,3 +197,7 @@ def cards_text(cards: Iterable[Card]) -> str:
 def full_pack() -> list[Card]:
     """Return the 52 cards of one French pack, suit by suit, ace to king."""
     return [Card(suit=suit, rank=rank) for suit in Suit for rank in Rank]
+
+
+# The canonical codes (``Q♣``), as the database stores them: read back without parsing.
+_KNOWN = {card.code: card for card in full_pack()}
