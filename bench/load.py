@@ -82,8 +82,7 @@ def play_table(port: int, results: Results, stop_at: float) -> None:
     )
     if session is None:
         return
-    if "edit_key" in session:
-        client.headers["Authorization"] = f"Bearer {session['edit_key']}"
+    client.headers["Authorization"] = f"Bearer {session['edit_key']}"
     players = [player["id"] for player in session["players"]]
     while time.monotonic() < stop_at:
         game = client.call("POST", f"/api/v1/sessions/{session['id']}/games", expect=201)

@@ -140,28 +140,29 @@ def throughput(rounds: int, seconds: float, workdir: Path) -> dict[str, Any]:
     ours: list[dict[str, float]] = []
     reference: list[dict[str, float]] = []
     peak = 0.0
+
+    def run_ours(round_number: int) -> None:
+        nonlocal peak
+        env = {"DATABASE_URL": f"sqlite:///{workdir / f'ours-{round_number}.sqlite3'}"}
+        port = free_port()
+        with server(serve_ours(port, env["DATABASE_URL"]), port, env) as process:
+            ours.append(_measured(process, port, seconds, reference=False))
+            peak = max(peak, peak_rss_mib(process.pid))
+
+    def run_reference(round_number: int) -> None:
+        port = free_port()
+        database = workdir / f"reference-{round_number}.sqlite3"
+        command = [sys.executable, str(ROOT / "bench" / "reference_app.py")]
+        command += ["--port", str(port), "--database", str(database)]
+        with server(command, port, {}) as process:
+            reference.append(_measured(process, port, seconds, reference=True))
+        if not (reference[-1]["rps"] and reference[-1]["p99"]):
+            raise SystemExit("The reference app answered nothing in a round: no ratio to report.")
+
     for round_number in range(rounds):
-        servers = ["ours", "reference"] if round_number % 2 == 0 else ["reference", "ours"]
-        for name in servers:
-            port = free_port()
-            if name == "ours":
-                env = {"DATABASE_URL": f"sqlite:///{workdir / f'ours-{round_number}.sqlite3'}"}
-                with server(serve_ours(port, env["DATABASE_URL"]), port, env) as process:
-                    ours.append(_measured(process, port, seconds, reference=False))
-                    peak = max(peak, peak_rss_mib(process.pid))
-                continue
-            command = [
-                sys.executable,
-                str(ROOT / "bench" / "reference_app.py"),
-                "--port",
-                str(port),
-                "--database",
-                str(workdir / f"reference-{round_number}.sqlite3"),
-            ]
-            with server(command, port, {}) as process:
-                reference.append(_measured(process, port, seconds, reference=True))
-    if not all(run["rps"] and run["p99"] for run in reference):
-        raise SystemExit("The reference app answered nothing in a round: no ratio to report.")
+        turns = (run_ours, run_reference) if round_number % 2 == 0 else (run_reference, run_ours)
+        for run in turns:
+            run(round_number)
     ratios = {
         key: [mine[key] / theirs[key] for mine, theirs in zip(ours, reference, strict=True)]
         for key in ("rps", "p99")
