@@ -11,6 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import services
+from scorekeeper.web import access
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -270,6 +271,10 @@ def test_the_session_page_offers_an_edit_link_and_a_view_link_with_qr_codes(app:
     assert offered["edit"] != offered["view"]
     assert offered["edit"].startswith("http://localhost/sessions/")
     assert page.count('<svg viewBox="0 0 ') == 2 and page.count('class="qr"') == 2
+    # Each code encodes its own link (segno draws the same link the same way every time).
+    with app.test_request_context():
+        for link in offered.values():
+            assert str(access.qr_code(link)) in page
 
 
 def test_the_view_link_shows_the_scores_and_no_way_to_change_them(app: Flask) -> None:
