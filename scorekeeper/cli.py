@@ -108,7 +108,7 @@ def _lan_address() -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run ``scorekeeper serve``, ``export`` or ``import`` on the upgraded database."""
+    """Run ``scorekeeper serve``, ``export``, ``import`` or ``keys`` on the upgraded database."""
     parser = argparse.ArgumentParser(prog="scorekeeper", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="upgrade the database and serve the app")
