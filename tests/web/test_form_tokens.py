@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import re
+import urllib.parse
 
 import pytest
+import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Entry, Game, Player, SettlementLine
+from tests.live import Browser, send
+from tests.pageforms import PageForm, form_to
+from tests.rows import count
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -144,3 +152,176 @@ def test_with_csrf_on_a_form_sent_twice_is_applied_once_and_other_cards_are_told
     assert entries_on(client.get(address).get_data(as_text=True)) == 1
     listed = re.findall(r'href="(/sessions/[^"#]+)"', client.get("/").get_data(as_text=True))
     assert listed == [address]
+
+
+# --- every other form of the game pages, each sent twice ----------------------------------------
+
+
+def sent_twice(client: FlaskClient, form: PageForm, **filled: str) -> str:
+    """Send a page's form twice as a double tap would; check the repeat went where the first did.
+
+    Return the page the first send led to.
+    """
+    assert form.fields.get("once"), f"the form to {form.action} carries no one-time token"
+    data = {**form.fields, **filled}
+    first = client.post(form.action, data=data)
+    assert first.status_code == 302, first.get_data(as_text=True)
+    again = client.post(form.action, data=data)
+    assert again.status_code == 303, again.get_data(as_text=True)
+    assert again.headers["Location"] == first.headers["Location"]
+    return client.get(first.headers["Location"]).get_data(as_text=True)
+
+
+def with_melds(client: FlaskClient, *melds: str) -> str:
+    """Start a session and record melds for the first player; return its page."""
+    address, page = session_page(client)
+    for cards in melds:
+        action, form = meld_form(page, cards)
+        assert client.post(action, data=form).status_code == 302
+        page = client.get(address).get_data(as_text=True)
+    return page
+
+
+def game_statuses(app: Flask) -> list[str]:
+    with app.app_context():
+        return list(db.session.scalars(sa.select(Game.status).order_by(Game.number)))
+
+
+def test_a_layoff_form_sent_twice_lays_the_cards_off_once(client: FlaskClient, app: Flask) -> None:
+    page = with_melds(client, "7♥ 7♦ 7♣")
+    layoff = form_to(page, "/melds").through_button("/layoffs")
+    after = sent_twice(
+        client,
+        layoff,
+        player=layoff.choices["player"][0],
+        meld=layoff.choices["meld"][-1],
+        cards="7♠",
+    )
+    assert count(app, Entry) == 2
+    assert entries_on(after) == 2
+
+
+def test_a_delete_button_tapped_twice_deletes_that_entry_and_nothing_else(
+    client: FlaskClient, app: Flask
+) -> None:
+    page = with_melds(client, "7♥ 7♦ 7♣", "2♠ 3♠ 4♠", "9♦ 10♦ J♦")
+    with app.app_context():
+        first_entry = db.session.scalar(sa.select(sa.func.min(Entry.id)))
+    after = sent_twice(client, form_to(page, f"/entries/{first_entry}/delete"))
+    assert count(app, Entry) == 2
+    assert entries_on(after) == 2
+    assert "7♥" not in after.split("Entries")[-1]
+
+
+def test_a_correction_sent_twice_is_booked_once_and_the_repeat_is_not_refused(
+    client: FlaskClient, app: Flask
+) -> None:
+    page = with_melds(client, "7♥ 7♦ 7♣")
+    edit = re.search(r'href="(/games/\d+/entries/\d+/edit)"', page)
+    assert edit is not None
+    correct = form_to(client.get(edit.group(1)).get_data(as_text=True), "/edit")
+    after = sent_twice(client, correct, cards="8♥ 8♦ 8♣")
+    assert count(app, Entry) == 1
+    assert "8♥" in after and "7♥" not in after.split("Entries")[-1]
+
+
+def test_a_confirmed_finish_sent_twice_books_the_settlement_once(
+    client: FlaskClient, app: Flask
+) -> None:
+    page = with_melds(client, "7♥ 7♦ 7♣")
+    game = re.search(r'action="/games/(\d+)/melds"', page)
+    assert game is not None
+    finish = form_to(client.get(f"/games/{game.group(1)}/finish").get_data(as_text=True), "/finish")
+    winner, *others = finish.choices["winner"]
+    hands = {f"hand_{player}": cards for player, cards in zip(others, ["K♦ 9♥", "A♠"], strict=True)}
+    preview = client.post(
+        finish.action, data={**finish.fields, **hands, "winner": winner, "romme": "no"}
+    )
+    assert preview.status_code == 200, preview.get_data(as_text=True)
+    confirm = form_to(preview.get_data(as_text=True), "/finish")
+    assert confirm.fields["confirm"] == "1"
+    sent_twice(client, confirm)
+    assert game_statuses(app) == ["finished"]
+    assert count(app, SettlementLine) == 3
+    with app.app_context():
+        banked = {
+            row.id: row.banked for row in db.session.execute(sa.select(Player.id, Player.banked))
+        }
+    # 21 melded plus 19 + 15 from the other hands (A♠ 15), once; the others keep their 0.
+    assert banked[int(winner)] == 21 + 34
+    assert sorted(banked[int(player)] for player in others) == [0, 0]
+
+
+def test_an_abandon_sent_twice_abandons_the_game_once(client: FlaskClient, app: Flask) -> None:
+    page = with_melds(client, "7♥ 7♦ 7♣")
+    game = re.search(r'action="/games/(\d+)/melds"', page)
+    assert game is not None
+    abandon = form_to(
+        client.get(f"/games/{game.group(1)}/abandon").get_data(as_text=True), "/abandon"
+    )
+    sent_twice(client, abandon)
+    assert game_statuses(app) == ["abandoned"]
+
+
+def test_start_the_next_game_tapped_twice_deals_one_game(client: FlaskClient, app: Flask) -> None:
+    page = with_melds(client, "7♥ 7♦ 7♣")
+    game = re.search(r'action="/games/(\d+)/melds"', page)
+    assert game is not None
+    abandon = form_to(
+        client.get(f"/games/{game.group(1)}/abandon").get_data(as_text=True), "/abandon"
+    )
+    page = sent_twice(client, abandon)
+    sent_twice(client, form_to(page, "/games"))
+    assert game_statuses(app) == ["abandoned", "open"]
+
+
+# --- taps at the same moment, on a real server with CSRF on --------------------------------------
+
+
+def local(location: str) -> str:
+    """Return the path and query of a redirect's Location."""
+    parts = urllib.parse.urlsplit(location)
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def test_taps_at_once_on_finish_and_next_game_book_one_settlement_and_deal_one_game(
+    live_server: str,
+) -> None:
+    browser = Browser(live_server)
+    start = form_to(browser.get("/")[2], "/sessions")
+    status, address, _ = browser.post(start.action, {**start.fields, **NEW_SESSION})
+    assert status == 302
+    page = browser.get(local(address))[2]
+    meld = form_to(page, "/melds")
+    player = meld.choices["player"][0]
+    assert (
+        browser.post(meld.action, {**meld.fields, "player": player, "cards": "7♥ 7♦ 7♣"})[0] == 302
+    )
+    game = meld.action.split("/")[2]
+    finish = form_to(browser.get(f"/games/{game}/finish")[2], "/finish")
+    others = [choice for choice in finish.choices["winner"] if choice != player]
+    hands = {f"hand_{other}": cards for other, cards in zip(others, ["K♦ 9♥", "A♠"], strict=True)}
+    status, _, preview = browser.post(
+        finish.action, {**finish.fields, **hands, "winner": player, "romme": "no"}
+    )
+    assert status == 200, preview
+    confirm = form_to(preview, "/finish")
+
+    answers = browser.at_once(confirm.action, confirm.fields, 8)
+    # One booking; every other tap is sent to the session page, none sees an error.
+    assert {status for status, _ in answers} <= {302, 303}
+    assert {local(location).split("#")[0] for _, location in answers} == {local(address)}
+
+    page = browser.get(local(address))[2]
+    answers = browser.at_once(form_to(page, "/games").action, form_to(page, "/games").fields, 8)
+    assert {status for status, _ in answers} <= {302, 303}
+
+    edit_link = re.search(r'class="share-link" href="[^"]*\?key=([^"]+)"', page)
+    assert edit_link is not None
+    public_id = local(address).rsplit("/", 1)[1]
+    status, session = send(
+        live_server, "GET", f"/api/v1/sessions/{public_id}", key=edit_link.group(1)
+    )
+    assert status == 200
+    assert [game["status"] for game in session["games"]] == ["finished", "open"]
+    assert session["totals"] == {player: 21 + 34, **{other: 0 for other in others}}
