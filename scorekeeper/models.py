@@ -191,4 +191,7 @@ class IdempotencyRecord(db.Model):  # type: ignore[name-defined,misc]
     request: so.Mapped[str] = so.mapped_column(sa.String(64))
     status: so.Mapped[int | None]
     body: so.Mapped[str | None] = so.mapped_column(sa.Text)
-    created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    # Indexed: every remembered answer deletes the records older than a day.
+    created_at: so.Mapped[datetime] = so.mapped_column(
+        sa.DateTime(timezone=True), default=utcnow, index=True
+    )

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import threading
+from datetime import timedelta
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
+from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.extensions import db
+from scorekeeper.models import IdempotencyRecord, utcnow
 from tests import live
 
 # Every case runs on SQLite and on a real PostgreSQL server.
@@ -58,6 +63,30 @@ def test_a_repeated_session_start_creates_one_session(client: FlaskClient) -> No
     assert again.json == first.json  # the same session, and the same keys
     assert other.json["id"] != first.json["id"]
     assert other.json["edit_key"] != first.json["edit_key"]
+
+
+def test_records_older_than_a_day_are_forgotten_when_the_next_answer_is_remembered(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id, (ann, bob, _cid) = new_game(client)
+    melds = f"/api/v1/games/{game_id}/melds"
+    for key, cards in [("yesterday", "2♣ 3♣ 4♣"), ("this-morning", "9♦ 9♥ 9♠")]:
+        client.post(melds, json={"player": ann, "cards": cards}, headers={"Idempotency-Key": key})
+    with app.app_context():
+        for key, age in [("yesterday", timedelta(hours=25)), ("this-morning", timedelta(hours=23))]:
+            db.session.execute(
+                sa.update(IdempotencyRecord)
+                .where(IdempotencyRecord.key == key)
+                .values(created_at=utcnow() - age)
+            )
+        db.session.commit()
+
+    body = {"player": bob, "cards": "K♠ K♥ K♦"}
+    assert client.post(melds, json=body, headers={"Idempotency-Key": "now"}).status_code == 201
+
+    with app.app_context():
+        kept = set(db.session.scalars(sa.select(IdempotencyRecord.key)))
+    assert kept == {"this-morning", "now"}
 
 
 def test_a_key_used_for_another_request_is_refused_and_changes_nothing(

@@ -4,6 +4,8 @@ The record of a key is written in the same transaction as the change the request
 ``before_commit`` hook), so a change and its record stand or fall together. A repeat that
 arrives while the first request is still answering waits for that answer; two at the same
 moment are put in line by the database (SQLite's write lock, PostgreSQL's advisory lock).
+Records are kept for a day (``KEPT_FOR``): a retry comes within minutes, and the first answer to
+a new session holds its keys, which should not outlive that need.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import hashlib
 import time
 import zlib
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -21,11 +24,15 @@ from flask import Response, g, has_request_context, make_response, request
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.extensions import db
-from scorekeeper.models import IdempotencyRecord
+from scorekeeper.models import IdempotencyRecord, utcnow
 
 HEADER = "Idempotency-Key"
 LONGEST_KEY = 200
 WAIT_SECONDS = 10.0
+KEPT_FOR = timedelta(days=1)
+_FORGET_BEFORE = sa.delete(IdempotencyRecord).where(
+    IdempotencyRecord.created_at < sa.bindparam("before")
+)
 
 
 class IdempotencyError(ValueError):
@@ -123,6 +130,8 @@ def _remember(key: str, response: BaseResponse, body: str) -> None:
         .where(IdempotencyRecord.key == key)
         .values(status=response.status_code, body=body)
     )
+    # Whoever remembers an answer forgets the day-old ones: no job to run, nothing piles up.
+    db.session.execute(_FORGET_BEFORE, {"before": utcnow() - KEPT_FOR})
     db.session.commit()
 
 
