@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import http.client
+import json
 import os
 import platform
 import re
@@ -327,8 +328,6 @@ def _request(
     key: str = "",
     cookie: str = "",
 ) -> Any:
-    import json
-
     payload = None if body is None else json.dumps(body).encode()
     headers = {"Content-Type": "application/json"} if payload else {}
     if key:
@@ -377,6 +376,68 @@ def page_weight(workdir: Path) -> list[dict[str, Any]]:
                     "assets": asset_bytes,
                     "total": html_bytes + asset_bytes,
                     "external": sorted(set(external)),
+                }
+            )
+    return rows
+
+
+# What a careless or hostile client may send; each must be refused (or found no meld) quickly.
+TEN_THOUSAND_CARDS = "2♠ " * 10_000  # 50,000 bytes of UTF-8, inside the 64 KiB body limit
+
+
+def hostile_input(workdir: Path, repeats: int) -> list[dict[str, Any]]:
+    """Time the answers to oversized and hostile inputs, one request at a time (medians, ms)."""
+    from seed import seed_session
+
+    url = f"sqlite:///{workdir / 'hostile.sqlite3'}"
+    upgrade(url)
+    session_id, game_id, _player, key = seed_session(url, 1)
+    port = free_port()
+    rows = []
+    with server(serve_ours(port, url), port, {"DATABASE_URL": url}):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        session = _request(connection, "GET", f"/api/v1/sessions/{session_id}", key=key)
+        ann, bob, cid = (player["id"] for player in session["players"])
+        cases: list[tuple[str, str, Any]] = [
+            ("10,000 cards to check", "/api/v1/check", {"cards": TEN_THOUSAND_CARDS}),
+            (
+                "10,000 cards as a meld",
+                f"/api/v1/games/{game_id}/melds",
+                {"player": cid, "cards": TEN_THOUSAND_CARDS},
+            ),
+            (
+                "10,000 cards as a hand (settlement preview)",
+                f"/api/v1/games/{game_id}/settlement",
+                {"winner": ann, "hands": {str(bob): TEN_THOUSAND_CARDS, str(cid): "K♣"}},
+            ),
+            ("one 60,000-character token", "/api/v1/check", {"cards": "x" * 60_000}),
+            (
+                "glued suits, then 60,000 characters",
+                "/api/v1/check",
+                {"cards": "♠♠" + "x" * 60_000},
+            ),
+            ("a 70 KB body", "/api/v1/check", {"cards": "2♠", "pad": "x" * 70_000}),
+            ("for comparison: checking 3 cards", "/api/v1/check", {"cards": "5♣ 6♣ 7♣"}),
+        ]
+        for name, path, body in cases:
+            payload = json.dumps(body, ensure_ascii=False).encode()  # as phones send it
+            headers = {"Content-Type": "application/json", "Authorization": f"Bearer {key}"}
+            timings, statuses = [], set()
+            for _ in range(repeats):
+                started = time.perf_counter()
+                connection.request("POST", path, body=payload, headers=headers)
+                response = connection.getresponse()
+                response.read()
+                timings.append(time.perf_counter() - started)
+                statuses.add(response.status)
+                if response.will_close:
+                    connection.close()  # the 413 closes the connection; the next request reopens
+            rows.append(
+                {
+                    "input": name,
+                    "bytes": len(payload),
+                    "status": "/".join(str(status) for status in sorted(statuses)),
+                    "ms": statistics.median(timings) * 1000,
                 }
             )
     return rows
@@ -465,6 +526,21 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
             f"{len(row['external'])} |"
         )
     lines += ["", "Target: the game page at most 30 KB; zero requests to other hosts.", ""]
+    lines += [
+        f"## Hostile input (ms, median of {args.repeats} requests, one at a time)",
+        "",
+        "| input | bytes sent | answer | ms |",
+        "|---|---|---|---|",
+    ]
+    for row in figures["hostile"]:
+        lines.append(f"| {row['input']} | {row['bytes']} | {row['status']} | {row['ms']:.1f} |")
+    lines += [
+        "",
+        "The issue asks that these be refused quickly and sets no number; the last row is an "
+        "ordinary request for comparison. The same inputs are checked for their answers, not "
+        "their time, in `tests/web/test_hostile_input.py`.",
+        "",
+    ]
     pg = figures.get("postgres")
     lines += ["## PostgreSQL (gunicorn, 3 workers x 4 threads)", ""]
     if pg is None:
@@ -500,6 +576,8 @@ def main() -> None:
         figures["growth"] = growth(workdir, sizes, args.repeats)
         print("page weight ...", flush=True)
         figures["pages"] = page_weight(workdir)
+        print("hostile input ...", flush=True)
+        figures["hostile"] = hostile_input(workdir, args.repeats)
         print("postgresql ...", flush=True)
         figures["postgres"] = postgres_throughput(args.seconds, workdir)
     args.output.parent.mkdir(parents=True, exist_ok=True)
