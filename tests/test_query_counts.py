@@ -19,8 +19,17 @@ from scorekeeper.keys import SessionKeys
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 
 
-# Melds of one game, four of them sequences that take layoffs one card at a time.
-MELDS = ["2♠ 3♠ 4♠", "2♥ 3♥ 4♥", "2♦ 3♦ 4♦", "2♣ 3♣ 4♣"]
+# Melds of one game: four sequences that take layoffs one card at a time, then sets.
+MELDS = [
+    "2♠ 3♠ 4♠",
+    "2♥ 3♥ 4♥",
+    "2♦ 3♦ 4♦",
+    "2♣ 3♣ 4♣",
+    "K♠ K♥ K♣",
+    "Q♠ Q♥ Q♦",
+    "J♠ J♥ J♦",
+    "10♠ 10♥ 10♦",
+]
 LAYOFF_RANKS = ["5", "6", "7", "8", "9", "10", "J", "Q"]
 
 
@@ -49,7 +58,11 @@ def statements_for(app: Flask, request: Callable[[], Any]) -> int:
 
 
 def play(
-    app: Flask, client: FlaskClient, finished_games: int, layoffs_in_open_game: int
+    app: Flask,
+    client: FlaskClient,
+    finished_games: int,
+    melds_in_open_game: int,
+    layoffs_in_open_game: int,
 ) -> dict[str, Any]:
     """Make a session with finished games and an open game; return the ids to ask about.
 
@@ -63,11 +76,13 @@ def play(
         session_id = session.id
         for _ in range(finished_games):
             game_id = services.start_game(session_id).id
-            for cards in MELDS:
+            for cards in MELDS[:4]:
                 services.record_meld(game_id, ann, cards)
             services.finish_game(game_id, ann, {bob: "K♥ 9♦", cid: "A♠"})
         game_id = services.start_game(session_id).id
-        melds = [services.record_meld(game_id, bob, cards).id for cards in MELDS]
+        melds = [
+            services.record_meld(game_id, bob, cards).id for cards in MELDS[:melds_in_open_game]
+        ]
         last = melds[-1]
         for index in range(layoffs_in_open_game):
             suit = "♠♥♦♣"[index % 4]
@@ -139,10 +154,12 @@ REQUESTS: dict[str, Callable[[FlaskClient, dict[str, Any]], Any]] = {
 }
 
 
-# What grows between the two sessions compared: (finished games, layoffs in the open game).
+# What grows between the two sessions compared:
+# (finished games, melds in the open game, layoffs in the open game).
 GROWTH = {
-    "games of a session": ((1, 2), (8, 2)),
-    "entries of a game": ((1, 1), (1, 20)),
+    "games of a session": ((1, 4, 2), (8, 4, 2)),
+    "melds of a game": ((1, 1, 0), (1, 8, 0)),
+    "layoffs of a game": ((1, 4, 1), (1, 4, 20)),
 }
 
 
@@ -151,9 +168,7 @@ GROWTH = {
 def test_statements_do_not_grow_with_the_games_or_the_entries(
     app: Flask, client: FlaskClient, name: str, grows: str
 ) -> None:
-    (games, layoffs), (more_games, more_layoffs) = GROWTH[grows]
-    small = play(app, client, finished_games=games, layoffs_in_open_game=layoffs)
-    large = play(app, client, finished_games=more_games, layoffs_in_open_game=more_layoffs)
+    small, large = (play(app, client, *sizes) for sizes in GROWTH[grows])
     request = REQUESTS[name]
     assert statements_for(app, lambda: request(client, large)) == statements_for(
         app, lambda: request(client, small)
@@ -167,7 +182,7 @@ def test_a_write_through_the_api_is_one_transaction_answer_included(
     app: Flask, client: FlaskClient, name: str
 ) -> None:
     # A second transaction for the answer would wait in line behind every other writer again.
-    ids = play(app, client, finished_games=1, layoffs_in_open_game=2)
+    ids = play(app, client, finished_games=1, melds_in_open_game=4, layoffs_in_open_game=2)
     if name == "start the next game":
         client.post(f"/api/v1/games/{ids['game']}/finish", json={"winner": None})
         request = lambda: client.post(f"/api/v1/sessions/{ids['session']}/games")  # noqa: E731
