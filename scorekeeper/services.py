@@ -671,6 +671,11 @@ _INSERT_ENTRY = sa.insert(_entries)
 _INSERT_CARDS = sa.insert(_table_cards).returning(_table_cards.c.card, _table_cards.c.id)
 _DELETE_CARDS = sa.delete(_table_cards).where(_table_cards.c.entry_id == sa.bindparam("entry"))
 _DELETE_ENTRY = sa.delete(_entries).where(_entries.c.id == sa.bindparam("entry"))
+_CORRECT_ENTRY = (
+    sa.update(_entries)
+    .where(_entries.c.id == sa.bindparam("entry"))
+    .values(value=sa.bindparam("value"), meld_kind=sa.bindparam("meld_kind"))
+)
 _END_GAME = (
     sa.update(_games)
     .where(_games.c.id == sa.bindparam("game"))
@@ -904,15 +909,21 @@ def _write(
     stored = entry._asdict()
     del stored["id"], stored["cards"]
     entry_id = _insert(connection, _INSERT_ENTRY, {**stored, "game_id": state.id})
+    return entry._replace(id=entry_id, cards=_lay_cards(connection, state.id, entry_id, played))
+
+
+def _lay_cards(
+    connection: sa.Connection, game_id: int, entry_id: int, played: rules.Meld | rules.Layoff
+) -> list[CardRow]:
+    """Insert the cards of an entry in one statement; return them as stored."""
     codes = [card.code for card in played.cards]
-    # One statement for all the cards.
     card_ids: dict[str, int] = dict(
         connection.execute(
             _INSERT_CARDS,
             [
                 {
                     "entry_id": entry_id,
-                    "game_id": state.id,
+                    "game_id": game_id,
                     "card": code,
                     "position": at,
                     "value": value,
@@ -921,11 +932,10 @@ def _write(
             ],
         ).all()
     )
-    cards = [
+    return [
         CardRow(card_ids[code], code, value)
         for code, value in zip(codes, played.values, strict=True)
     ]
-    return entry._replace(id=entry_id, cards=cards)
 
 
 @_write_use_case
@@ -968,21 +978,22 @@ def _delete(connection: sa.Connection, state: GameState, entry: EntryRow) -> Gam
 
 
 @_write_use_case
-def correct_entry(game_id: int, entry_id: int, cards: str) -> Entry:
+def correct_entry(game_id: int, entry_id: int, cards: str) -> EntryRow:
     """Replace the cards of an entry when nothing on the table depends on the old ones."""
-    game = _game_for_write(game_id)
-    entry = entry_in(game.entries, entry_id)
-    refuse_closed(game)
+    connection = db.session.connection()
+    state = _game_state(connection, game_id)
+    entry = entry_in(state.entries, entry_id)
+    refuse_closed(state)
     new_cards = tuple(rules.parse_cards(cards))
     elsewhere = {
-        card.card for other in game.entries if other.id != entry.id for card in other.cards
+        card.card for other in state.entries if other.id != entry.id for card in other.cards
     }
     taken = [card for card in new_cards if card.code in elsewhere]
     if taken:
         raise rules.CardAlreadyPlayedError("table.already_on_table", cards=taken, count=len(taken))
-    table: rules.Table[int] = rules.Table(variant_of(game.session))
+    table: rules.Table[int] = rules.Table(state.variant)
     corrected: rules.Meld | rules.Layoff | None = None
-    for other in game.entries:
+    for other in state.entries:
         if other.id == entry.id:
             # The corrected entry itself is refused with the rules' own reason.
             corrected = table.play(rules.TableEntry(other.id, new_cards, other.meld_id))
@@ -994,18 +1005,15 @@ def correct_entry(game_id: int, entry_id: int, cards: str) -> Entry:
         if value != other.value:
             raise ConflictError("later_entry_builds_on_it")
     assert corrected is not None
+    meld_kind = corrected.kind.value if isinstance(corrected, rules.Meld) else entry.meld_kind
     # Delete the old cards first: the new ones may repeat them, and each card lies once a game.
-    entry.cards = []
-    db.session.flush()
-    entry.cards = [
-        TableCard(game_id=game.id, card=card.code, position=index, value=value)
-        for index, (card, value) in enumerate(zip(corrected.cards, corrected.values, strict=True))
-    ]
-    entry.value = corrected.value
-    if isinstance(corrected, rules.Meld):
-        entry.meld_kind = corrected.kind.value
-    db.session.commit()
-    return entry
+    connection.execute(_DELETE_CARDS, {"entry": entry.id})
+    laid = _lay_cards(connection, state.id, entry.id, corrected)
+    connection.execute(
+        _CORRECT_ENTRY, {"entry": entry.id, "value": corrected.value, "meld_kind": meld_kind}
+    )
+    _commit()
+    return entry._replace(value=corrected.value, meld_kind=meld_kind, cards=laid)
 
 
 def _refuse_dependants(state: GameState, remaining: list[EntryRow], removed: EntryRow) -> None:
@@ -1211,33 +1219,6 @@ def abandon_game(game_id: int) -> Finish:
 
 
 # --- helpers ---------------------------------------------------------------------------------
-
-
-def _game_for_write(game_id: int) -> Game:
-    """Return the game with the lock that makes writers to one game wait for each other.
-
-    SQLite transactions hold the database's write lock from their start (database.py), so
-    what the request read is current. Elsewhere the game row is locked, then the game is read
-    again, so that a writer that waited sees the entries written meanwhile.
-    """
-    if db.session.get_bind().dialect.name == "sqlite":
-        return get_game(game_id)
-    if not 0 < game_id <= _LARGEST_ID:
-        raise NotFoundError("no_game")
-    db.session.execute(sa.select(Game.id).where(Game.id == game_id).with_for_update())
-    game = (
-        db.session.scalars(
-            sa.select(Game)
-            .where(Game.id == game_id)
-            .options(*_GAME_LOADS)
-            .execution_options(populate_existing=True)
-        )
-        .unique()
-        .one_or_none()
-    )
-    if game is None:
-        raise NotFoundError("no_game")
-    return game
 
 
 def refuse_closed(game: Game | GameState) -> None:

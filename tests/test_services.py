@@ -286,6 +286,19 @@ def test_correct_entry_can_turn_a_set_into_a_sequence() -> None:
 
 
 @pytest.mark.usefixtures("ctx")
+def test_correct_entry_revalues_a_layoff_where_its_new_cards_lie() -> None:
+    game_id, (ann, bob, cid) = first_game()
+    meld = services.record_meld(game_id, ann, "J♦ Q♦ K♦")
+    layoff = services.record_layoff(game_id, bob, meld.id, "9♦ 10♦")
+    corrected = services.correct_entry(game_id, layoff.id, "A♦")
+    assert (corrected.kind, corrected.meld_kind, corrected.value) == ("layoff", None, 10)
+    assert [card.card for card in corrected.cards] == ["A♦"]
+    game = services.get_game(game_id)
+    assert [card.card for card in game.entries[1].cards] == ["A♦"]
+    assert services.game_points(game) == {ann: 30, bob: 10, cid: 0}
+
+
+@pytest.mark.usefixtures("ctx")
 def test_correct_entry_refuses_when_a_later_entry_builds_on_it() -> None:
     game_id, (ann, bob, _cid) = first_game()
     meld = services.record_meld(game_id, ann, "5♥ 6♥ 7♥")

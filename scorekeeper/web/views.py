@@ -295,11 +295,13 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
     status = 200
     if form.validate_on_submit():
         try:
-            corrected = services.correct_entry(game.id, entry.id, form.cards.data)
+            services.correct_entry(game.id, entry.id, form.cards.data)
         except REFUSED as error:
             db.session.rollback()
             form.cards.errors = [helpers.rules_message(error)]
         else:
+            # Read back as the page shows it (rare: a correction is not the hot path).
+            corrected = services.entry_in(game.entries, entry_id)
             said = helpers.describe(corrected, services.table_of(game))
             flash(gettext("Corrected: %(entry)s", entry=said), "success")
             return _to_session()
