@@ -36,6 +36,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         PERMANENT_SESSION_LIFETIME=timedelta(days=400),
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        # How many reverse proxies stand in front of the app (see _behind_proxies).
+        PROXIES=0,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -43,10 +45,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             app.config["SQLALCHEMY_DATABASE_URI"] = _database_url(os.environ["DATABASE_URL"])
         if os.environ.get("SECRET_KEY"):
             app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
+        if os.environ.get("PROXIES"):
+            app.config["PROXIES"] = os.environ["PROXIES"]
     else:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
+    _behind_proxies(app)
 
     from scorekeeper import database
     from scorekeeper.extensions import babel, csrf, db, migrate
@@ -74,6 +79,27 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     api.register_error_pages(app)
     cli.register(app)
     return app
+
+
+def _behind_proxies(app: Flask) -> None:
+    """Believe the address, scheme and host that the configured number of proxies forward.
+
+    Behind a proxy that ends HTTPS, the share links and their QR codes must name the address
+    the phones use, not the app's own ``http://127.0.0.1``. Without a proxy the headers could
+    be made up by anyone, so they are only believed when PROXIES says how many to trust.
+    """
+    setting = str(app.config["PROXIES"]).strip()
+    if not setting.isdigit():
+        raise ValueError(
+            f"PROXIES must be 0 or the number of reverse proxies in front, not {setting!r}"
+        )
+    count = int(setting)
+    if count:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=count, x_proto=count, x_host=count, x_port=count, x_prefix=count
+        )
 
 
 def _database_url(url: str) -> str:

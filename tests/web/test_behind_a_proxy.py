@@ -1,0 +1,85 @@
+"""Behind a reverse proxy that ends HTTPS, share links name the address the phones use."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask_migrate import upgrade
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+from scorekeeper.web import access
+from tests.web.test_access import links, start_in_browser
+
+FORWARDED = {
+    "X-Forwarded-Proto": "https",
+    "X-Forwarded-Host": "rommee.example.org",
+    "X-Forwarded-For": "203.0.113.7",
+}
+
+
+def app_with(tmp_path: Path, **settings: object) -> Flask:
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'proxy.sqlite3'}",
+            "WTF_CSRF_ENABLED": False,
+            **settings,
+        }
+    )
+    with app.app_context():
+        upgrade()
+    return app
+
+
+def session_page_through_the_proxy(app: Flask) -> str:
+    """Start a session with every request carrying the proxy's headers; return its page."""
+    browser = app.test_client()
+    browser.environ_base.update(
+        {f"HTTP_{name.upper().replace('-', '_')}": value for name, value in FORWARDED.items()}
+    )
+    page = browser.get(start_in_browser(browser)).get_data(as_text=True)
+    with app.app_context():
+        db.engine.dispose()
+    return page
+
+
+def test_behind_one_proxy_the_links_and_codes_name_the_public_https_address(
+    tmp_path: Path,
+) -> None:
+    app = app_with(tmp_path, PROXIES=1)
+    page = session_page_through_the_proxy(app)
+    offered = links(page)
+    assert offered["edit"].startswith("https://rommee.example.org/sessions/")
+    assert offered["view"].startswith("https://rommee.example.org/sessions/")
+    with app.test_request_context():
+        for link in offered.values():
+            assert str(access.qr_code(link)) in page
+
+
+def test_without_proxies_set_forwarded_headers_are_not_believed(tmp_path: Path) -> None:
+    page = session_page_through_the_proxy(app_with(tmp_path))
+    assert links(page)["edit"].startswith("http://localhost/sessions/")
+
+
+@pytest.mark.parametrize("setting", ["one", "-1", "1.5"])
+def test_a_proxies_setting_that_is_not_a_count_stops_the_start_with_the_reason(
+    tmp_path: Path, setting: str
+) -> None:
+    with pytest.raises(ValueError, match="PROXIES must be 0 or the number of reverse proxies"):
+        create_app({"SECRET_KEY": "test", "PROXIES": setting})
+
+
+def test_proxies_is_read_from_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'env.sqlite3'}")
+    monkeypatch.setenv("SECRET_KEY", "env-test")
+    monkeypatch.setenv("PROXIES", "2")
+    proxied = create_app().wsgi_app
+    assert isinstance(proxied, ProxyFix)
+    assert (proxied.x_proto, proxied.x_host, proxied.x_for) == (2, 2, 2)
