@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.api import idempotency
 from scorekeeper.extensions import db
 from scorekeeper.models import IdempotencyRecord, utcnow
 from tests import live
@@ -65,15 +66,10 @@ def test_a_repeated_session_start_creates_one_session(client: FlaskClient) -> No
     assert other.json["edit_key"] != first.json["edit_key"]
 
 
-def test_records_older_than_a_day_are_forgotten_when_the_next_answer_is_remembered(
-    app: Flask, client: FlaskClient
-) -> None:
-    game_id, (ann, bob, _cid) = new_game(client)
-    melds = f"/api/v1/games/{game_id}/melds"
-    for key, cards in [("yesterday", "2♣ 3♣ 4♣"), ("this-morning", "9♦ 9♥ 9♠")]:
-        client.post(melds, json={"player": ann, "cards": cards}, headers={"Idempotency-Key": key})
+def age_records(app: Flask, ages: dict[str, timedelta]) -> None:
+    """Make records look as old as given."""
     with app.app_context():
-        for key, age in [("yesterday", timedelta(hours=25)), ("this-morning", timedelta(hours=23))]:
+        for key, age in ages.items():
             db.session.execute(
                 sa.update(IdempotencyRecord)
                 .where(IdempotencyRecord.key == key)
@@ -81,12 +77,46 @@ def test_records_older_than_a_day_are_forgotten_when_the_next_answer_is_remember
             )
         db.session.commit()
 
+
+def kept_keys(app: Flask) -> set[str]:
+    with app.app_context():
+        return set(db.session.scalars(sa.select(IdempotencyRecord.key)))
+
+
+def test_records_older_than_a_day_are_forgotten_when_the_next_answer_is_remembered(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id, (ann, bob, _cid) = new_game(client)
+    melds = f"/api/v1/games/{game_id}/melds"
+    for key, cards in [("yesterday", "2♣ 3♣ 4♣"), ("this-morning", "9♦ 9♥ 9♠")]:
+        client.post(melds, json={"player": ann, "cards": cards}, headers={"Idempotency-Key": key})
+    age_records(app, {"yesterday": timedelta(hours=25), "this-morning": timedelta(hours=23)})
+
     body = {"player": bob, "cards": "K♠ K♥ K♦"}
     assert client.post(melds, json=body, headers={"Idempotency-Key": "now"}).status_code == 201
 
-    with app.app_context():
-        kept = set(db.session.scalars(sa.select(IdempotencyRecord.key)))
-    assert kept == {"this-morning", "now"}
+    assert kept_keys(app) == {"this-morning", "now"}
+
+
+def test_each_answer_forgets_a_bounded_batch_of_old_records_the_oldest_first(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(idempotency, "FORGET_AT_ONCE", 2)
+    game_id, (ann, _bob, _cid) = new_game(client)
+    melds = f"/api/v1/games/{game_id}/melds"
+    cards = ["2♣ 3♣ 4♣", "9♦ 9♥ 9♠", "5♥ 6♥ 7♥", "J♠ Q♠ K♠", "3♦ 4♦ 5♦", "8♣ 8♥ 8♠"]
+    for number, meld in enumerate(cards[:4]):
+        headers = {"Idempotency-Key": f"old-{number}"}
+        client.post(melds, json={"player": ann, "cards": meld}, headers=headers)
+    age_records(app, {f"old-{number}": timedelta(days=2 + number) for number in range(4)})
+
+    for number, meld in enumerate(cards[4:]):
+        headers = {"Idempotency-Key": f"new-{number}"}
+        client.post(melds, json={"player": ann, "cards": meld}, headers=headers)
+        if number == 0:  # the two oldest went with the first answer
+            assert kept_keys(app) == {"old-0", "old-1", "new-0"}
+
+    assert kept_keys(app) == {"new-0", "new-1"}
 
 
 def test_a_key_used_for_another_request_is_refused_and_changes_nothing(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from flask_migrate import downgrade, upgrade
 from scorekeeper import create_app, services
 from scorekeeper.extensions import db
 from scorekeeper.keys import Access
+from scorekeeper.models import utcnow
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -182,4 +184,30 @@ def test_sessions_from_before_keys_get_a_random_id_and_stay_closed_until_new_key
         assert granted == Access.EDIT
         assert [player.name for player in opened.players] == ["Ann"]
         db.session.remove()
+        db.engine.dispose()
+
+
+def test_idempotency_records_older_than_a_day_go_with_migration_0005(empty_url: str) -> None:
+    app = empty_app(empty_url)
+    with app.app_context():
+        upgrade(revision="0004_session_keys")
+        records = sa.table(
+            "idempotency_records",
+            sa.column("key"),
+            sa.column("request"),
+            sa.column("created_at", sa.DateTime(timezone=True)),
+        )
+        now = utcnow()
+        with db.engine.begin() as connection:
+            connection.execute(
+                records.insert(),
+                [
+                    {"key": "last-week", "request": "-", "created_at": now - timedelta(days=7)},
+                    {"key": "an-hour-ago", "request": "-", "created_at": now - timedelta(hours=1)},
+                ],
+            )
+        upgrade()
+        with db.engine.connect() as connection:
+            kept = connection.execute(sa.select(records.c.key)).scalars().all()
+        assert kept == ["an-hour-ago"]
         db.engine.dispose()

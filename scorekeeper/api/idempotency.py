@@ -4,14 +4,16 @@ The record of a key is written in the same transaction as the change the request
 ``before_commit`` hook), so a change and its record stand or fall together. A repeat that
 arrives while the first request is still answering waits for that answer; two at the same
 moment are put in line by the database (SQLite's write lock, PostgreSQL's advisory lock).
-Records are kept for a day (``KEPT_FOR``): a retry comes within minutes, and the first answer to
-a new session holds its keys, which should not outlive that need.
+Records are kept for at least a day (``KEPT_FOR``) and deleted with a later answer: a retry comes
+within minutes, and the first answer to a new session holds its keys, which should not outlive
+that need.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import logging
 import time
 import zlib
 from collections.abc import Callable
@@ -30,9 +32,21 @@ HEADER = "Idempotency-Key"
 LONGEST_KEY = 200
 WAIT_SECONDS = 10.0
 KEPT_FOR = timedelta(days=1)
-_FORGET_BEFORE = sa.delete(IdempotencyRecord).where(
-    IdempotencyRecord.created_at < sa.bindparam("before")
+# At most this many old records go with each answer, the oldest first; rows that another
+# request is deleting are skipped (PostgreSQL), so nobody waits for the housekeeping.
+FORGET_AT_ONCE = 500
+
+_records = IdempotencyRecord.__table__
+_FORGET_OLD = sa.delete(_records).where(
+    _records.c.id.in_(
+        sa.select(_records.c.id)
+        .where(_records.c.created_at < sa.bindparam("before"))
+        .order_by(_records.c.created_at)
+        .limit(sa.bindparam("at_once"))
+        .with_for_update(skip_locked=True)
+    )
 )
+log = logging.getLogger(__name__)
 
 
 class IdempotencyError(ValueError):
@@ -130,9 +144,19 @@ def _remember(key: str, response: BaseResponse, body: str) -> None:
         .where(IdempotencyRecord.key == key)
         .values(status=response.status_code, body=body)
     )
-    # Whoever remembers an answer forgets the day-old ones: no job to run, nothing piles up.
-    db.session.execute(_FORGET_BEFORE, {"before": utcnow() - KEPT_FOR})
     db.session.commit()
+    _forget_old_records()
+
+
+def _forget_old_records() -> None:
+    """Delete records older than a day: whoever remembers an answer tidies up, no job to run."""
+    try:
+        db.session.execute(_FORGET_OLD, {"before": utcnow() - KEPT_FOR, "at_once": FORGET_AT_ONCE})
+        db.session.commit()
+    except sa.exc.SQLAlchemyError:
+        # The change and its answer are stored already; the next answer tries again.
+        db.session.rollback()
+        log.warning("Old idempotency records were not deleted this time.", exc_info=True)
 
 
 @sa.event.listens_for(so.Session, "before_commit")
