@@ -82,14 +82,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 
 def _behind_proxies(app: Flask) -> None:
-    """Believe the address, scheme and host that the configured number of proxies forward.
+    """Believe the client address, scheme and host that the configured number of proxies send.
 
     Behind a proxy that ends HTTPS, the share links and their QR codes must name the address
     the phones use, not the app's own ``http://127.0.0.1``. Without a proxy the headers could
-    be made up by anyone, so they are only believed when PROXIES says how many to trust.
+    be made up by anyone, so they are only believed when PROXIES says how many to trust; a
+    forwarded prefix or port is never believed (proxies often pass the client's own through).
     """
     setting = str(app.config["PROXIES"]).strip()
-    if not setting.isdigit():
+    if not setting.isdecimal() or not setting.isascii():
         raise ValueError(
             f"PROXIES must be 0 or the number of reverse proxies in front, not {setting!r}"
         )
@@ -98,7 +99,7 @@ def _behind_proxies(app: Flask) -> None:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
-            app.wsgi_app, x_for=count, x_proto=count, x_host=count, x_port=count, x_prefix=count
+            app.wsgi_app, x_for=count, x_proto=count, x_host=count, x_port=0, x_prefix=0
         )
 
 

@@ -1,10 +1,12 @@
-"""Read the forms of a page as a browser would send them, for tests that post what a page shows."""
+"""Read the forms and links of a page as a browser would, for tests that post what a page shows."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
-from html import unescape
 from html.parser import HTMLParser
+
+from flask.testing import FlaskClient
 
 
 @dataclass
@@ -16,10 +18,10 @@ class PageForm:
     choices: dict[str, list[str]] = field(default_factory=dict)  # radio name -> values offered
     button_actions: list[str] = field(default_factory=list)  # buttons that post elsewhere
 
-    def through_button(self, action_part: str) -> PageForm:
-        """Return this form as sent by its button whose ``formaction`` contains ``action_part``."""
-        found = [action for action in self.button_actions if action_part in action]
-        assert found, f"no button of the form posts to {action_part!r}"
+    def through_button(self, action_end: str) -> PageForm:
+        """Return this form as sent by its button whose ``formaction`` ends with ``action_end``."""
+        found = [action for action in self.button_actions if action.endswith(action_end)]
+        assert found, f"no button of the form posts to …{action_end}"
         return replace(self, action=found[0])
 
 
@@ -30,7 +32,7 @@ class _Reader(HTMLParser):
         self._open: PageForm | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        attr = {name: unescape(value or "") for name, value in attrs}
+        attr = {name: value or "" for name, value in attrs}  # the parser unescaped them
         if tag == "form":
             self._open = PageForm(attr.get("action", ""))
             self.forms.append(self._open)
@@ -57,8 +59,25 @@ def forms_on(page: str) -> list[PageForm]:
     return reader.forms
 
 
-def form_to(page: str, action_part: str, index: int = 0) -> PageForm:
-    """Return the page's form whose action contains ``action_part`` (the index-th such form)."""
-    found = [form for form in forms_on(page) if action_part in form.action]
-    assert len(found) > index, f"no form posting to {action_part!r} on the page"
-    return found[index]
+def form_to(page: str, action_end: str) -> PageForm:
+    """Return the page's first form whose address (before any ``?``) ends with ``action_end``."""
+    found = [form for form in forms_on(page) if form.action.split("?")[0].endswith(action_end)]
+    assert found, f"no form posting to …{action_end} on the page"
+    return found[0]
+
+
+def start_in_browser(client: FlaskClient) -> str:
+    """Start a session through the start page; return the session page's address."""
+    answer = client.post(
+        "/sessions",
+        data={"names-0": "Ann", "names-1": "Bob", "names-2": "Cid", "target": "500"},
+    )
+    assert answer.status_code == 302
+    return answer.headers["Location"]
+
+
+def links(page: str) -> dict[str, str]:
+    """Return the share links a session page offers, by kind ("edit", "view")."""
+    found = re.findall(r'<a class="share-link" href="([^"]+)"', page)
+    kinds = ["edit", "view"] if len(found) == 2 else ["view"]
+    return dict(zip(kinds, [link.replace("&amp;", "&") for link in found], strict=True))

@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper import services
 from scorekeeper.web import access
+from tests.pageforms import links, start_in_browser
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -182,23 +183,6 @@ def test_the_openapi_document_names_the_bearer_keys(client: FlaskClient) -> None
 
 
 # --- the browser -------------------------------------------------------------------------------
-
-
-def start_in_browser(client: FlaskClient) -> str:
-    """Start a session through the start page; return the session page's address."""
-    answer = client.post(
-        "/sessions",
-        data={"names-0": "Ann", "names-1": "Bob", "names-2": "Cid", "target": "500"},
-    )
-    assert answer.status_code == 302
-    return answer.headers["Location"]
-
-
-def links(page: str) -> dict[str, str]:
-    """Return the share links a session page offers, by kind ("edit", "view")."""
-    found = re.findall(r'<a class="share-link" href="([^"]+)"', page)
-    kinds = ["edit", "view"] if len(found) == 2 else ["view"]
-    return dict(zip(kinds, [link.replace("&amp;", "&") for link in found], strict=True))
 
 
 def meld_form(page: str) -> dict[str, str]:
