@@ -292,6 +292,27 @@ def test_the_edit_link_lets_another_phone_record(app: Flask) -> None:
     assert "data-entry" in second_phone.get(session_page).get_data(as_text=True)
 
 
+def test_a_view_link_replaces_an_edit_key_that_no_longer_opens_the_session(app: Flask) -> None:
+    creator = app.test_client()
+    session_page = start_in_browser(creator)
+    with app.app_context():
+        keys = services.replace_keys(session_page.rsplit("/", 1)[1])
+    assert creator.get(f"{session_page}?key={keys.view}").status_code == 302
+    page = creator.get(session_page)
+    assert page.status_code == 200
+    assert "data-entry" not in page.get_data(as_text=True)
+    assert creator.get(f"{session_page}?key={keys.edit}").status_code == 302
+    assert "data-entry" in creator.get(session_page).get_data(as_text=True)
+
+
+@pytest.mark.parametrize("opened", ["?key=", "?key=&x=1", "/history?key="])
+def test_a_link_cut_off_before_its_key_takes_no_key_away(app: Flask, opened: str) -> None:
+    creator = app.test_client()
+    session_page = start_in_browser(creator)
+    creator.get(session_page + opened)
+    assert "data-entry" in creator.get(session_page).get_data(as_text=True)
+
+
 def test_a_link_with_a_wrong_key_finds_nothing(app: Flask) -> None:
     creator, stranger = app.test_client(), app.test_client()
     session_page = start_in_browser(creator)
