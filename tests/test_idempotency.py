@@ -119,6 +119,35 @@ def test_each_answer_forgets_a_bounded_batch_of_old_records_the_oldest_first(
     assert kept_keys(app) == {"new-0", "new-1"}
 
 
+def lose_the_answer(app: Flask, key: str) -> None:
+    """Leave a record as a process that stopped between the change and its answer would."""
+    with app.app_context():
+        db.session.execute(
+            sa.update(IdempotencyRecord)
+            .where(IdempotencyRecord.key == key)
+            .values(status=None, body=None, created_at=utcnow() - timedelta(minutes=1))
+        )
+        db.session.commit()
+
+
+def test_a_repeat_whose_first_answer_was_lost_is_told_so_at_once_and_applies_nothing(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id, (ann, _bob, _cid) = new_game(client)
+    headers = {"Idempotency-Key": "meld-before-the-crash"}
+    body = {"player": ann, "cards": "6♠ 6♥ 6♦"}
+    assert (
+        client.post(f"/api/v1/games/{game_id}/melds", json=body, headers=headers).status_code == 201
+    )
+    lose_the_answer(app, "meld-before-the-crash")
+
+    again = client.post(f"/api/v1/games/{game_id}/melds", json=body, headers=headers)
+
+    assert again.status_code == 409
+    assert "was applied, but its answer was lost" in again.json["error"]
+    assert len(client.get(f"/api/v1/games/{game_id}").json["entries"]) == 1
+
+
 def test_a_key_used_for_another_request_is_refused_and_changes_nothing(
     client: FlaskClient,
 ) -> None:

@@ -17,7 +17,7 @@ import logging
 import time
 import zlib
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -55,6 +55,14 @@ class IdempotencyError(ValueError):
 
 class StillAnswering(Exception):
     """The first request with this key has not answered in time (409)."""
+
+
+class AnswerLost(StillAnswering):
+    """The first request with this key was applied, but its answer was never stored (409).
+
+    The record is written with the change and the answer just after; a record without an
+    answer long after its change means the process stopped in between.
+    """
 
 
 def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
@@ -126,10 +134,21 @@ def _answered(key: str, fingerprint: str) -> IdempotencyRecord:
         if record is not None and record.status is not None:
             db.session.rollback()
             return record
+        if record is not None and _age(record.created_at) > timedelta(seconds=WAIT_SECONDS):
+            # No live request takes this long between its change and its answer: say so at
+            # once instead of keeping the (perhaps only) worker thread waiting.
+            raise AnswerLost()
         db.session.rollback()  # let the first request write its answer
         if time.monotonic() > deadline:
             raise StillAnswering()
         time.sleep(0.05)
+
+
+def _age(created_at: datetime) -> timedelta:
+    # SQLite gives the UTC time back without its zone; PostgreSQL with it.
+    if created_at.tzinfo is None:
+        created_at = created_at.replace(tzinfo=UTC)
+    return utcnow() - created_at
 
 
 def _json_answer(record: IdempotencyRecord) -> Response:

@@ -35,7 +35,8 @@ def _errors(*codes: int) -> dict[str, Any]:
         404: "No such session, game or entry, or the key is missing or wrong (the edit key "
         "is needed to write).",
         409: "Not possible in the state things are in now (the game is over, a game is open, "
-        "the session is finished, a later entry builds on this one).",
+        "the session is finished, a later entry builds on this one), or the first request "
+        "with this Idempotency-Key is still being answered or was applied but its answer lost.",
         413: "The body is too large.",
         422: "Against the rules, a field is missing or of the wrong type, or the "
         "Idempotency-Key header is not 1 to 200 printable characters.",

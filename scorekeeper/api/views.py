@@ -9,7 +9,12 @@ from werkzeug.exceptions import HTTPException
 
 from scorekeeper import rules, services
 from scorekeeper.api import serialize
-from scorekeeper.api.idempotency import IdempotencyError, StillAnswering, idempotent
+from scorekeeper.api.idempotency import (
+    AnswerLost,
+    IdempotencyError,
+    StillAnswering,
+    idempotent,
+)
 from scorekeeper.api.openapi import OPENAPI
 from scorekeeper.extensions import db
 from scorekeeper.keys import Access, SessionKeys
@@ -44,6 +49,15 @@ def _unprocessable(error: ValueError) -> tuple[Response, int]:
 def _bad_key(error: IdempotencyError) -> tuple[Response, int]:
     db.session.rollback()
     return jsonify(error=str(error)), 422
+
+
+@bp.errorhandler(AnswerLost)
+def _answer_lost(_error: AnswerLost) -> tuple[Response, int]:
+    db.session.rollback()
+    return jsonify(
+        error="The first request with this Idempotency-Key was applied, but its answer was "
+        "lost: read the game or the session to see where things stand."
+    ), 409
 
 
 @bp.errorhandler(StillAnswering)

@@ -17,7 +17,12 @@ from flask import flash, g, make_response, redirect, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.api.idempotency import IdempotencyError, StillAnswering, apply_once
+from scorekeeper.api.idempotency import (
+    AnswerLost,
+    IdempotencyError,
+    StillAnswering,
+    apply_once,
+)
 from scorekeeper.extensions import db
 from scorekeeper.models import IdempotencyRecord
 from scorekeeper.web import access
@@ -59,6 +64,11 @@ def once_per_form(view: Callable[..., Any]) -> Callable[..., Any]:
                 ),
                 "error",
             )
+            return redirect(_back())
+        except AnswerLost:
+            # The first send was saved, but the server stopped before it could answer.
+            db.session.rollback()
+            flash(gettext("This form was saved before: look at the page."), "error")
             return redirect(_back())
         except StillAnswering:
             # The first send has not answered in time (or its answer was lost): show the page.

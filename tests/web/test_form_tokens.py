@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import urllib.parse
+from datetime import timedelta
 
 import pytest
 import sqlalchemy as sa
@@ -11,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Entry, Game, Player, SettlementLine
+from scorekeeper.models import Entry, Game, IdempotencyRecord, Player, SettlementLine, utcnow
 from tests.live import Browser, send
 from tests.pageforms import PageForm, form_to
 from tests.rows import count
@@ -102,6 +103,26 @@ def test_a_used_token_sent_with_other_cards_records_nothing_and_says_so(
     assert "This form was sent before" in text
     assert entries_on(client.get(address).get_data(as_text=True)) == 1
     assert "2♠" not in client.get(address).get_data(as_text=True).split("Entries")[-1]
+
+
+def test_a_form_whose_first_answer_was_lost_is_not_applied_again_and_the_page_says_so(
+    client: FlaskClient, app: Flask
+) -> None:
+    address, page = session_page(client)
+    action, form = meld_form(page, "7♥ 7♦ 7♣")
+    assert client.post(action, data=form).status_code == 302
+    # As if the server stopped between saving the meld and remembering where it answered.
+    with app.app_context():
+        db.session.execute(
+            sa.update(IdempotencyRecord)
+            .where(IdempotencyRecord.key == f"form:{form['once']}")
+            .values(status=None, body=None, created_at=utcnow() - timedelta(minutes=1))
+        )
+        db.session.commit()
+    again = client.post(action, data=form, follow_redirects=True)
+    assert again.status_code == 200
+    assert "This form was saved before: look at the page." in again.get_data(as_text=True)
+    assert entries_on(client.get(address).get_data(as_text=True)) == 1
 
 
 def test_a_refused_form_can_be_corrected_and_sent_with_the_same_token(
