@@ -126,9 +126,14 @@ def summarize(results: Results, seconds: float) -> dict[str, float]:
     }
 
 
+# Worker threads of both servers: `scorekeeper serve`'s default, given to the reference too.
+THREADS = 1
+
+
 def serve_ours(port: int, database_url: str) -> list[str]:
     """Return the command that serves the scorekeeper in production mode."""
-    return [str(VENV_BIN / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    command = [str(VENV_BIN / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    return [*command, "--threads", str(THREADS)]
 
 
 def throughput(rounds: int, seconds: float, workdir: Path) -> dict[str, Any]:
@@ -154,7 +159,7 @@ def throughput(rounds: int, seconds: float, workdir: Path) -> dict[str, Any]:
         port = free_port()
         database = workdir / f"reference-{round_number}.sqlite3"
         command = [sys.executable, str(ROOT / "bench" / "reference_app.py")]
-        command += ["--port", str(port), "--database", str(database)]
+        command += ["--port", str(port), "--database", str(database), "--threads", str(THREADS)]
         with server(command, port, {}) as process:
             reference.append(_measured(process, port, seconds, reference=True))
         if not (reference[-1]["rps"] and reference[-1]["p99"]):
@@ -491,7 +496,8 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
         " MiB**",
         "",
         "The load mixes melds, layoffs, undos, game starts and finishes, as a table records them.",
-        "Both servers are waitress with 8 threads in one process; Python runs one thread at a "
+        f"Both servers are waitress with {THREADS} worker thread{'s' if THREADS > 1 else ''} "
+        "in one process (`scorekeeper serve`'s default); Python runs one thread at a "
         "time, so a server's requests per second follow from its CPU time per request (last "
         "column, the server process's user and system time over the requests it answered).",
         "",
