@@ -127,7 +127,7 @@ def summarize(results: Results, seconds: float) -> dict[str, float]:
 
 
 # Worker threads of both servers: `scorekeeper serve`'s default, given to the reference too.
-THREADS = 1
+THREADS = 8
 
 
 def serve_ours(port: int, database_url: str) -> list[str]:

@@ -114,10 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     serve = commands.add_parser("serve", help="upgrade the database and serve the app")
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (all by default)")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
-    # One worker thread answers most requests, soonest: Python runs one thread at a time and
-    # every SQLite transaction holds the write lock, so more threads only wait for each other
-    # (under the bench's load one thread answered about 1.6 times the requests of eight).
-    serve.add_argument("--threads", type=int, default=1, help="worker threads (1)")
+    serve.add_argument("--threads", type=int, default=8, help="worker threads (8)")
     export = commands.add_parser("export", help="write every session as JSON")
     export.add_argument(
         "--output", "-o", default="-", help="file to write (standard output by default)"
