@@ -29,6 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from load import Results, run_load
 
+from scorekeeper.cli import THREADS
+
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
 TABLES = 50
@@ -126,17 +128,15 @@ def summarize(results: Results, seconds: float) -> dict[str, float]:
     }
 
 
-# Worker threads of both servers: `scorekeeper serve`'s default, given to the reference too.
-THREADS = 8
-
-
-def serve_ours(port: int, database_url: str) -> list[str]:
+def serve_ours(port: int, database_url: str, threads: int = THREADS) -> list[str]:
     """Return the command that serves the scorekeeper in production mode."""
     command = [str(VENV_BIN / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", str(port)]
-    return [*command, "--threads", str(THREADS)]
+    return [*command, "--threads", str(threads)]
 
 
-def throughput(rounds: int, seconds: float, workdir: Path) -> dict[str, Any]:
+def throughput(
+    rounds: int, seconds: float, workdir: Path, threads: int = THREADS
+) -> dict[str, Any]:
     """Alternate load rounds against the scorekeeper and the reference app; take medians.
 
     The ratios are taken round by round, then their median: the machine's speed drifts from
@@ -151,7 +151,7 @@ def throughput(rounds: int, seconds: float, workdir: Path) -> dict[str, Any]:
         nonlocal peak
         env = {"DATABASE_URL": f"sqlite:///{workdir / f'ours-{round_number}.sqlite3'}"}
         port = free_port()
-        with server(serve_ours(port, env["DATABASE_URL"]), port, env) as process:
+        with server(serve_ours(port, env["DATABASE_URL"], threads), port, env) as process:
             ours.append(_measured(process, port, seconds, reference=False))
             peak = max(peak, peak_rss_mib(process.pid))
 
@@ -159,7 +159,7 @@ def throughput(rounds: int, seconds: float, workdir: Path) -> dict[str, Any]:
         port = free_port()
         database = workdir / f"reference-{round_number}.sqlite3"
         command = [sys.executable, str(ROOT / "bench" / "reference_app.py")]
-        command += ["--port", str(port), "--database", str(database), "--threads", str(THREADS)]
+        command += ["--port", str(port), "--database", str(database), "--threads", str(threads)]
         with server(command, port, {}) as process:
             reference.append(_measured(process, port, seconds, reference=True))
         if not (reference[-1]["rps"] and reference[-1]["p99"]):
@@ -496,8 +496,9 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
         " MiB**",
         "",
         "The load mixes melds, layoffs, undos, game starts and finishes, as a table records them.",
-        f"Both servers are waitress with {THREADS} worker thread{'s' if THREADS > 1 else ''} "
-        "in one process (`scorekeeper serve`'s default); Python runs one thread at a "
+        f"Both servers are waitress with {args.threads} worker thread"
+        f"{'s' if args.threads > 1 else ''} in one process (`scorekeeper serve` has {THREADS} "
+        "unless told otherwise); Python runs one thread at a "
         "time, so a server's requests per second follow from its CPU time per request (last "
         "column, the server process's user and system time over the requests it answered).",
         "",
@@ -567,6 +568,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--repeats", type=int, default=30)
+    parser.add_argument(
+        "--threads", type=int, default=THREADS, help="worker threads of both servers"
+    )
     parser.add_argument("--quick", action="store_true", help="1 round of 3 s, 100 games at most")
     parser.add_argument("--output", type=Path, default=ROOT / "docs" / "performance.md")
     args = parser.parse_args()
@@ -577,7 +581,7 @@ def main() -> None:
         workdir = Path(folder)
         figures: dict[str, Any] = {}
         print("throughput ...", flush=True)
-        figures["throughput"] = throughput(args.rounds, args.seconds, workdir)
+        figures["throughput"] = throughput(args.rounds, args.seconds, workdir, args.threads)
         print("growth ...", flush=True)
         figures["growth"] = growth(workdir, sizes, args.repeats)
         print("page weight ...", flush=True)

@@ -107,6 +107,10 @@ def _lan_address() -> str | None:
     return None if address.startswith("0.") else address
 
 
+# Waitress worker threads of `scorekeeper serve`; the bench gives the reference app as many.
+THREADS = 8
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run ``scorekeeper serve``, ``export``, ``import`` or ``keys`` on the upgraded database."""
     parser = argparse.ArgumentParser(prog="scorekeeper", description=__doc__)
@@ -114,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     serve = commands.add_parser("serve", help="upgrade the database and serve the app")
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (all by default)")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
-    serve.add_argument("--threads", type=int, default=8, help="worker threads (8)")
+    serve.add_argument("--threads", type=int, default=THREADS, help=f"worker threads ({THREADS})")
     export = commands.add_parser("export", help="write every session as JSON")
     export.add_argument(
         "--output", "-o", default="-", help="file to write (standard output by default)"

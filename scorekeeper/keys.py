@@ -48,6 +48,15 @@ class SessionKeys:
         mac = hmac.new(edit.encode(), b"view key", hashlib.sha256).digest()
         return cls(edit=edit, view=base64.urlsafe_b64encode(mac).decode()[:32])
 
+    def has_view_key(self, key: str) -> bool:
+        """Say whether a key is the view key of these keys (the app derives every view key).
+
+        >>> keys = SessionKeys.from_edit_key("secret")
+        >>> keys.has_view_key(keys.view), keys.has_view_key("secret")
+        (True, False)
+        """
+        return hmac.compare_digest(self.view.encode(), key.encode())
+
     @property
     def edit_digest(self) -> str:
         """Return what is stored of the edit key."""

@@ -119,13 +119,13 @@ def test_each_answer_forgets_a_bounded_batch_of_old_records_the_oldest_first(
     assert kept_keys(app) == {"new-0", "new-1"}
 
 
-def lose_the_answer(app: Flask, key: str) -> None:
-    """Leave a record as a process that stopped between the change and its answer would."""
+def unanswer(app: Flask, key: str, age: timedelta) -> None:
+    """Leave a record without its answer, as if the first request had not answered yet."""
     with app.app_context():
         db.session.execute(
             sa.update(IdempotencyRecord)
             .where(IdempotencyRecord.key == key)
-            .values(status=None, body=None, created_at=utcnow() - timedelta(minutes=1))
+            .values(status=None, body=None, created_at=utcnow() - age)
         )
         db.session.commit()
 
@@ -139,12 +139,62 @@ def test_a_repeat_whose_first_answer_was_lost_is_told_so_at_once_and_applies_not
     assert (
         client.post(f"/api/v1/games/{game_id}/melds", json=body, headers=headers).status_code == 201
     )
-    lose_the_answer(app, "meld-before-the-crash")
+    # As if the server stopped between saving the meld and remembering its answer.
+    unanswer(app, "meld-before-the-crash", timedelta(minutes=5))
 
     again = client.post(f"/api/v1/games/{game_id}/melds", json=body, headers=headers)
 
     assert again.status_code == 409
     assert "was applied, but its answer was lost" in again.json["error"]
+    assert len(client.get(f"/api/v1/games/{game_id}").json["entries"]) == 1
+
+
+def test_a_repeat_waits_for_a_first_answer_still_being_written_and_gets_it(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id, (ann, _bob, _cid) = new_game(client)
+    headers = {"Idempotency-Key": "slow-answer"}
+    body = {"player": ann, "cards": "6♠ 6♥ 6♦"}
+    first = client.post(f"/api/v1/games/{game_id}/melds", json=body, headers=headers)
+    with app.app_context():
+        answer = db.session.scalar(
+            sa.select(IdempotencyRecord.body).where(IdempotencyRecord.key == "slow-answer")
+        )
+    unanswer(app, "slow-answer", timedelta(seconds=1))
+
+    def answer_now() -> None:
+        with app.app_context():
+            db.session.execute(
+                sa.update(IdempotencyRecord)
+                .where(IdempotencyRecord.key == "slow-answer")
+                .values(status=201, body=answer)
+            )
+            db.session.commit()
+
+    writer = threading.Timer(0.3, answer_now)
+    writer.start()
+    again = client.post(f"/api/v1/games/{game_id}/melds", json=body, headers=headers)
+    writer.join()
+
+    assert again.status_code == 201
+    assert again.json == first.json
+    assert again.headers["Idempotent-Replayed"] == "true"
+
+
+def test_a_repeat_whose_first_answer_does_not_come_in_time_is_told_to_try_again(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(idempotency, "WAIT_SECONDS", 0.3)
+    game_id, (ann, _bob, _cid) = new_game(client)
+    headers = {"Idempotency-Key": "no-answer-yet"}
+    body = {"player": ann, "cards": "6♠ 6♥ 6♦"}
+    client.post(f"/api/v1/games/{game_id}/melds", json=body, headers=headers)
+    unanswer(app, "no-answer-yet", timedelta(seconds=1))
+
+    again = client.post(f"/api/v1/games/{game_id}/melds", json=body, headers=headers)
+
+    assert again.status_code == 409
+    assert "still being answered" in again.json["error"]
     assert len(client.get(f"/api/v1/games/{game_id}").json["entries"]) == 1
 
 

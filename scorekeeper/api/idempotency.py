@@ -31,6 +31,9 @@ from scorekeeper.models import IdempotencyRecord, utcnow
 HEADER = "Idempotency-Key"
 LONGEST_KEY = 200
 WAIT_SECONDS = 10.0
+# A record this old without its answer belongs to a request that stopped between its change and
+# its answer. Several app hosts on one database must agree on the time to well within this.
+LOST_AFTER = timedelta(minutes=1)
 KEPT_FOR = timedelta(days=1)
 # At most this many old records go with each answer, the oldest first; rows that another
 # request is deleting are skipped (PostgreSQL), so nobody waits for the housekeeping.
@@ -108,7 +111,12 @@ def apply_once(
     finally:
         pending = g.pop("idempotency", None)
     if pending and pending["written"]:
-        _remember(key, response, remember(response))
+        try:
+            _remember(key, response, remember(response))
+        except sa.exc.SQLAlchemyError:
+            # The change is saved: answer it. A repeat is told that its answer was lost.
+            db.session.rollback()
+            log.warning("The answer to %s %s was not remembered.", request.method, request.path)
     return response
 
 
@@ -127,6 +135,7 @@ def _record(key: str) -> IdempotencyRecord | None:
 def _answered(key: str, fingerprint: str) -> IdempotencyRecord:
     """Wait for the first request with this key to answer, and return what it remembered."""
     deadline = time.monotonic() + WAIT_SECONDS
+    first_look = True
     while True:
         record = _record(key)
         if record is not None and record.request != fingerprint:
@@ -134,10 +143,12 @@ def _answered(key: str, fingerprint: str) -> IdempotencyRecord:
         if record is not None and record.status is not None:
             db.session.rollback()
             return record
-        if record is not None and _age(record.created_at) > timedelta(seconds=WAIT_SECONDS):
-            # No live request takes this long between its change and its answer: say so at
-            # once instead of keeping the (perhaps only) worker thread waiting.
+        if first_look and record is not None and _age(record.created_at) > LOST_AFTER:
+            # A live request answers within seconds of its change (at worst it waits for the
+            # write lock, WAIT_SECONDS): this one stopped in between. Say so at once instead
+            # of keeping a worker thread waiting.
             raise AnswerLost()
+        first_look = False
         db.session.rollback()  # let the first request write its answer
         if time.monotonic() > deadline:
             raise StillAnswering()
@@ -145,7 +156,7 @@ def _answered(key: str, fingerprint: str) -> IdempotencyRecord:
 
 
 def _age(created_at: datetime) -> timedelta:
-    # SQLite gives the UTC time back without its zone; PostgreSQL with it.
+    # Only UTC times are written (models.utcnow); SQLite gives them back without their zone.
     if created_at.tzinfo is None:
         created_at = created_at.replace(tzinfo=UTC)
     return utcnow() - created_at

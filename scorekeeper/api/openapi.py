@@ -123,7 +123,7 @@ OPENAPI: dict[str, Any] = {
                         "The new session with its keys, handed out only here.",
                         {"$ref": "#/components/schemas/NewSession"},
                     ),
-                    **_errors(400, 413, 422),
+                    **_errors(400, 409, 413, 422),
                 },
             }
         },

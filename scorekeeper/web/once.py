@@ -71,7 +71,7 @@ def once_per_form(view: Callable[..., Any]) -> Callable[..., Any]:
             flash(gettext("This form was saved before: look at the page."), "error")
             return redirect(_back())
         except StillAnswering:
-            # The first send has not answered in time (or its answer was lost): show the page.
+            # The first send has not answered in time: show the page.
             db.session.rollback()
             flash(
                 gettext("This form was sent before and is still being saved: look at the page."),

@@ -309,7 +309,7 @@ def test_a_view_link_replaces_an_edit_key_that_no_longer_opens_the_session(app: 
 def test_a_link_cut_off_before_its_key_takes_no_key_away(app: Flask, opened: str) -> None:
     creator = app.test_client()
     session_page = start_in_browser(creator)
-    creator.get(session_page + opened)
+    assert creator.get(session_page + opened).status_code == 200
     assert "data-entry" in creator.get(session_page).get_data(as_text=True)
 
 

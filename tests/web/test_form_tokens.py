@@ -116,7 +116,7 @@ def test_a_form_whose_first_answer_was_lost_is_not_applied_again_and_the_page_sa
         db.session.execute(
             sa.update(IdempotencyRecord)
             .where(IdempotencyRecord.key == f"form:{form['once']}")
-            .values(status=None, body=None, created_at=utcnow() - timedelta(minutes=1))
+            .values(status=None, body=None, created_at=utcnow() - timedelta(minutes=5))
         )
         db.session.commit()
     again = client.post(action, data=form, follow_redirects=True)
