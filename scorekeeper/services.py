@@ -1043,38 +1043,45 @@ class SessionSummary:
 
 def summarize_session(session: GameSession) -> SessionSummary:
     """Read what a session's answer shows, in the current transaction."""
-    scores = session_scores(session)
-    return SessionSummary(
-        public_id=session.public_id,
-        status=session.status,
-        target=session.target,
-        variant=session.variant,
-        players=[(player.id, player.name) for player in session.players],
-        scores=scores,
-        dealer_id=next_dealer(
-            session, len(scores.games), any(game.status == "open" for game in scores.games)
-        ).id,
+    return _summary(
+        session.public_id,
+        session.status,
+        session.target,
+        session.variant,
+        [(player.id, player.name) for player in session.players],
+        session_scores(session),
+        session.first_dealer_seat,
     )
 
 
 def _summary_after(connection: sa.Connection, game: GameState) -> SessionSummary:
     """Read the session of a game just finished for the answer: ``game`` holds the rest."""
-    scores = _all_scores(
-        connection,
-        game.session_id,
-        {player.id: player.banked for player in game.players},
+    banked = {player.id: player.banked for player in game.players}
+    return _summary(
+        game.session_public_id,
+        game.session_status,
         game.target,
+        game.variant.name,
+        [(player.id, player.name) for player in game.players],
+        _all_scores(connection, game.session_id, banked, game.target),
+        game.first_dealer_seat,
     )
-    dealt, player_count = len(scores.games), len(game.players)
-    seat = rules.next_dealer_seat(game.first_dealer_seat, dealt, False, player_count)
+
+
+def _summary(
+    public_id: str,
+    status: str,
+    target: int,
+    variant: str,
+    players: list[tuple[int, str]],
+    scores: SessionScores,
+    first_dealer_seat: int,
+) -> SessionSummary:
+    """Put a session's summary together; who deals next follows from all its games."""
+    game_open = any(game.status == "open" for game in scores.games)
+    seat = rules.next_dealer_seat(first_dealer_seat, len(scores.games), game_open, len(players))
     return SessionSummary(
-        public_id=game.session_public_id,
-        status=game.session_status,
-        target=game.target,
-        variant=game.variant.name,
-        players=[(player.id, player.name) for player in game.players],
-        scores=scores,
-        dealer_id=game.players[seat].id,
+        public_id, status, target, variant, players, scores, dealer_id=players[seat][0]
     )
 
 
