@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -10,11 +12,13 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from scorekeeper.api import idempotency
 from scorekeeper.extensions import db
 from scorekeeper.models import IdempotencyRecord, utcnow
 from tests import live
+from tests.rows import unanswer
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -83,9 +87,21 @@ def kept_keys(app: Flask) -> set[str]:
         return set(db.session.scalars(sa.select(IdempotencyRecord.key)))
 
 
+@pytest.fixture
+def forget_every(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
+    """Let every n-th remembered answer, counted from now, delete the old records."""
+
+    def every(answers: int) -> None:
+        monkeypatch.setattr(idempotency, "FORGET_EVERY", answers)
+        monkeypatch.setattr(idempotency, "_answers_remembered", itertools.count(1))
+
+    return every
+
+
 def test_records_older_than_a_day_are_forgotten_when_the_next_answer_is_remembered(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, forget_every: Callable[[int], None]
 ) -> None:
+    forget_every(1)
     game_id, (ann, bob, _cid) = new_game(client)
     melds = f"/api/v1/games/{game_id}/melds"
     for key, cards in [("yesterday", "2♣ 3♣ 4♣"), ("this-morning", "9♦ 9♥ 9♠")]:
@@ -98,9 +114,32 @@ def test_records_older_than_a_day_are_forgotten_when_the_next_answer_is_remember
     assert kept_keys(app) == {"this-morning", "now"}
 
 
-def test_each_answer_forgets_a_bounded_batch_of_old_records_the_oldest_first(
-    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+def test_only_every_n_th_answer_spends_a_transaction_on_forgetting(
+    app: Flask, client: FlaskClient, forget_every: Callable[[int], None]
 ) -> None:
+    game_id, (ann, _bob, _cid) = new_game(client)
+    melds = f"/api/v1/games/{game_id}/melds"
+    client.post(
+        melds, json={"player": ann, "cards": "2♣ 3♣ 4♣"}, headers={"Idempotency-Key": "old"}
+    )
+    age_records(app, {"old": timedelta(days=2)})
+    forget_every(2)
+
+    body = {"player": ann, "cards": "9♦ 9♥ 9♠"}
+    client.post(melds, json=body, headers={"Idempotency-Key": "first"})
+    assert kept_keys(app) == {"old", "first"}
+    body = {"player": ann, "cards": "5♥ 6♥ 7♥"}
+    client.post(melds, json=body, headers={"Idempotency-Key": "second"})
+    assert kept_keys(app) == {"first", "second"}
+
+
+def test_each_answer_forgets_a_bounded_batch_of_old_records_the_oldest_first(
+    app: Flask,
+    client: FlaskClient,
+    monkeypatch: pytest.MonkeyPatch,
+    forget_every: Callable[[int], None],
+) -> None:
+    forget_every(1)
     monkeypatch.setattr(idempotency, "FORGET_AT_ONCE", 2)
     game_id, (ann, _bob, _cid) = new_game(client)
     melds = f"/api/v1/games/{game_id}/melds"
@@ -119,82 +158,71 @@ def test_each_answer_forgets_a_bounded_batch_of_old_records_the_oldest_first(
     assert kept_keys(app) == {"new-0", "new-1"}
 
 
-def unanswer(app: Flask, key: str, age: timedelta) -> None:
-    """Leave a record without its answer, as if the first request had not answered yet."""
-    with app.app_context():
-        db.session.execute(
-            sa.update(IdempotencyRecord)
-            .where(IdempotencyRecord.key == key)
-            .values(status=None, body=None, created_at=utcnow() - age)
-        )
-        db.session.commit()
+def meld_without_its_answer(
+    app: Flask, client: FlaskClient, key: str, age: timedelta
+) -> tuple[int, TestResponse, Callable[[], TestResponse]]:
+    """Record a meld with a key, then leave its record without the answer, ``age`` old.
+
+    Return the game, the first answer and a way to send the meld again with the same key.
+    """
+    game_id, (ann, _bob, _cid) = new_game(client)
+    path = f"/api/v1/games/{game_id}/melds"
+    body, headers = {"player": ann, "cards": "6♠ 6♥ 6♦"}, {"Idempotency-Key": key}
+    first = client.post(path, json=body, headers=headers)
+    assert first.status_code == 201
+    unanswer(app, key, age)
+    return game_id, first, lambda: client.post(path, json=body, headers=headers)
 
 
 def test_a_repeat_whose_first_answer_was_lost_is_told_so_at_once_and_applies_nothing(
     app: Flask, client: FlaskClient
 ) -> None:
-    game_id, (ann, _bob, _cid) = new_game(client)
-    headers = {"Idempotency-Key": "meld-before-the-crash"}
-    body = {"player": ann, "cards": "6♠ 6♥ 6♦"}
-    assert (
-        client.post(f"/api/v1/games/{game_id}/melds", json=body, headers=headers).status_code == 201
-    )
     # As if the server stopped between saving the meld and remembering its answer.
-    unanswer(app, "meld-before-the-crash", timedelta(minutes=5))
+    game_id, _, again = meld_without_its_answer(
+        app, client, "meld-before-the-crash", timedelta(minutes=5)
+    )
 
-    again = client.post(f"/api/v1/games/{game_id}/melds", json=body, headers=headers)
+    answer = again()
 
-    assert again.status_code == 409
-    assert "was applied, but its answer was lost" in again.json["error"]
+    assert answer.status_code == 409
+    assert "was applied, but its answer was lost" in answer.json["error"]
     assert len(client.get(f"/api/v1/games/{game_id}").json["entries"]) == 1
 
 
 def test_a_repeat_waits_for_a_first_answer_still_being_written_and_gets_it(
     app: Flask, client: FlaskClient
 ) -> None:
-    game_id, (ann, _bob, _cid) = new_game(client)
-    headers = {"Idempotency-Key": "slow-answer"}
-    body = {"player": ann, "cards": "6♠ 6♥ 6♦"}
-    first = client.post(f"/api/v1/games/{game_id}/melds", json=body, headers=headers)
-    with app.app_context():
-        answer = db.session.scalar(
-            sa.select(IdempotencyRecord.body).where(IdempotencyRecord.key == "slow-answer")
-        )
-    unanswer(app, "slow-answer", timedelta(seconds=1))
+    _, first, again = meld_without_its_answer(app, client, "slow-answer", timedelta(seconds=1))
 
     def answer_now() -> None:
         with app.app_context():
             db.session.execute(
                 sa.update(IdempotencyRecord)
                 .where(IdempotencyRecord.key == "slow-answer")
-                .values(status=201, body=answer)
+                .values(status=201, body=first.get_data(as_text=True))
             )
             db.session.commit()
 
     writer = threading.Timer(0.3, answer_now)
     writer.start()
-    again = client.post(f"/api/v1/games/{game_id}/melds", json=body, headers=headers)
+    answer = again()
     writer.join()
 
-    assert again.status_code == 201
-    assert again.json == first.json
-    assert again.headers["Idempotent-Replayed"] == "true"
+    assert answer.status_code == 201
+    assert answer.json == first.json
+    assert answer.headers["Idempotent-Replayed"] == "true"
 
 
 def test_a_repeat_whose_first_answer_does_not_come_in_time_is_told_to_try_again(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(idempotency, "WAIT_SECONDS", 0.3)
-    game_id, (ann, _bob, _cid) = new_game(client)
-    headers = {"Idempotency-Key": "no-answer-yet"}
-    body = {"player": ann, "cards": "6♠ 6♥ 6♦"}
-    client.post(f"/api/v1/games/{game_id}/melds", json=body, headers=headers)
-    unanswer(app, "no-answer-yet", timedelta(seconds=1))
+    game_id, _, again = meld_without_its_answer(app, client, "no-answer-yet", timedelta(seconds=1))
 
-    again = client.post(f"/api/v1/games/{game_id}/melds", json=body, headers=headers)
+    answer = again()
 
-    assert again.status_code == 409
-    assert "still being answered" in again.json["error"]
+    assert answer.status_code == 409
+    assert "still being answered" in answer.json["error"]
     assert len(client.get(f"/api/v1/games/{game_id}").json["entries"]) == 1
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import logging
 import time
 import zlib
@@ -35,9 +36,13 @@ WAIT_SECONDS = 10.0
 # its answer. Several app hosts on one database must agree on the time to well within this.
 LOST_AFTER = timedelta(minutes=1)
 KEPT_FOR = timedelta(days=1)
-# At most this many old records go with each answer, the oldest first; rows that another
-# request is deleting are skipped (PostgreSQL), so nobody waits for the housekeeping.
+# Every FORGET_EVERY-th answer a process remembers also deletes at most FORGET_AT_ONCE old
+# records, the oldest first: the housekeeping costs a transaction of its own, so it is not paid
+# on every request, yet it keeps up (500 per 50 answers). Rows that another request is deleting
+# are skipped (PostgreSQL), so nobody waits for it.
+FORGET_EVERY = 50
 FORGET_AT_ONCE = 500
+_answers_remembered = itertools.count(1)
 
 _records = IdempotencyRecord.__table__
 _FORGET_OLD = sa.delete(_records).where(
@@ -175,7 +180,8 @@ def _remember(key: str, response: BaseResponse, body: str) -> None:
         .values(status=response.status_code, body=body)
     )
     db.session.commit()
-    _forget_old_records()
+    if next(_answers_remembered) % FORGET_EVERY == 0:
+        _forget_old_records()
 
 
 def _forget_old_records() -> None:
