@@ -12,10 +12,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Entry, Game, IdempotencyRecord, Player, SettlementLine, utcnow
+from scorekeeper.models import Entry, Game, Player, SettlementLine
 from tests.live import Browser, send
 from tests.pageforms import PageForm, form_to
-from tests.rows import count
+from tests.rows import count, unanswer
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -112,13 +112,7 @@ def test_a_form_whose_first_answer_was_lost_is_not_applied_again_and_the_page_sa
     action, form = meld_form(page, "7♥ 7♦ 7♣")
     assert client.post(action, data=form).status_code == 302
     # As if the server stopped between saving the meld and remembering where it answered.
-    with app.app_context():
-        db.session.execute(
-            sa.update(IdempotencyRecord)
-            .where(IdempotencyRecord.key == f"form:{form['once']}")
-            .values(status=None, body=None, created_at=utcnow() - timedelta(minutes=5))
-        )
-        db.session.commit()
+    unanswer(app, f"form:{form['once']}", timedelta(minutes=5))
     again = client.post(action, data=form, follow_redirects=True)
     assert again.status_code == 200
     assert "This form was saved before: look at the page." in again.get_data(as_text=True)
@@ -208,6 +202,13 @@ def game_statuses(app: Flask) -> list[str]:
         return list(db.session.scalars(sa.select(Game.status).order_by(Game.number)))
 
 
+def game_form(client: FlaskClient, page: str, step: str) -> PageForm:
+    """Open the page of a step of the session page's game (``finish``, ``abandon``); its form."""
+    game = re.search(r'action="/games/(\d+)/melds"', page)
+    assert game is not None
+    return form_to(client.get(f"/games/{game.group(1)}/{step}").get_data(as_text=True), f"/{step}")
+
+
 def test_a_layoff_form_sent_twice_lays_the_cards_off_once(client: FlaskClient, app: Flask) -> None:
     page = with_melds(client, "7♥ 7♦ 7♣")
     layoff = form_to(page, "/melds").through_button("/layoffs")
@@ -249,10 +250,7 @@ def test_a_correction_sent_twice_is_booked_once_and_the_repeat_is_not_refused(
 def test_a_confirmed_finish_sent_twice_books_the_settlement_once(
     client: FlaskClient, app: Flask
 ) -> None:
-    page = with_melds(client, "7♥ 7♦ 7♣")
-    game = re.search(r'action="/games/(\d+)/melds"', page)
-    assert game is not None
-    finish = form_to(client.get(f"/games/{game.group(1)}/finish").get_data(as_text=True), "/finish")
+    finish = game_form(client, with_melds(client, "7♥ 7♦ 7♣"), "finish")
     winner, *others = finish.choices["winner"]
     hands = {f"hand_{player}": cards for player, cards in zip(others, ["K♦ 9♥", "A♠"], strict=True)}
     preview = client.post(
@@ -274,23 +272,13 @@ def test_a_confirmed_finish_sent_twice_books_the_settlement_once(
 
 
 def test_an_abandon_sent_twice_abandons_the_game_once(client: FlaskClient, app: Flask) -> None:
-    page = with_melds(client, "7♥ 7♦ 7♣")
-    game = re.search(r'action="/games/(\d+)/melds"', page)
-    assert game is not None
-    abandon = form_to(
-        client.get(f"/games/{game.group(1)}/abandon").get_data(as_text=True), "/abandon"
-    )
+    abandon = game_form(client, with_melds(client, "7♥ 7♦ 7♣"), "abandon")
     sent_twice(client, abandon)
     assert game_statuses(app) == ["abandoned"]
 
 
 def test_start_the_next_game_tapped_twice_deals_one_game(client: FlaskClient, app: Flask) -> None:
-    page = with_melds(client, "7♥ 7♦ 7♣")
-    game = re.search(r'action="/games/(\d+)/melds"', page)
-    assert game is not None
-    abandon = form_to(
-        client.get(f"/games/{game.group(1)}/abandon").get_data(as_text=True), "/abandon"
-    )
+    abandon = game_form(client, with_melds(client, "7♥ 7♦ 7♣"), "abandon")
     page = sent_twice(client, abandon)
     sent_twice(client, form_to(page, "/games"))
     assert game_statuses(app) == ["abandoned", "open"]
