@@ -97,13 +97,14 @@ def _admin(url: str, statement: str) -> None:
         connection.execute(statement)  # type: ignore[arg-type]
 
 
-def _test_app(url: str) -> Flask:
+def _test_app(url: str, **settings: Any) -> Flask:
     return create_app(
         {
             "TESTING": True,
             "SECRET_KEY": "test",
             "SQLALCHEMY_DATABASE_URI": url,
             "WTF_CSRF_ENABLED": False,
+            **settings,
         }
     )
 
@@ -233,6 +234,21 @@ def app(database_url: str) -> Iterator[Flask]:
     yield app
     with app.app_context():
         db.engine.dispose()
+
+
+@pytest.fixture
+def app_with(database_url: str) -> Iterator[Callable[..., Flask]]:
+    """Return a maker of the app with settings of its own (read at start) on the test's database."""
+    made: list[Flask] = []
+
+    def make(**settings: Any) -> Flask:
+        made.append(_test_app(database_url, **settings))
+        return made[-1]
+
+    yield make
+    for app in made:
+        with app.app_context():
+            db.engine.dispose()
 
 
 @pytest.fixture

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from flask import Flask
-from flask_migrate import upgrade
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db
 from scorekeeper.web import access
 from tests.pageforms import links, start_in_browser
 
@@ -24,37 +23,19 @@ FORWARDED = {
 }
 
 
-def app_with(tmp_path: Path, **settings: object) -> Flask:
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'proxy.sqlite3'}",
-            "WTF_CSRF_ENABLED": False,
-            **settings,
-        }
-    )
-    with app.app_context():
-        upgrade()
-    return app
-
-
 def session_page_through_the_proxy(app: Flask) -> str:
     """Start a session with every request carrying the proxy's headers; return its page."""
     browser = app.test_client()
     browser.environ_base.update(
         {f"HTTP_{name.upper().replace('-', '_')}": value for name, value in FORWARDED.items()}
     )
-    page = browser.get(start_in_browser(browser)).get_data(as_text=True)
-    with app.app_context():
-        db.engine.dispose()
-    return page
+    return browser.get(start_in_browser(browser)).get_data(as_text=True)
 
 
 def test_behind_one_proxy_the_links_and_codes_name_the_public_https_address(
-    tmp_path: Path,
+    app_with: Callable[..., Flask],
 ) -> None:
-    app = app_with(tmp_path, PROXIES=1)
+    app = app_with(PROXIES=1)
     page = session_page_through_the_proxy(app)
     offered = links(page)
     for link in offered.values():
@@ -64,8 +45,10 @@ def test_behind_one_proxy_the_links_and_codes_name_the_public_https_address(
             assert str(access.qr_code(link)) in page
 
 
-def test_without_proxies_set_forwarded_headers_are_not_believed(tmp_path: Path) -> None:
-    page = session_page_through_the_proxy(app_with(tmp_path))
+def test_without_proxies_set_forwarded_headers_are_not_believed(
+    app_with: Callable[..., Flask],
+) -> None:
+    page = session_page_through_the_proxy(app_with())
     assert links(page)["edit"].startswith("http://localhost/sessions/")
 
 

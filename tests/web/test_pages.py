@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
-from flask_migrate import upgrade
 
-from scorekeeper import create_app, services
+from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE
 from scorekeeper.models import Entry, Game, GameSession, SettlementLine
@@ -765,37 +764,26 @@ def test_posting_to_an_unknown_game_is_not_found_and_changes_nothing(
     assert count(app, Entry) == 0
 
 
-def test_a_post_without_a_csrf_token_is_refused_and_one_with_it_works(tmp_path: Path) -> None:
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'csrf.sqlite3'}",
-            "WTF_CSRF_ENABLED": True,
-        }
+def test_a_post_without_a_csrf_token_is_refused_and_one_with_it_works(
+    app_with: Callable[..., Flask],
+) -> None:
+    app = app_with(WTF_CSRF_ENABLED=True)
+    client = app.test_client()
+    assert 'name="csrf_token"' in client.get("/").get_data(as_text=True)
+    response = client.post(
+        "/sessions", data={"names-0": "Ann", "names-1": "Bob", "target": "500", "dealer": "0"}
     )
-    with app.app_context():
-        upgrade()
-    try:
-        client = app.test_client()
-        assert 'name="csrf_token"' in client.get("/").get_data(as_text=True)
-        response = client.post(
-            "/sessions", data={"names-0": "Ann", "names-1": "Bob", "target": "500", "dealer": "0"}
-        )
-        assert response.status_code == 400
-        assert count(app, GameSession) == 0
-        page = client.get("/").get_data(as_text=True)
-        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
-        assert token is not None
-        response = client.post(
-            "/sessions",
-            data={"csrf_token": token[1], "names-0": "Ann", "names-1": "Bob", "target": "500"},
-        )
-        assert response.status_code == 302
-        assert count(app, GameSession) == 1
-    finally:
-        with app.app_context():
-            db.engine.dispose()
+    assert response.status_code == 400
+    assert count(app, GameSession) == 0
+    page = client.get("/").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
+    assert token is not None
+    response = client.post(
+        "/sessions",
+        data={"csrf_token": token[1], "names-0": "Ann", "names-1": "Bob", "target": "500"},
+    )
+    assert response.status_code == 302
+    assert count(app, GameSession) == 1
 
 
 def test_the_language_switch_sets_the_cookie_and_goes_back(client: FlaskClient) -> None:
