@@ -88,10 +88,30 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
-        context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # Rebuilding a table that other tables refer to (batch mode) needs SQLite's foreign
+            # keys off; they are checked before the commit instead. SQLite's DDL is
+            # transactional under our explicit BEGIN, so the upgrade is all or nothing.
+            _sqlite_foreign_keys(connection, "OFF")
+            conf_args = {**conf_args, "transactional_ddl": True}
+        try:
+            context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
+            with context.begin_transaction():
+                context.run_migrations()
+                if sqlite:
+                    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+                    if broken:
+                        raise RuntimeError(f"rows refer to rows that are gone: {broken[:5]}")
+        finally:
+            if sqlite:
+                connection.rollback()  # the pragma is ignored inside a transaction
+                _sqlite_foreign_keys(connection, "ON")
 
-        with context.begin_transaction():
-            context.run_migrations()
+
+def _sqlite_foreign_keys(connection, state):
+    """Switch SQLite's foreign keys on this connection (outside a transaction only)."""
+    connection.connection.dbapi_connection.execute(f"PRAGMA foreign_keys={state}")
 
 
 if context.is_offline_mode():

@@ -134,6 +134,9 @@ class Entry(db.Model):  # type: ignore[name-defined,misc]
     __table_args__ = (
         sa.UniqueConstraint("game_id", "position"),
         sa.CheckConstraint("kind IN ('meld', 'layoff')", name="kind_known"),
+        # An undone entry's id must not come back on SQLite: a page or client that still shows
+        # it would undo, delete or lay off onto the entry recorded after it.
+        {"sqlite_autoincrement": True},
     )
 
 

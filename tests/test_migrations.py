@@ -211,3 +211,76 @@ def test_idempotency_records_older_than_a_day_go_with_migration_0005(empty_url: 
             kept = connection.execute(sa.select(records.c.key)).scalars().all()
         assert kept == ["an-hour-ago"]
         db.engine.dispose()
+
+
+def test_entries_keep_their_rows_through_migration_0006_and_their_ids_never_come_back(
+    empty_url: str, backend: str
+) -> None:
+    app = empty_app(empty_url)
+    with app.app_context():
+        upgrade(revision="0005_forget_old_answers")
+        session = services.create_session(["Ann", "Bob"])
+        ann, bob = (player.id for player in session.players)
+        game = services.start_game(session.id)
+        meld = services.record_meld(game.id, ann, "2♠ 3♠ 4♠")
+        services.record_layoff(game.id, bob, meld.id, "5♠")
+        services.record_meld(game.id, bob, "9♦ 9♥ 9♣")
+        services.undo_last_entry(game.id)
+        db.session.remove()
+        before = _rows("entries"), _rows("table_cards")
+        upgrade()
+        assert (_rows("entries"), _rows("table_cards")) == before
+        if backend == "sqlite":
+            with db.engine.connect() as connection:
+                assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+
+        undone = services.record_meld(game.id, ann, "J♣ Q♣ K♣")
+        services.undo_last_entry(game.id)
+        after = services.record_meld(game.id, bob, "7♥ 8♥ 9♥")
+        assert after.id > undone.id
+        with pytest.raises(sa.exc.IntegrityError), db.engine.begin() as connection:
+            connection.execute(
+                sa.text(
+                    "INSERT INTO table_cards (entry_id, game_id, card, position, value)"
+                    " VALUES (999999, :game, 'A♠', 0, 1)"
+                ),
+                {"game": game.id},
+            )
+        db.session.remove()
+        db.engine.dispose()
+
+
+def test_an_upgrade_that_would_leave_a_row_pointing_at_nothing_changes_nothing(
+    empty_url: str, backend: str
+) -> None:
+    if backend != "sqlite":
+        pytest.skip("only SQLite lets a row point at nothing (foreign keys switched off)")
+    app = empty_app(empty_url)
+    with app.app_context():
+        upgrade(revision="0005_forget_old_answers")
+        with db.engine.connect() as connection:
+            raw = connection.connection.dbapi_connection
+            assert raw is not None
+            raw.execute("PRAGMA foreign_keys=OFF")
+            raw.execute(
+                "INSERT INTO table_cards (entry_id, game_id, card, position, value)"
+                " VALUES (7, 7, 'A♠', 0, 1)"
+            )
+            raw.execute("PRAGMA foreign_keys=ON")
+        with pytest.raises(SystemExit):  # Flask-Migrate logs the error and exits
+            upgrade()
+        with db.engine.connect() as connection:
+            version = connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+            autoincrement = connection.exec_driver_sql(
+                "SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_sequence'"
+            ).scalar()
+            assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        assert (version, autoincrement) == ("0005_forget_old_answers", 0)
+        db.engine.dispose()
+
+
+def _rows(table: str) -> list[tuple[Any, ...]]:
+    with db.engine.connect() as connection:
+        return [
+            tuple(row) for row in connection.execute(sa.text(f"SELECT * FROM {table} ORDER BY id"))
+        ]

@@ -1093,6 +1093,31 @@ def test_errors_speak_german_when_asked_with_lang_de(client: FlaskClient) -> Non
     assert "ist keine Karte" in unreadable.json["error"]
 
 
+def test_a_phone_that_still_shows_an_undone_entry_cannot_undo_or_delete_the_next_one(
+    client: FlaskClient,
+) -> None:
+    session = client.post("/api/v1/sessions", json={"players": ["Ann", "Bob", "Cid"]}).json
+    ann, _bob, cid = (player["id"] for player in session["players"])
+    game = client.post(f"/api/v1/sessions/{session['id']}/games").json
+    melds = f"/api/v1/games/{game['id']}/melds"
+    seen = client.post(melds, json={"player": cid, "cards": "2♠ 3♠ 4♠"}).json
+    assert (
+        client.post(f"/api/v1/games/{game['id']}/undo", json={"entry": seen["id"]}).status_code
+        == 200
+    )
+    recorded = client.post(melds, json={"player": ann, "cards": "7♦ 8♦ 9♦"}).json
+    assert recorded["id"] != seen["id"]
+
+    stale_undo = client.post(f"/api/v1/games/{game['id']}/undo", json={"entry": seen["id"]})
+    stale_delete = client.delete(f"/api/v1/games/{game['id']}/entries/{seen['id']}")
+    assert stale_undo.status_code == 409
+    assert stale_delete.status_code == 404
+    entries = client.get(f"/api/v1/games/{game['id']}").json["entries"]
+    assert [(entry["id"], entry["cards"]) for entry in entries] == [
+        (recorded["id"], ["7♦", "8♦", "9♦"])
+    ]
+
+
 def test_an_undo_naming_the_entry_it_saw_takes_back_one_entry_only(client: FlaskClient) -> None:
     session = client.post("/api/v1/sessions", json={"players": ["Ann", "Bob"]}).json
     ann, bob = (player["id"] for player in session["players"])
