@@ -407,7 +407,7 @@ OPENAPI: dict[str, Any] = {
                     "values": {"type": "array", "items": {"type": "integer"}},
                     "value": {"type": "integer"},
                     "position": {"type": "integer"},
-                    "created_at": {"type": "string"},
+                    "created_at": {"type": "string", "format": "date-time"},
                 },
             },
             "Game": {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from scorekeeper import rules, services
@@ -80,7 +81,7 @@ def entry_json(entry: Entry | services.EntryRow) -> dict[str, Any]:
         "values": [card.value for card in entry.cards],
         "value": entry.value,
         "position": entry.position,
-        "created_at": entry.created_at.isoformat(),
+        "created_at": _utc(entry.created_at),
     }
 
 
@@ -97,6 +98,16 @@ def finish_json(finish: services.Finish) -> dict[str, Any]:
         "settlement": _by_player(settlement.gains),
         "session": session_json(finish.session or services.get_session(finish.game.session_id)),
     }
+
+
+def _utc(moment: datetime) -> str:
+    """Return a time in ISO 8601 with its UTC offset, e.g. ``2026-11-23T04:24:51+00:00``.
+
+    Only UTC times are written; SQLite gives them back without their zone.
+    """
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC).isoformat()
+    return moment.astimezone(UTC).isoformat()
 
 
 def _by_player(values: dict[int, int]) -> dict[str, int]:

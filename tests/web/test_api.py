@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -1091,6 +1092,19 @@ def test_errors_speak_german_when_asked_with_lang_de(client: FlaskClient) -> Non
     unreadable = client.post("/api/v1/check?lang=de", json={"cards": "Xq"})
     assert unreadable.status_code == 422
     assert "ist keine Karte" in unreadable.json["error"]
+
+
+def test_an_entry_says_when_it_was_written_in_utc_in_its_answer_and_in_the_game_alike(
+    table: Table,
+) -> None:
+    meld = table.meld(table.ann, "2♠ 3♠ 4♠")
+    layoff = table.layoff(table.bob, meld["id"], "5♠")
+    entries = table.get_game()["entries"]
+    assert entries[1]["created_at"] == layoff["created_at"]
+    for entry in entries:
+        written = datetime.fromisoformat(entry["created_at"])
+        assert written.utcoffset() == timedelta(0)
+        assert abs(datetime.now(UTC) - written) < timedelta(minutes=5)
 
 
 def test_a_phone_that_still_shows_an_undone_entry_cannot_undo_or_delete_the_next_one(
