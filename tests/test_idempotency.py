@@ -243,6 +243,21 @@ def test_a_key_used_for_another_request_is_refused_and_changes_nothing(
     assert client.get(f"/api/v1/games/{game_id}").json == before
 
 
+def test_the_same_json_written_anew_is_the_same_request(client: FlaskClient) -> None:
+    game_id, (ann, _bob, _cid) = new_game(client)
+    path = f"/api/v1/games/{game_id}/melds"
+    headers = {"Idempotency-Key": "rewritten", "Content-Type": "application/json"}
+    first = client.post(path, data=f'{{"player": {ann}, "cards": "6♠ 6♥ 6♦"}}', headers=headers)
+    # Keys in another order, no spaces, the suits as \u escapes: the same JSON.
+    escaped = '"6\\u2660 6\\u2665 6\\u2666"'
+    again = client.post(path, data=f'{{"cards":{escaped},"player":{ann}}}', headers=headers)
+
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.json == first.json
+    assert len(client.get(f"/api/v1/games/{game_id}").json["entries"]) == 1
+
+
 @pytest.mark.parametrize("key", ["", "x" * 201, "tab\there"])
 def test_an_unusable_key_is_refused(client: FlaskClient, key: str) -> None:
     answer = client.post(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import itertools
+import json
 import logging
 import time
 import zlib
@@ -85,9 +86,27 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
             raise IdempotencyError(
                 f"{HEADER} must be 1 to {LONGEST_KEY} printable characters, e.g. a UUID."
             )
-        return apply_once(key, lambda: make_response(view(*args, **kwargs)), _json_answer)
+        return apply_once(
+            key,
+            lambda: make_response(view(*args, **kwargs)),
+            _json_answer,
+            content=_canonical_body(),
+        )
 
     return run
+
+
+def _canonical_body() -> bytes:
+    """Return a JSON body in one form (keys sorted, no spaces), other bodies as they came.
+
+    A client that retries may write the same JSON anew, its keys in another order.
+    """
+    body = request.get_data()
+    try:
+        parsed = json.loads(body)
+    except (ValueError, RecursionError):
+        return body
+    return json.dumps(parsed, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def apply_once(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import Blueprint, Flask, Response, g, jsonify, request
@@ -307,10 +308,8 @@ def preview_settlement(game_id: int) -> Response:
 
 def _body() -> dict[str, Any]:
     try:
-        data = request.get_json(force=True, silent=True)
-    except RecursionError:  # nested too deeply for the JSON decoder: not a body we can read
-        data = None
-    if data is None:
+        data = json.loads(request.get_data())
+    except (ValueError, RecursionError):  # RecursionError: nested too deeply for the decoder
         return _malformed()
     if not isinstance(data, dict):
         raise BadBody("The body must be a JSON object.")

@@ -1094,6 +1094,15 @@ def test_errors_speak_german_when_asked_with_lang_de(client: FlaskClient) -> Non
     assert "ist keine Karte" in unreadable.json["error"]
 
 
+@pytest.mark.parametrize("body", ["null", "[]", '"cards"', "7"])
+def test_json_that_is_not_an_object_is_refused_as_the_wrong_shape(table: Table, body: str) -> None:
+    answer = table.client.post(
+        f"{API}/games/{table.game}/melds", data=body, content_type="application/json"
+    )
+    assert refused(answer, 422) == "The body must be a JSON object."
+    assert table.get_game()["entries"] == []
+
+
 def test_an_entry_says_when_it_was_written_in_utc_in_its_answer_and_in_the_game_alike(
     table: Table,
 ) -> None:
