@@ -674,6 +674,26 @@ def test_history_marks_the_doubling_of_a_romme_hand(client: FlaskClient, app: Fl
     assert "Ann went out: +18" in page
 
 
+def test_history_shows_a_hand_given_as_points_as_counted_and_no_settlement_for_an_abandon(
+    client: FlaskClient,
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    data = {
+        **finish_data(table, "Ann", {"Bob": "9s"}, romme="yes"),
+        f"points_{table.players['Cid']}": "12",
+    }
+    client.post(f"/games/{table.game}/finish", data={**data, "confirm": "1"})
+    client.post(f"/sessions/{table.session}/games")
+    client.post(f"/games/{table.game + 1}/abandon")
+    page = text(client.get(f"/sessions/{table.session}/history").get_data(as_text=True))
+    assert "Cid counted = 12 × 2 (Rommé hand)" in page
+    assert "Ann went out: +42" in page
+    assert page.count("went out:") == 1
+    assert "Abandoned: the melds stand, nobody won it." in page
+    assert page.count("Settlement") == 1
+
+
 # --- the end of the session ------------------------------------------------------------------
 
 
