@@ -139,6 +139,7 @@ def test_a_whole_game_is_recorded_by_taps_with_bobs_turn_in_at_most_twenty(
     with page.expect_navigation():
         phone.tap('button[data-mode="meld"]')
     expect(page.locator(".flash")).to_contain_text(words.recorded)
+    expect(page.locator(".flash")).to_be_in_viewport()  # the page opens at the game (#game)
     phone.tap(page.locator("label.meld-choice", has_text="8♦ 9♦ 10♦"))
     phone.tap_cards("J♦")
     expect(page.locator("[data-preview]")).to_have_text(words.layoff_jack)
@@ -159,6 +160,7 @@ def test_a_whole_game_is_recorded_by_taps_with_bobs_turn_in_at_most_twenty(
     with page.expect_navigation():
         phone.tap("button.undo")
     expect(page.locator(".flash")).to_contain_text(words.undone)
+    expect(page.locator(".flash")).to_be_in_viewport()
     record(phone, "2♠", "3♠", "4♠", "5♠", player="Cid")
     record(phone, "9♣", "9♥", "9♠")
 
