@@ -38,7 +38,7 @@ MESSAGES: dict[str, dict[str, rules.messages.Template]] = {
     },
     "no_such_meld": {
         "en": "That meld is not on the table in this game.",
-        "de": "Diese Auslage liegt in diesem Spiel nicht auf dem Tisch.",
+        "de": "Diese Kombination liegt in diesem Spiel nicht auf dem Tisch.",
     },
     "no_such_player": {
         "en": "That player does not play in this session.",
@@ -66,15 +66,15 @@ MESSAGES: dict[str, dict[str, rules.messages.Template]] = {
     },
     "later_entry_builds_on_it": {
         "en": "A later entry builds on these cards: delete that entry first.",
-        "de": "Ein späterer Eintrag baut auf diesen Karten auf: erst diesen Eintrag löschen.",
+        "de": "Ein späterer Eintrag baut auf diesen Karten auf: erst den späteren Eintrag löschen.",
     },
     "meld_has_layoffs": {
         "en": "Cards were laid off onto this meld: delete those layoffs first.",
-        "de": "An diese Auslage wurde angelegt: erst diese Anlagen löschen.",
+        "de": "An diese Kombination wurde angelegt: erst die angelegten Karten löschen.",
     },
     "later_layoff_builds_on_it": {
         "en": "A later layoff builds on these cards: delete that layoff first.",
-        "de": "Eine spätere Anlage baut auf diesen Karten auf: erst diese Anlage löschen.",
+        "de": "Später angelegte Karten bauen auf diesen Karten auf: erst diese löschen.",
     },
     "undo_out_of_date": {
         "en": "Nothing was undone: the latest entry is no longer the one this page showed "

@@ -42,7 +42,7 @@ MESSAGES: dict[str, dict[str, Template]] = {
     # --- melds --------------------------------------------------------------------------------
     "meld.no_cards": {
         "en": "No cards entered: a meld needs at least {needed} cards.",
-        "de": "Keine Karten eingegeben: eine Auslage braucht mindestens {needed} Karten.",
+        "de": "Keine Karten eingegeben: eine Kombination braucht mindestens {needed} Karten.",
     },
     "meld.too_few": {
         "en": {
@@ -50,8 +50,9 @@ MESSAGES: dict[str, dict[str, Template]] = {
             "other": "A meld needs at least {needed} cards; {cards} are only {count}.",
         },
         "de": {
-            "one": "Eine Auslage braucht mindestens {needed} Karten; {cards} ist nur {count}.",
-            "other": "Eine Auslage braucht mindestens {needed} Karten; {cards} sind nur {count}.",
+            "one": "Eine Kombination braucht mindestens {needed} Karten; {cards} ist nur {count}.",
+            "other": "Eine Kombination braucht mindestens {needed} Karten; "
+            "{cards} sind nur {count}.",
         },
     },
     "meld.card_twice": {
@@ -190,7 +191,7 @@ MESSAGES: dict[str, dict[str, Template]] = {
     },
     "layoff.meld_not_on_table": {
         "en": "That meld is not on the table in this game.",
-        "de": "Diese Auslage liegt in diesem Spiel nicht auf dem Tisch.",
+        "de": "Diese Kombination liegt in diesem Spiel nicht auf dem Tisch.",
     },
     # --- cards that exist once ----------------------------------------------------------------
     "table.already_on_table": {
@@ -275,11 +276,11 @@ MESSAGES: dict[str, dict[str, Template]] = {
         "en": "{name} has no meld or layoff in this game, so cannot have gone out: "
         "record {name}'s melds first.",
         "de": "{name} hat in diesem Spiel nichts ausgelegt oder angelegt, "
-        "kann also nicht ausgemacht haben: bitte zuerst die Auslagen von {name} eintragen.",
+        "kann also nicht ausgemacht haben: bitte zuerst die Kombinationen von {name} eintragen.",
     },
     "settlement.no_romme_hand": {
         "en": "{name} put cards down before another player's entry, so this is no Rommé hand.",
-        "de": "{name} hat schon vor dem Eintrag eines anderen Spielers Karten abgelegt, "
+        "de": "{name} hat schon vor dem Eintrag eines anderen Spielers Karten ausgelegt, "
         "also ist das keine Rommé-Hand.",
     },
     "settlement.target": {

@@ -29,7 +29,7 @@ from scorekeeper.web.once import new_token
 SEATS = 4
 LARGEST_TARGET = 1_000_000
 LARGEST_HAND = 10_000
-CARDS_REQUIRED = _l("Type the cards, e.g. Q♣ K♣ A♣.")
+CARDS_REQUIRED = _l("Tap or type the cards, e.g. Q♣ K♣ A♣.")
 CARDS_HINT = _l("e.g. Q♣ K♣ A♣ or qc kc ac")
 MELD_REQUIRED = _l("Tap the meld on the table to lay the cards off onto.")
 

@@ -184,21 +184,21 @@ CASES = [
         lambda: classify([]),
         TooFewCardsError,
         "No cards entered: a meld needs at least 3 cards.",
-        "Keine Karten eingegeben: eine Auslage braucht mindestens 3 Karten.",
+        "Keine Karten eingegeben: eine Kombination braucht mindestens 3 Karten.",
         id="no cards",
     ),
     pytest.param(
         lambda: classify(cards("Q♣ K♣")),
         TooFewCardsError,
         "A meld needs at least 3 cards; Q♣ K♣ are only 2.",
-        "Eine Auslage braucht mindestens 3 Karten; D♣ K♣ sind nur 2.",
+        "Eine Kombination braucht mindestens 3 Karten; D♣ K♣ sind nur 2.",
         id="too few cards",
     ),
     pytest.param(
         lambda: classify(cards("J♥")),
         TooFewCardsError,
         "A meld needs at least 3 cards; J♥ is only 1.",
-        "Eine Auslage braucht mindestens 3 Karten; B♥ ist nur 1.",
+        "Eine Kombination braucht mindestens 3 Karten; B♥ ist nur 1.",
         id="one card",
     ),
     pytest.param(
@@ -361,7 +361,7 @@ CASES = [
         lambda: Table().lay_off(2, 1, cards("Q♣")),
         InvalidLayoffError,
         "That meld is not on the table in this game.",
-        "Diese Auslage liegt in diesem Spiel nicht auf dem Tisch.",
+        "Diese Kombination liegt in diesem Spiel nicht auf dem Tisch.",
         id="layoff: onto no meld",
     ),
     pytest.param(
@@ -615,7 +615,7 @@ def test_a_message_can_be_kept_and_rendered_later():
         (
             "settlement.no_romme_hand",
             {"name": "Ann"},
-            "Ann hat schon vor dem Eintrag eines anderen Spielers Karten abgelegt, "
+            "Ann hat schon vor dem Eintrag eines anderen Spielers Karten ausgelegt, "
             "also ist das keine Rommé-Hand.",
         ),
     ],

@@ -217,7 +217,7 @@ def test_an_empty_meld_asks_for_the_cards(client: FlaskClient, app: Flask) -> No
         f"/games/{table.game}/melds", data={"player": table.players["Ann"], "cards": ""}
     )
     assert response.status_code == 422
-    assert "Type the cards" in response.get_data(as_text=True)
+    assert "Tap or type the cards" in response.get_data(as_text=True)
     assert entries(app, table.game) == []
 
 

@@ -180,7 +180,7 @@ def test_refusals_are_shown_in_the_language_of_the_page(app: Flask) -> None:
     still_open = services.ConflictError("game_still_open")
     with app.test_request_context(headers={"Accept-Language": "de-DE,de;q=0.9"}):
         assert helpers.rules_message(too_few) == (
-            "Eine Auslage braucht mindestens 3 Karten; D♣ K♣ sind nur 2."
+            "Eine Kombination braucht mindestens 3 Karten; D♣ K♣ sind nur 2."
         )
         assert helpers.rules_message(still_open) == (
             "Ein Spiel läuft noch: erst beenden oder abbrechen."
