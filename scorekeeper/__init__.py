@@ -38,6 +38,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         # How many reverse proxies stand in front of the app (see _behind_proxies).
         PROXIES=0,
+        # Where the tables play: the pages show the times of entries in this zone.
+        TIMEZONE="Europe/Berlin",
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -45,13 +47,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             app.config["SQLALCHEMY_DATABASE_URI"] = _database_url(os.environ["DATABASE_URL"])
         if os.environ.get("SECRET_KEY"):
             app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
-        if os.environ.get("PROXIES"):
-            app.config["PROXIES"] = os.environ["PROXIES"]
+        for name in ("PROXIES", "TIMEZONE"):
+            if os.environ.get(name):
+                app.config[name] = os.environ[name]
     else:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
     _behind_proxies(app)
+    app.config["BABEL_DEFAULT_TIMEZONE"] = _time_zone(app.config["TIMEZONE"])
 
     from scorekeeper import database
     from scorekeeper.extensions import babel, csrf, db, migrate
@@ -101,6 +105,19 @@ def _behind_proxies(app: Flask) -> None:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=count, x_proto=count, x_host=count, x_port=0, x_prefix=0
         )
+
+
+def _time_zone(name: str) -> str:
+    """Return a time zone name that Flask-Babel knows, or say plainly that it is none."""
+    import pytz
+
+    try:
+        return str(pytz.timezone(str(name)).zone)
+    except pytz.UnknownTimeZoneError:
+        raise ValueError(
+            f"TIMEZONE must be a time zone name such as Europe/Berlin or Europe/Vienna, "
+            f"not {name!r}"
+        ) from None
 
 
 def _database_url(url: str) -> str:

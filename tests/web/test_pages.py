@@ -5,13 +5,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import services
+from scorekeeper import create_app, services
 from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE
 from scorekeeper.models import Entry, Game, GameSession, SettlementLine
@@ -692,6 +694,39 @@ def test_history_shows_a_hand_given_as_points_as_counted_and_no_settlement_for_a
     assert page.count("went out:") == 1
     assert "Abandoned: the melds stand, nobody won it." in page
     assert page.count("Settlement") == 1
+
+
+@pytest.mark.parametrize(
+    ("zone", "shown"), [("Europe/Berlin", "20:15"), ("Europe/Vienna", "20:15"), ("UTC", "18:15")]
+)
+def test_entry_times_are_shown_in_the_configured_time_zone(
+    app_with: Callable[..., Flask], zone: str, shown: str
+) -> None:
+    client = app_with(TIMEZONE=zone).test_client()
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    with client.application.app_context():
+        db.session.execute(
+            sa.update(Entry).values(created_at=datetime(2026, 7, 1, 18, 15, tzinfo=UTC))
+        )
+        db.session.commit()
+    page = text(client.get(f"/sessions/{table.session}/history").get_data(as_text=True))
+    assert f"{shown} Ann sequence Q♣ K♣ A♣" in page
+
+
+def test_the_time_zone_is_read_from_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'env.sqlite3'}")
+    monkeypatch.setenv("SECRET_KEY", "env-test")
+    monkeypatch.setenv("TIMEZONE", "Europe/Vienna")
+    assert create_app().config["BABEL_DEFAULT_TIMEZONE"] == "Europe/Vienna"
+
+
+@pytest.mark.parametrize("zone", ["Mars/Olympus", "", "Berlin"])
+def test_an_unknown_time_zone_stops_the_start_with_a_plain_reason(zone: str) -> None:
+    with pytest.raises(ValueError, match="TIMEZONE must be a time zone name such as Europe/Berlin"):
+        create_app({"SECRET_KEY": "test", "TIMEZONE": zone})
 
 
 # --- the end of the session ------------------------------------------------------------------
