@@ -100,6 +100,15 @@
         return;
       }
       var number = ++asked;
+      // The check knows the cards, not the table: cards on it are refused here, as on recording.
+      var taken = parse(cards).filter(function (code) {
+        var button = $(form, 'button[data-card="' + code + '"]');
+        return button && button.hasAttribute("data-taken");
+      });
+      if (taken.length) {
+        say("✗ " + fill(text(taken.length === 1 ? "taken-one" : "taken-other"), { cards: letters.labels(taken) }), "bad");
+        return;
+      }
       var body = { cards: cards };
       if (meld) { body.onto = meld.getAttribute("data-cards"); }
       fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })

@@ -107,3 +107,20 @@ def test_the_app_installs_to_the_home_screen_and_keeps_the_screen_on(
     assert page.evaluate("window.__locks") == []
     start(phone, "Ann", "Bob")
     assert page.evaluate("window.__locks") == ["screen"]
+
+
+def test_the_live_check_refuses_typed_cards_that_lie_on_the_table_already(
+    new_phone: Callable[..., Phone],
+) -> None:
+    phone = new_phone("de")
+    page = phone.page
+    start(phone, "Ann", "Bob")
+    record(phone, "6♠", "6♥", "6♦")
+    preview = page.locator("[data-preview]")
+    page.fill("#cards", "6s 7s 8s")
+    expect(preview).to_have_text("✗ 6♠ liegt schon auf dem Tisch.")
+    page.fill("#cards", "6h 6d 6c")
+    expect(preview).to_have_text("✗ 6♥ 6♦ liegen schon auf dem Tisch.")
+    page.fill("#cards", "7s 8s 9s")
+    expect(preview).to_have_text("✓ Folge 7♠ 8♠ 9♠: 24")
+    assert phone.errors == []
