@@ -308,7 +308,9 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
     if request.method == "POST":
         status = 422
     entry = services.entry_in(game.entries, entry_id)
-    return render_template("entry_edit.html", game=game, entry=entry, form=form), status
+    return render_template(
+        "entry_edit.html", game=game, entry=entry, form=form, button_form=ButtonForm(formdata=None)
+    ), status
 
 
 # --- the end of a game -----------------------------------------------------------------------

@@ -56,9 +56,13 @@ def test_every_form_of_the_pages_carries_its_own_token(client: FlaskClient) -> N
     action, form = meld_form(page, "7♥ 7♦ 7♣")
     client.post(action, data=form)
     page = client.get(address).get_data(as_text=True)
-    tokens = re.findall(ONCE, page)
-    # The meld form, undo, a delete button per entry, and each button its own token.
-    assert len(tokens) >= 3
+    edit = re.search(r'href="(/games/\d+/entries/\d+/edit)"', page)
+    assert edit is not None
+    # The meld form and undo; the correction and the delete button of an entry's own page.
+    tokens = re.findall(ONCE, page) + re.findall(
+        ONCE, client.get(edit.group(1)).get_data(as_text=True)
+    )
+    assert len(tokens) >= 4
     assert len(set(tokens)) == len(tokens)
     again = client.get(address).get_data(as_text=True)
     assert set(tokens).isdisjoint(re.findall(ONCE, again))
@@ -229,7 +233,10 @@ def test_a_delete_button_tapped_twice_deletes_that_entry_and_nothing_else(
     page = with_melds(client, "7♥ 7♦ 7♣", "2♠ 3♠ 4♠", "9♦ 10♦ J♦")
     with app.app_context():
         first_entry = db.session.scalar(sa.select(sa.func.min(Entry.id)))
-    after = sent_twice(client, form_to(page, f"/entries/{first_entry}/delete"))
+    link = re.search(rf'href="(/games/\d+/entries/{first_entry}/edit)"', page)
+    assert link is not None
+    edit = client.get(link.group(1)).get_data(as_text=True)
+    after = sent_twice(client, form_to(edit, f"/entries/{first_entry}/delete"))
     assert count(app, Entry) == 2
     assert entries_on(after) == 2
     assert "7♥" not in after.split("Entries")[-1]

@@ -353,6 +353,20 @@ def test_an_earlier_entry_nothing_depends_on_can_be_deleted(
     assert totals(app, table.session_pk) == {"Ann": 0, "Bob": 21, "Cid": 0}
 
 
+def test_deleting_is_offered_on_the_entrys_own_page_not_beside_it_in_the_list(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    first = meld_id(app, table, 1)
+    session_page = client.get(f"/sessions/{table.session}").get_data(as_text=True)
+    assert "/delete" not in session_page
+    assert f'href="/games/{table.game}/entries/{first}/edit"' in session_page
+    own_page = client.get(f"/games/{table.game}/entries/{first}/edit").get_data(as_text=True)
+    assert f'action="/games/{table.game}/entries/{first}/delete"' in own_page
+    assert "Delete the entry" in text(own_page)
+
+
 def test_a_meld_with_a_layoff_on_it_cannot_be_deleted(client: FlaskClient, app: Flask) -> None:
     table = start(client)
     meld(client, table, "Ann", "qc kc ac")
