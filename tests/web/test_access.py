@@ -338,7 +338,7 @@ def test_a_view_key_changes_nothing_through_any_page(app: Flask) -> None:
     creator, watcher = app.test_client(), app.test_client()
     session_page, owner_page = start_with_a_meld(creator)
     game = found(r"/games/(\d+)/melds", owner_page)
-    entry = found(r"/entries/(\d+)/delete", owner_page)
+    entry = found(r"/entries/(\d+)/edit", owner_page)
     watcher.get(links(owner_page)["view"])
     for path in (
         f"/games/{game}/entries/{entry}/delete",
