@@ -25,6 +25,7 @@ from typing import Any
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 from flask import Response, g, has_request_context, make_response, request
+from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.extensions import db
@@ -84,7 +85,11 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
             return view(*args, **kwargs)
         if not 1 <= len(key) <= LONGEST_KEY or not key.isprintable():
             raise IdempotencyError(
-                f"{HEADER} must be 1 to {LONGEST_KEY} printable characters, e.g. a UUID."
+                _l(
+                    "%(header)s must be 1 to %(longest)s printable characters, e.g. a UUID.",
+                    header=HEADER,
+                    longest=LONGEST_KEY,
+                )
             )
         return apply_once(
             key,
@@ -163,7 +168,9 @@ def _answered(key: str, fingerprint: str) -> IdempotencyRecord:
     while True:
         record = _record(key)
         if record is not None and record.request != fingerprint:
-            raise IdempotencyError(f"This {HEADER} was used for another request already.")
+            raise IdempotencyError(
+                _l("This %(header)s was used for another request already.", header=HEADER)
+            )
         if record is not None and record.status is not None:
             db.session.rollback()
             return record

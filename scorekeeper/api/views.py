@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 from flask import Blueprint, Flask, Response, g, jsonify, request
+from flask_babel import force_locale
+from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper import rules, services
@@ -35,7 +37,13 @@ def _language() -> str:
 def _text(error: Exception) -> str:
     if isinstance(error, rules.RulesError | services.ServiceError):
         return error.message(_language())
-    return str(error)
+    return _said(error)
+
+
+def _said(message: object) -> str:
+    """Return a message (or an error holding one) in the language the request asked for."""
+    with force_locale(_language()):
+        return str(message)
 
 
 @bp.errorhandler(rules.RulesError)
@@ -49,15 +57,19 @@ def _unprocessable(error: ValueError) -> tuple[Response, int]:
 @bp.errorhandler(IdempotencyError)
 def _bad_key(error: IdempotencyError) -> tuple[Response, int]:
     db.session.rollback()
-    return jsonify(error=str(error)), 422
+    return jsonify(error=_said(error)), 422
 
 
 @bp.errorhandler(AnswerLost)
 def _answer_lost(_error: AnswerLost) -> tuple[Response, int]:
     db.session.rollback()
     return jsonify(
-        error="The first request with this Idempotency-Key was applied, but its answer was "
-        "lost: read the game or the session to see where things stand."
+        error=_said(
+            _l(
+                "The first request with this Idempotency-Key was applied, but its answer was "
+                "lost: read the game or the session to see where things stand."
+            )
+        )
     ), 409
 
 
@@ -65,8 +77,12 @@ def _answer_lost(_error: AnswerLost) -> tuple[Response, int]:
 def _still_answering(_error: StillAnswering) -> tuple[Response, int]:
     db.session.rollback()
     return jsonify(
-        error="The first request with this Idempotency-Key is still being answered: "
-        "send it again in a moment."
+        error=_said(
+            _l(
+                "The first request with this Idempotency-Key is still being answered: "
+                "send it again in a moment."
+            )
+        )
     ), 409
 
 
@@ -85,7 +101,17 @@ def _conflict(error: services.ConflictError) -> tuple[Response, int]:
 @bp.errorhandler(HTTPException)
 def _http_error(error: HTTPException) -> tuple[Response, int]:
     db.session.rollback()
-    return jsonify(error=error.description or error.name), error.code or 500
+    return jsonify(
+        error=_said(_HTTP_ERRORS.get(error.code or 0, error.description or error.name))
+    ), (error.code or 500)
+
+
+# Werkzeug's own texts speak of URLs and servers; these say what a client can do about it.
+_HTTP_ERRORS = {
+    404: _l("There is no such address in the API: see /api/v1/openapi.json."),
+    405: _l("This address does not take this method: see /api/v1/openapi.json."),
+    413: _l("The body is too large: an API request needs at most a few kilobytes."),
+}
 
 
 def register_error_pages(app: Flask) -> None:
@@ -104,7 +130,9 @@ def register_error_pages(app: Flask) -> None:
         app.logger.exception("Unhandled error on %s", request.path)
         db.session.rollback()
         if request.path.startswith(bp.url_prefix or "/api"):
-            return jsonify(error="Something went wrong on the server; nothing was saved."), 500
+            return jsonify(
+                error=_said(_l("Something went wrong on the server; nothing was saved."))
+            ), 500
         return "Something went wrong on the server; nothing was saved.", 500
 
 
@@ -197,10 +225,10 @@ def create_session() -> tuple[Response, int]:
     body = _body()
     names = body.get("players")
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-        raise BadBody("players must be a list of names, in seating order (clockwise).")
+        raise BadBody(_l("players must be a list of names, in seating order (clockwise)."))
     target = body.get("target", 500)
     if not _is_int(target):
-        raise BadBody("target must be a whole number of points, e.g. 500.")
+        raise BadBody(_l("target must be a whole number of points, e.g. 500."))
     dealer = _first_dealer(body.get("dealer", 0), names)
     keys = SessionKeys.new()
     session = services.create_session(names, target, dealer, keys=keys)
@@ -312,14 +340,14 @@ def _body() -> dict[str, Any]:
     except (ValueError, RecursionError):  # RecursionError: nested too deeply for the decoder
         return _malformed()
     if not isinstance(data, dict):
-        raise BadBody("The body must be a JSON object.")
+        raise BadBody(_l("The body must be a JSON object."))
     return data
 
 
 def _malformed() -> dict[str, Any]:
     from werkzeug.exceptions import BadRequest
 
-    raise BadRequest("The body is not valid JSON.")
+    raise BadRequest(_l("The body is not valid JSON."))
 
 
 def _is_int(value: object) -> bool:
@@ -329,7 +357,7 @@ def _is_int(value: object) -> bool:
 def _id(body: dict[str, Any], field: str) -> int:
     value = body.get(field)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise BadBody(f"{field} must be an id (a whole number).")
+        raise BadBody(_l("%(field)s must be an id (a whole number).", field=field))
     return value
 
 
@@ -339,7 +367,7 @@ def _cards(body: dict[str, Any], field: str) -> str:
         return value
     if isinstance(value, list) and all(isinstance(card, str) for card in value):
         return " ".join(value)
-    raise BadBody(f'{field} must be cards as text, e.g. "Q♣ K♣ A♣".')
+    raise BadBody(_l('%(field)s must be cards as text, e.g. "Q♣ K♣ A♣".', field=field))
 
 
 def _first_dealer(value: object, names: list[Any]) -> int | None:
@@ -349,30 +377,30 @@ def _first_dealer(value: object, names: list[Any]) -> int | None:
         return value
     if isinstance(value, str) and value in names:
         return names.index(value)
-    raise BadBody('dealer must be a seat number (0 = first player), a name, or "lot".')
+    raise BadBody(_l('dealer must be a seat number (0 = first player), a name, or "lot".'))
 
 
 def _finish_fields(
     body: dict[str, Any],
 ) -> tuple[int | None, dict[int, str | int], bool | None]:
     if "winner" not in body:
-        raise BadBody("Say who went out (winner), or send winner: null to abandon the game.")
+        raise BadBody(_l("Say who went out (winner), or send winner: null to abandon the game."))
     winner = body["winner"]
     if winner is not None and not _is_int(winner):
-        raise BadBody("winner must be a player id, or null to abandon the game.")
+        raise BadBody(_l("winner must be a player id, or null to abandon the game."))
     romme = body.get("romme")
     if romme is not None and not isinstance(romme, bool):
-        raise BadBody("romme must be true or false.")
+        raise BadBody(_l("romme must be true or false."))
+    if winner is None:  # abandoning: whatever hands came along are not read
+        return None, {}, romme
     raw_hands = body.get("hands", {})
     if not isinstance(raw_hands, dict):
-        raise BadBody('hands must map player ids to their cards, e.g. {"8": "A♠ 7♥"}.')
+        raise BadBody(_l('hands must map player ids to their cards, e.g. {"8": "A♠ 7♥"}.'))
     hands: dict[int, str | int] = {}
     for key, hand in raw_hands.items():
         if not (key.isascii() and key.isdigit()) or len(key) > 18:
-            raise BadBody(f"hands: “{key[:20]}” is not a player id.")
+            raise BadBody(_l("hands: “%(key)s” is not a player id.", key=key[:20]))
         # A whole number is the points the table counted for that hand.
         is_points = isinstance(hand, int) and not isinstance(hand, bool)
         hands[int(key)] = hand if is_points else _cards(raw_hands, key)
-    if winner is None:
-        hands = {}
     return winner, hands, romme

@@ -1094,6 +1094,50 @@ def test_errors_speak_german_when_asked_with_lang_de(client: FlaskClient) -> Non
     assert "ist keine Karte" in unreadable.json["error"]
 
 
+def test_every_kind_of_refusal_speaks_german_when_asked_with_lang_de(table: Table) -> None:
+    game = f"{API}/games/{table.game}"
+    german = {
+        "wrong type": table.client.post(f"{API}/check?lang=de", json={"cards": 5}),
+        "not json": table.client.post(
+            f"{game}/melds?lang=de", data="{bad", content_type="application/json"
+        ),
+        "not an object": table.client.post(f"{game}/melds?lang=de", json=[1]),
+        "unknown address": table.client.get(f"{API}/nowhere?lang=de"),
+        "wrong method": table.client.delete(f"{API}/check?lang=de"),
+        "too large": table.client.post(
+            f"{API}/check?lang=de", data="x" * 70_000, content_type="application/json"
+        ),
+        "unusable key": table.client.post(
+            f"{game}/undo?lang=de", headers={"Idempotency-Key": "x" * 201}
+        ),
+    }
+    assert {name: answer.status_code for name, answer in german.items()} == {
+        "wrong type": 422,
+        "not json": 400,
+        "not an object": 422,
+        "unknown address": 404,
+        "wrong method": 405,
+        "too large": 413,
+        "unusable key": 422,
+    }
+    said = {name: answer.json["error"] for name, answer in german.items()}
+    assert said["wrong type"] == 'cards: die Karten bitte als Text angeben, z. B. "D♣ K♣ A♣".'
+    assert said["not json"] == "Der Inhalt ist kein gültiges JSON."
+    assert said["not an object"] == "Der Inhalt muss ein JSON-Objekt sein."
+    assert said["unknown address"].startswith("Diese Adresse gibt es in der API nicht")
+    assert said["wrong method"].startswith("Diese Adresse nimmt diese Methode nicht an")
+    assert said["too large"].startswith("Der Inhalt ist zu groß")
+    assert said["unusable key"].startswith("Idempotency-Key muss aus 1 bis 200 druckbaren")
+    english = table.client.post(f"{API}/check", json={"cards": 5}).json["error"]
+    assert english == 'cards must be cards as text, e.g. "Q♣ K♣ A♣".'
+
+
+def test_abandoning_ignores_whatever_hands_come_along(table: Table) -> None:
+    table.meld(table.ann, "2♠ 3♠ 4♠")
+    body = ok(table.post("finish", {"winner": None, "hands": {"x": 1, "9": [7]}}))
+    assert (body["status"], body["winner"]) == ("abandoned", None)
+
+
 @pytest.mark.parametrize("body", ["null", "[]", '"cards"', "7"])
 def test_json_that_is_not_an_object_is_refused_as_the_wrong_shape(table: Table, body: str) -> None:
     answer = table.client.post(
