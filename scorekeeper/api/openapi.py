@@ -106,10 +106,18 @@ OPENAPI: dict[str, Any] = {
                         "properties": {
                             "players": {
                                 "type": "array",
-                                "items": {"type": "string"},
-                                "description": "2 to 4 names in seating order (clockwise).",
+                                "items": {"type": "string", "minLength": 1, "maxLength": 40},
+                                "minItems": 2,
+                                "maxItems": 4,
+                                "description": "2 to 4 names in seating order (clockwise), "
+                                "each different and at most 40 characters.",
                             },
-                            "target": {"type": "integer", "default": 500, "minimum": 1},
+                            "target": {
+                                "type": "integer",
+                                "default": 500,
+                                "minimum": 1,
+                                "maximum": 2147483647,
+                            },
                             "dealer": {
                                 "description": "First dealer: seat (0 = first player, the "
                                 'default), a name, or "lot".',
@@ -175,7 +183,15 @@ OPENAPI: dict[str, Any] = {
                     }
                 ),
                 "responses": {
-                    "201": _answer("The meld.", {"$ref": "#/components/schemas/Meld"}),
+                    "201": _answer(
+                        "The meld; entry is the id of the entry that recorded it (the same id).",
+                        {
+                            "allOf": [
+                                {"$ref": "#/components/schemas/Meld"},
+                                {"type": "object", "properties": {"entry": _ID}},
+                            ]
+                        },
+                    ),
                     **_errors(400, 404, 409, 413, 422),
                 },
             },
@@ -206,6 +222,8 @@ OPENAPI: dict[str, Any] = {
                                 "cards": _CARDS_OUT,
                                 "values": {"type": "array", "items": {"type": "integer"}},
                                 "value": {"type": "integer"},
+                                "position": {"type": "integer"},
+                                "created_at": {"type": "string", "format": "date-time"},
                                 "meld": {"$ref": "#/components/schemas/Meld"},
                             },
                         },
