@@ -292,21 +292,22 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
     game = _open_game(game_id)
     entry = services.entry_in(game.entries, entry_id)
     form = CorrectForm(data={"cards": helpers.entry_cards_label(entry)})
-    status = 200
+    status = 422 if request.method == "POST" else 200
     if form.validate_on_submit():
         try:
             services.correct_entry(game.id, entry.id, form.cards.data)
-        except REFUSED as error:
+        except (*REFUSED, services.ConflictError) as error:
+            # Said beside the field, so that what was typed stays to be mended.
             db.session.rollback()
             form.cards.errors = [helpers.rules_message(error)]
+            if isinstance(error, services.ConflictError):
+                status = 409
         else:
             # Read back as the page shows it (rare: a correction is not the hot path).
             corrected = services.entry_in(game.entries, entry_id)
             said = helpers.describe(corrected, services.table_of(game))
             flash(gettext("Corrected: %(entry)s", entry=said), "success")
             return _to_session()
-    if request.method == "POST":
-        status = 422
     entry = services.entry_in(game.entries, entry_id)
     return render_template(
         "entry_edit.html", game=game, entry=entry, form=form, button_form=ButtonForm(formdata=None)
