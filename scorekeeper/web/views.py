@@ -216,6 +216,13 @@ def history(public_id: str) -> Page:
 # --- entries ---------------------------------------------------------------------------------
 
 
+@bp.get("/games/<int:game_id>/melds")
+@bp.get("/games/<int:game_id>/layoffs")
+def back_to_the_game(game_id: int) -> BaseResponse:
+    """Send a reload of the address a refused entry was shown at back to its game."""
+    return _to_session()
+
+
 @bp.post("/games/<int:game_id>/melds")
 @once_per_form
 def record_meld(game_id: int) -> Answer:

@@ -213,6 +213,22 @@ def test_an_invalid_meld_is_refused_with_the_rules_message_and_the_typed_text_ke
     assert entries(app, table.game) == []
 
 
+def test_reloading_the_address_of_a_refused_entry_goes_back_to_the_game(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    refused = client.post(
+        f"/games/{table.game}/melds", data={"player": table.players["Ann"], "cards": "2c 5c"}
+    )
+    assert refused.status_code == 422
+    for kind in ("melds", "layoffs"):
+        reload = client.get(f"/games/{table.game}/{kind}")
+        assert reload.status_code == 302
+        assert reload.location.endswith(f"/sessions/{table.session}#game")
+    assert app.test_client().get(f"/games/{table.game}/melds").status_code == 404
+    assert entries(app, table.game) == []
+
+
 def test_an_empty_meld_asks_for_the_cards(client: FlaskClient, app: Flask) -> None:
     table = start(client)
     response = client.post(
