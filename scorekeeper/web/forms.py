@@ -145,8 +145,9 @@ class FinishForm(OnceForm):
         for field in self.hand_fields():
             points = self.points_field(_player_of(field))
             if str(field.data or "").strip() and points.data is not None:
-                points.errors = [
-                    *points.errors,
+                # On the cards: the wide column of that hand, not the narrow one of the points.
+                field.errors = [
+                    *field.errors,
                     str(_l("Give the cards or the points of a hand, not both.")),
                 ]
                 valid = False

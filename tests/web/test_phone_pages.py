@@ -162,7 +162,11 @@ def test_a_hand_given_as_cards_and_as_points_is_refused(client: FlaskClient, app
     data[f"points_{table.players['Bob']}"] = "10"
     response = client.post(f"/games/{table.game}/finish", data={**data, "confirm": "1"})
     assert response.status_code == 422
-    assert "Give the cards or the points of a hand, not both." in response.get_data(as_text=True)
+    html = response.get_data(as_text=True)
+    bob = table.players["Bob"]
+    said = re.search(rf'<p id="hand_{bob}-error" class="error" role="alert">([^<]*)</p>', html)
+    assert said is not None
+    assert "Give the cards or the points of a hand, not both." in said.group(1)
     assert totals(app, table.session_pk)["Ann"] == 30
 
 
