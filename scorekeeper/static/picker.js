@@ -217,10 +217,21 @@
     ask();
   }
 
+  /* A phone that watches shows the scores as the recorder writes them: it reloads now and then,
+     while it is on screen, and at once when it comes back on screen. */
+  function watch(element) {
+    var seconds = Number(element.getAttribute("data-watch")) || 20;
+    var reload = function () { if (document.visibilityState === "visible") { location.reload(); } };
+    setInterval(reload, seconds * 1000);
+    document.addEventListener("visibilitychange", reload);
+  }
+
   function start() {
     $$(document, "form[data-entry]").forEach(function (form) { new Entry(form); });
     $$(document, "form[data-finish]").forEach(function (form) { new Finish(form); });
     if ($(document, "[data-wake-lock]")) { keepAwake(); }
+    var watching = $(document, "[data-watch]");
+    if (watching) { watch(watching); }
   }
 
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); } else { start(); }

@@ -47,6 +47,9 @@ REFUSED = (rules.RulesError, services.InvalidRequestError)
 ONE_YEAR = 365 * 24 * 60 * 60
 # The session page shows this many of the latest games; the history page shows them all.
 RECENT_GAMES = 5
+# A watching phone (view link) reloads the session page this often while it is on screen: a
+# turn at the table takes longer, and each reload is one small GET.
+WATCH_SECONDS = 20
 
 
 bp.before_request(access.let_in)
@@ -473,6 +476,7 @@ def _session_page(
         "button_form": ButtonForm(formdata=None),
         "winner": _winner(session, scores),
         "share": access.share_links(session.public_id),
+        "watch_seconds": WATCH_SECONDS,
     }
     # A page with keys in its links is kept in no cache.
     g.no_store = bool(context["share"])

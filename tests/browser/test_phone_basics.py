@@ -124,3 +124,22 @@ def test_the_live_check_refuses_typed_cards_that_lie_on_the_table_already(
     page.fill("#cards", "7s 8s 9s")
     expect(preview).to_have_text("✓ Folge 7♠ 8♠ 9♠: 24")
     assert phone.errors == []
+
+
+def test_a_watching_phone_shows_new_entries_by_itself(new_phone: Callable[..., Phone]) -> None:
+    recorder = new_phone("en")
+    start(recorder, "Ann", "Bob")
+    expect(recorder.page.locator("[data-watch]")).to_have_count(0)  # the recorder's page stays put
+    view_link = recorder.page.locator("a.share-link").last.get_attribute("href")
+    assert view_link is not None
+    watcher = new_phone("en")
+    watcher.page.clock.install()
+    watcher.page.goto(view_link)
+    expect(watcher.page.locator("[data-watch]")).to_contain_text("This page updates itself.")
+    expect(watcher.page.locator("#game")).not_to_contain_text("Q♣")
+
+    record(recorder, "Q♣", "K♣", "A♣")
+    with watcher.page.expect_navigation():
+        watcher.page.clock.run_for(21_000)
+    expect(watcher.page.locator("#game")).to_contain_text("Q♣ K♣ A♣")
+    assert watcher.errors == []
