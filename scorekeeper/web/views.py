@@ -147,7 +147,15 @@ def language(code: str) -> BaseResponse:
 def home() -> Page:
     """Show the form that starts a session, and the sessions this phone can open."""
     mine = services.sessions_opened_by(access.held_keys())
-    return render_template("home.html", form=SessionForm(), mine=mine)
+    form = SessionForm()
+    # "Play again" from a finished session: the same players and target, for a phone that
+    # holds that session's key (nobody else learns its names).
+    again = next((played for played in mine if played.public_id == request.args.get("again")), None)
+    if again is not None:
+        form = SessionForm(
+            data={"names": [player.name for player in again.players], "target": again.target}
+        )
+    return render_template("home.html", form=form, mine=mine)
 
 
 @bp.post("/sessions")

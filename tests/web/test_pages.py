@@ -774,6 +774,21 @@ def win_session(client: FlaskClient) -> Table:
     return table
 
 
+def test_play_again_fills_in_the_same_players_and_target_for_this_phone_only(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = win_session(client)
+    page = client.get(f"/sessions/{table.session}").get_data(as_text=True)
+    again = re.search(r'href="(/\?again=[^"]+)"', page)
+    assert again is not None
+    form = client.get(again.group(1)).get_data(as_text=True)
+    assert re.search(r'<input [^>]*name="names-0"[^>]*value="Ann"', form)
+    assert re.search(r'<input [^>]*name="names-1"[^>]*value="Bob"', form)
+    assert re.search(r'<input [^>]*name="target"[^>]*value="35"', form)
+    stranger = app.test_client().get(again.group(1)).get_data(as_text=True)
+    assert 'value="Ann"' not in stranger
+
+
 def test_the_winner_of_the_session_is_shown_at_the_top_and_no_form_is_left(
     client: FlaskClient, app: Flask
 ) -> None:
