@@ -217,6 +217,18 @@
     ask();
   }
 
+  /* Starting a session: the list of first dealers names the players as they are typed. */
+  function Seating(form) {
+    $$(form, "input[name^=names-]").forEach(function (input) {
+      var option = $(form, 'select[name=dealer] option[value="' + input.name.slice(6) + '"]');
+      if (!option) { return; }
+      var seat = option.textContent;
+      var name = function () { option.textContent = input.value.trim() || seat; };
+      input.addEventListener("input", name);
+      name();
+    });
+  }
+
   /* A phone that watches shows the scores as the recorder writes them: it reloads now and then,
      while it is on screen, and at once when it comes back on screen. */
   function watch(element) {
@@ -229,6 +241,7 @@
   function start() {
     $$(document, "form[data-entry]").forEach(function (form) { new Entry(form); });
     $$(document, "form[data-finish]").forEach(function (form) { new Finish(form); });
+    $$(document, "form[data-seating]").forEach(function (form) { new Seating(form); });
     if ($(document, "[data-wake-lock]")) { keepAwake(); }
     var watching = $(document, "[data-watch]");
     if (watching) { watch(watching); }

@@ -143,3 +143,17 @@ def test_a_watching_phone_shows_new_entries_by_itself(new_phone: Callable[..., P
         watcher.page.clock.run_for(21_000)
     expect(watcher.page.locator("#game")).to_contain_text("Q♣ K♣ A♣")
     assert watcher.errors == []
+
+
+def test_the_first_dealer_list_names_the_players_as_they_are_typed(
+    new_phone: Callable[..., Phone],
+) -> None:
+    phone = new_phone("de")
+    phone.open()
+    dealers = phone.page.locator("select[name=dealer] option")
+    expect(dealers).to_have_text(["Ausgelost", "Spieler 1", "Spieler 2", "Spieler 3", "Spieler 4"])
+    phone.page.fill("#names-0", "Anna")
+    phone.page.fill("#names-1", "Bernd")
+    expect(dealers).to_have_text(["Ausgelost", "Anna", "Bernd", "Spieler 3", "Spieler 4"])
+    phone.page.fill("#names-0", "")
+    expect(dealers.nth(1)).to_have_text("Spieler 1")
