@@ -83,6 +83,15 @@ MESSAGES: dict[str, dict[str, rules.messages.Template]] = {
         "zeigte (er wurde schon zurückgenommen, oder es wurde inzwischen eingetragen). "
         "Bitte das Spiel neu ansehen.",
     },
+    "game_not_ended": {
+        "en": "Game {number} is still being played: there is no settlement to take back.",
+        "de": "Spiel {number} läuft noch: es gibt keine Abrechnung zurückzunehmen.",
+    },
+    "later_game_played": {
+        "en": "Game {number} has entries already: only the latest game can be reopened.",
+        "de": "In Spiel {number} wurde schon eingetragen: nur das letzte Spiel lässt sich "
+        "wieder öffnen.",
+    },
     "raced": {
         "en": "Another phone recorded at the same moment: look at the game and try again.",
         "de": "Ein anderes Handy hat im selben Moment eingetragen: "
@@ -1223,6 +1232,61 @@ def finish_game(
 def abandon_game(game_id: int) -> Finish:
     """Abandon a game (R6): its melds stand, no hand cards are scored, nobody wins it."""
     return finish_game(game_id, None, {}, None)
+
+
+@_write_use_case
+def reopen_game(game_id: int) -> GameState:
+    """Take back the booking of a session's last ended game, and play that game on.
+
+    For a settlement entered wrong (the winner, a hand): what it banked comes off the totals,
+    the game is open again with its entries, and a session it had won plays on. A next game
+    that was dealt but has no entry yet goes; one with entries keeps this game closed.
+    """
+    connection = db.session.connection()
+    game = _game_state(connection, game_id)
+    if game.status == "open":
+        raise ConflictError("game_not_ended", number=game.number)
+    later = connection.execute(_LATER_GAMES, {"session": game.session_id, "number": game.number})
+    for later_id, number, entries in later.all():
+        if entries or number > game.number + 1:
+            raise ConflictError("later_game_played", number=number)
+        connection.execute(_DELETE_GAME, {"game": later_id})
+    lines = connection.execute(_SETTLEMENT_OF, {"game": game.id}).all()
+    booked = {line.player_id: line.meld_points + line.gain for line in lines}
+    players = [
+        player._replace(banked=player.banked - booked.get(player.id, 0)) for player in game.players
+    ]
+    connection.execute(_BANK, [{"player": player.id, "total": player.banked} for player in players])
+    connection.execute(_DELETE_SETTLEMENT, {"game": game.id})
+    connection.execute(
+        _END_GAME,
+        {"game": game.id, "status": "open", "winner": None, "romme": None, "ended_at": None},
+    )
+    connection.execute(_REOPEN_SESSION, {"session": game.session_id})
+    _commit()
+    return replace(
+        game, status="open", winner_id=None, romme=None, session_status="open", players=players
+    )
+
+
+_LATER_GAMES = (
+    sa.select(_games.c.id, _games.c.number, sa.func.count(_entries.c.id))
+    .select_from(_games.outerjoin(_entries, _entries.c.game_id == _games.c.id))
+    .where(_games.c.session_id == sa.bindparam("session"))
+    .where(_games.c.number > sa.bindparam("number"))
+    .group_by(_games.c.id, _games.c.number)
+    .order_by(_games.c.number)
+)
+_DELETE_GAME = sa.delete(_games).where(_games.c.id == sa.bindparam("game"))
+_SETTLEMENT_OF = sa.select(
+    _settlement_lines.c.player_id, _settlement_lines.c.meld_points, _settlement_lines.c.gain
+).where(_settlement_lines.c.game_id == sa.bindparam("game"))
+_DELETE_SETTLEMENT = sa.delete(_settlement_lines).where(
+    _settlement_lines.c.game_id == sa.bindparam("game")
+)
+_REOPEN_SESSION = (
+    sa.update(_sessions).where(_sessions.c.id == sa.bindparam("session")).values(status="open")
+)
 
 
 # --- helpers ---------------------------------------------------------------------------------

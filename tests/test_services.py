@@ -510,3 +510,57 @@ def test_session_scores_add_up_every_game() -> None:
     assert scores.game_points == {games[0].id: {ann: 42, bob: 0}, games[1].id: {ann: 0, bob: 33}}
     assert scores.totals == {ann: 42, bob: 33}
     assert db.session.get(Game, games[1].id) is not None
+
+
+# --- reopening a booked game -------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("ctx")
+def test_reopening_the_last_game_takes_back_its_booking_and_keeps_its_entries() -> None:
+    game_id, (ann, bob, cid) = first_game()
+    services.record_meld(game_id, ann, "6♠ 6♥ 6♦")
+    services.record_meld(game_id, bob, "2♣ 3♣ 4♣")
+    before = dump()
+    services.finish_game(game_id, ann, {bob: "A♠ 7♥", cid: "K♣"})
+    session_id = services.get_game(game_id).session_id
+    services.start_game(session_id)  # dealt, nothing recorded yet
+
+    reopened = services.reopen_game(game_id)
+
+    assert (reopened.status, reopened.winner_id, reopened.session_status) == ("open", None, "open")
+    assert {player.id: player.banked for player in reopened.players} == {ann: 0, bob: 0, cid: 0}
+    assert dump() == before  # the booking and the game dealt after it are gone
+    services.finish_game(game_id, bob, {ann: "K♣", cid: "2♥"}, romme=False)  # settled anew
+    totals = services.session_scores(services.get_session(session_id)).totals
+    assert totals == {ann: 18 + 0, bob: 9 + 12, cid: 0}
+
+
+@pytest.mark.usefixtures("ctx")
+def test_reopening_a_game_that_won_the_session_lets_the_session_play_on() -> None:
+    session = services.create_session(["Ann", "Bob"], target=40)
+    ann, bob = ids(session)
+    session_id = session.id
+    game = services.start_game(session_id)
+    services.record_meld(game.id, bob, "A♥ A♦ A♣")
+    services.finish_game(game.id, bob, {ann: "2♣"})
+    assert services.get_session(session_id).status == "finished"
+    services.reopen_game(game.id)
+    stored = services.get_session(session_id)
+    assert stored.status == "open"
+    assert services.session_scores(stored).totals == {ann: 0, bob: 45}  # the meld stands
+
+
+@pytest.mark.usefixtures("ctx")
+def test_reopening_is_refused_for_an_open_game_and_behind_a_game_with_entries() -> None:
+    game_id, (ann, bob, cid) = first_game()
+    services.record_meld(game_id, ann, "6♠ 6♥ 6♦")
+    assert_refused(
+        services.ConflictError, lambda: services.reopen_game(game_id), "still being played"
+    )
+    services.finish_game(game_id, ann, {bob: "K♣", cid: "2♥"})
+    next_game = services.start_game(services.get_game(game_id).session_id)
+    services.record_meld(next_game.id, bob, "9♣ 10♣ J♣")
+    assert_refused(
+        services.ConflictError, lambda: services.reopen_game(game_id), "Game 2 has entries"
+    )
+    assert_refused(services.NotFoundError, lambda: services.reopen_game(999_999))

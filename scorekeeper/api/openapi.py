@@ -287,6 +287,21 @@ OPENAPI: dict[str, Any] = {
                 },
             },
         },
+        "/api/v1/games/{game_id}/reopen": {
+            "parameters": [_id_param("game_id")],
+            "post": {
+                "security": _EDIT,
+                "summary": "Take back the booking of the session's last ended game",
+                "description": "For a settlement entered wrong: what the game banked comes off "
+                "the totals, the game is open again with its entries, and a session it had won "
+                "plays on. A next game without entries is removed; one with entries: 409.",
+                "parameters": [_IDEMPOTENCY_KEY],
+                "responses": {
+                    "200": _answer("The game, open again.", {"$ref": "#/components/schemas/Game"}),
+                    **_errors(404, 409, 422),
+                },
+            },
+        },
         "/api/v1/games/{game_id}/settlement": {
             "parameters": [_id_param("game_id")],
             "post": {

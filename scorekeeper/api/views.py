@@ -308,6 +308,13 @@ def undo(game_id: int) -> Response:
     return jsonify(undone=undone.id, game=serialize.game_json(undone.game))
 
 
+@bp.post("/games/<int:game_id>/reopen")
+@idempotent
+def reopen(game_id: int) -> Response:
+    """Take back the booking of the session's last ended game and play it on."""
+    return jsonify(serialize.game_json(services.reopen_game(game_id)))
+
+
 @bp.post("/games/<int:game_id>/finish")
 @idempotent
 def finish(game_id: int) -> Response:
@@ -391,8 +398,6 @@ def _finish_fields(
     romme = body.get("romme")
     if romme is not None and not isinstance(romme, bool):
         raise BadBody(_l("romme must be true or false."))
-    if winner is None:  # abandoning: whatever hands came along are not read
-        return None, {}, romme
     raw_hands = body.get("hands", {})
     if not isinstance(raw_hands, dict):
         raise BadBody(_l('hands must map player ids to their cards, e.g. {"8": "A♠ 7♥"}.'))
@@ -403,4 +408,6 @@ def _finish_fields(
         # A whole number is the points the table counted for that hand.
         is_points = isinstance(hand, int) and not isinstance(hand, bool)
         hands[int(key)] = hand if is_points else _cards(raw_hands, key)
+    if winner is None:  # abandoning: well-formed hands that came along are not used
+        hands = {}
     return winner, hands, romme

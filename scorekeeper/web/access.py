@@ -21,7 +21,7 @@ from scorekeeper.keys import Access, SessionKeys
 # The cookie keeps the keys of this many sessions, the latest used; older ones drop out.
 KEPT_SESSIONS = 20
 # Pages that only the edit key opens, although they are read with GET: they are forms.
-EDIT_PAGES = {"web.correct_entry", "web.finish", "web.abandon"}
+EDIT_PAGES = {"web.correct_entry", "web.finish", "web.abandon", "web.reopen"}
 
 
 def held_keys() -> dict[str, str]:

@@ -395,6 +395,22 @@ def abandon(game_id: int) -> Answer:
     return _to_session()
 
 
+@bp.route("/games/<int:game_id>/reopen", methods=["GET", "POST"])
+@once_per_form
+def reopen(game_id: int) -> Answer:
+    """Ask, then take back the booking of the last ended game and play it on."""
+    game = services.get_game(game_id)
+    g.session_id = game.session_id
+    form = ButtonForm()
+    if request.method == "GET":
+        return render_template("reopen.html", game=game, form=form)
+    _check_button()
+    number = game.number  # the commit expires the game
+    services.reopen_game(game.id)
+    flash(gettext("Game %(number)s is open again: finish it anew.", number=number))
+    return _to_session()
+
+
 # --- helpers ---------------------------------------------------------------------------------
 
 

@@ -1132,10 +1132,14 @@ def test_every_kind_of_refusal_speaks_german_when_asked_with_lang_de(table: Tabl
     assert english == 'cards must be cards as text, e.g. "Q♣ K♣ A♣".'
 
 
-def test_abandoning_ignores_whatever_hands_come_along(table: Table) -> None:
+def test_abandoning_ignores_the_hands_that_come_along_but_not_a_malformed_body(
+    table: Table,
+) -> None:
     table.meld(table.ann, "2♠ 3♠ 4♠")
-    body = ok(table.post("finish", {"winner": None, "hands": {"x": 1, "9": [7]}}))
-    assert (body["status"], body["winner"]) == ("abandoned", None)
+    malformed = table.post("finish", {"winner": None, "hands": {"x": 1}})
+    assert refused(malformed, 422) == "hands: “x” is not a player id."
+    body = ok(table.post("finish", {"winner": None, "hands": {str(table.bob): "K♣"}}))
+    assert (body["status"], body["winner"], body["hand_points"]) == ("abandoned", None, {})
 
 
 @pytest.mark.parametrize("body", ["null", "[]", '"cards"', "7"])

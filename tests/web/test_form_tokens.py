@@ -284,6 +284,14 @@ def test_an_abandon_sent_twice_abandons_the_game_once(client: FlaskClient, app: 
     assert game_statuses(app) == ["abandoned"]
 
 
+def test_a_reopen_sent_twice_takes_the_booking_back_once(client: FlaskClient, app: Flask) -> None:
+    page = with_melds(client, "7♥ 7♦ 7♣")
+    sent_twice(client, game_form(client, page, "abandon"))
+    sent_twice(client, game_form(client, page, "reopen"))
+    assert game_statuses(app) == ["open"]
+    assert count(app, SettlementLine) == 0
+
+
 def test_start_the_next_game_tapped_twice_deals_one_game(client: FlaskClient, app: Flask) -> None:
     abandon = game_form(client, with_melds(client, "7♥ 7♦ 7♣"), "abandon")
     page = sent_twice(client, abandon)

@@ -187,6 +187,11 @@ def test_the_answers_of_a_small_game_match_the_response_schemas(
     game = call("post", games_path, 201, session_id=sid)
     call("post", melds, 201, {"player": ann, "cards": "A♠ A♥ A♦ A♣"}, game_id=game["id"])
     call("post", game_path + "/finish", 200, {"winner": None}, game_id=game["id"])
+    call("post", game_path + "/reopen", 409, game_id=gid)  # game 2 came after it
+    call("post", game_path + "/reopen", 200, game_id=game["id"])
+    call("post", game_path + "/reopen", 409, game_id=game["id"])
+    call("post", game_path + "/reopen", 404, game_id=999)
+    call("post", game_path + "/finish", 200, {"winner": None}, game_id=game["id"])
     call("get", session_path, 200, session_id=sid)
 
     every_route = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -922,3 +922,45 @@ def test_a_refused_post_links_the_languages_back_to_the_session_page(
     response = client.post(f"/games/{table.game}/melds", data={"player": "1", "cards": "zz"})
     assert response.status_code == 422
     assert f"/language/de?next=/sessions/{table.session}" in response.get_data(as_text=True)
+
+
+# --- reopening a booked game -------------------------------------------------------------------
+
+
+def test_a_won_session_reopens_its_last_game_after_asking_and_plays_on(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = win_session(client)
+    page = client.get(f"/sessions/{table.session}").get_data(as_text=True)
+    reopen = f"/games/{table.game}/reopen"
+    assert f'href="{reopen}"' in page
+    ask = text(client.get(reopen).get_data(as_text=True))
+    assert "Reopen game 1?" in ask
+    assert totals(app, table.session_pk) == {"Ann": 39, "Bob": 0}
+
+    answer = client.post(reopen, follow_redirects=True)
+    shown = text(answer.get_data(as_text=True))
+    assert "Game 1 is open again: finish it anew." in shown
+    assert "Ann wins the session!" not in shown
+    assert totals(app, table.session_pk) == {"Ann": 30, "Bob": 0}  # the meld stands
+    assert entries(app, table.game) == [("Ann", "Q♣ K♣ A♣", 30)]
+    assert client.post(reopen).status_code == 409  # open now: nothing to take back
+
+
+def test_only_the_last_game_can_be_reopened_and_only_by_the_edit_key(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    data = finish_data(table, "Ann", {"Bob": "9s", "Cid": "2h"}, romme="no")
+    client.post(f"/games/{table.game}/finish", data={**data, "confirm": "1"})
+    client.post(f"/sessions/{table.session}/games")
+    second = table.game + 1
+    meld(client, replace(table, game=second), "Bob", "7h 7d 7s")
+    page = client.get(f"/sessions/{table.session}").get_data(as_text=True)
+    assert "/reopen" not in page  # game 2 has an entry
+    refused = client.post(f"/games/{table.game}/reopen")
+    assert refused.status_code == 409
+    assert "Game 2 has entries already" in text(refused.get_data(as_text=True))
+    assert app.test_client().post(f"/games/{table.game}/reopen").status_code == 404
+    assert totals(app, table.session_pk) == {"Ann": 41, "Bob": 21, "Cid": 0}
