@@ -88,9 +88,10 @@ MESSAGES: dict[str, dict[str, rules.messages.Template]] = {
         "de": "Spiel {number} läuft noch: es gibt keine Abrechnung zurückzunehmen.",
     },
     "later_game_played": {
-        "en": "Game {number} has entries already: only the latest game can be reopened.",
-        "de": "In Spiel {number} wurde schon eingetragen: nur das letzte Spiel lässt sich "
-        "wieder öffnen.",
+        "en": "Game {number} was played after it: only the last game can be reopened, while "
+        "the game dealt after it has nothing recorded.",
+        "de": "Danach wurde Spiel {number} gespielt: nur das letzte Spiel lässt sich wieder "
+        "öffnen, solange im danach gegebenen Spiel nichts eingetragen ist.",
     },
     "raced": {
         "en": "Another phone recorded at the same moment: look at the game and try again.",
@@ -825,6 +826,8 @@ _SESSION_ROWS = (
     .select_from(_sessions.join(_players, _players.c.session_id == _sessions.c.id))
     .where(_sessions.c.id == sa.bindparam("session_id"))
     .order_by(_players.c.seat)
+    # PostgreSQL: a start waits for a reopening of the session's last game (reopen_game).
+    .with_for_update(of=_sessions)
 )
 # The games of a session, and the points of those that ended (the lines of their settlement).
 _GAMES_OF = (
@@ -1246,10 +1249,17 @@ def reopen_game(game_id: int) -> GameState:
     game = _game_state(connection, game_id)
     if game.status == "open":
         raise ConflictError("game_not_ended", number=game.number)
-    later = connection.execute(_LATER_GAMES, {"session": game.session_id, "number": game.number})
-    for later_id, number, entries in later.all():
-        if entries or number > game.number + 1:
+    # On PostgreSQL the session row and the later games are locked: a start of the next game,
+    # or an entry into it, waits, and is then seen here.
+    connection.execute(_LOCK_SESSION, {"session": game.session_id})
+    later = connection.execute(
+        _LATER_GAMES, {"session": game.session_id, "number": game.number}
+    ).all()
+    for later_id, number, status in later:
+        played = connection.execute(_ENTRIES_IN, {"game": later_id}).scalar()
+        if played or status != "open" or number > game.number + 1:
             raise ConflictError("later_game_played", number=number)
+    for later_id, _number, _status in later:
         connection.execute(_DELETE_GAME, {"game": later_id})
     lines = connection.execute(_SETTLEMENT_OF, {"game": game.id}).all()
     booked = {line.player_id: line.meld_points + line.gain for line in lines}
@@ -1269,13 +1279,20 @@ def reopen_game(game_id: int) -> GameState:
     )
 
 
+_LOCK_SESSION = (
+    sa.select(_sessions.c.id).where(_sessions.c.id == sa.bindparam("session")).with_for_update()
+)
 _LATER_GAMES = (
-    sa.select(_games.c.id, _games.c.number, sa.func.count(_entries.c.id))
-    .select_from(_games.outerjoin(_entries, _entries.c.game_id == _games.c.id))
+    sa.select(_games.c.id, _games.c.number, _games.c.status)
     .where(_games.c.session_id == sa.bindparam("session"))
     .where(_games.c.number > sa.bindparam("number"))
-    .group_by(_games.c.id, _games.c.number)
     .order_by(_games.c.number)
+    .with_for_update()
+)
+_ENTRIES_IN = (
+    sa.select(sa.func.count())
+    .select_from(_entries)
+    .where(_entries.c.game_id == sa.bindparam("game"))
 )
 _DELETE_GAME = sa.delete(_games).where(_games.c.id == sa.bindparam("game"))
 _SETTLEMENT_OF = sa.select(

@@ -93,3 +93,39 @@ def test_two_phones_laying_off_the_same_card_at_once_book_it_once(live_server: s
     _, game = call(live_server, "GET", f"/api/v1/games/{game_id}", key=key)
     assert game["melds"][0]["cards"] == ["J♦", "Q♦", "K♦", "A♦"]
     assert sum(game["points"].values()) == 30 + 10
+
+
+def test_reopening_a_game_and_starting_the_next_at_once_leave_one_game_open(
+    live_server: str,
+) -> None:
+    game_id, players, key = new_game(live_server)
+    call(
+        live_server,
+        "POST",
+        f"/api/v1/games/{game_id}/melds",
+        {"player": players[0], "cards": "2♠ 3♠ 4♠"},
+        key,
+    )
+    hands = {str(players[1]): "K♣", str(players[2]): "2♥"}
+    status, finished = call(
+        live_server,
+        "POST",
+        f"/api/v1/games/{game_id}/finish",
+        {"winner": players[0], "hands": hands},
+        key,
+    )
+    assert status == 200
+    session_id = finished["session"]["id"]
+    requests = [
+        ("POST", f"/api/v1/games/{game_id}/reopen", None),
+        ("POST", f"/api/v1/sessions/{session_id}/games", None),
+    ] * 4
+    results = all_at_once(requests, live_server, key)
+
+    assert all(status in (200, 201, 409) for status, _ in results), results
+    _, session = call(live_server, "GET", f"/api/v1/sessions/{session_id}", key=key)
+    open_games = [game for game in session["games"] if game["status"] == "open"]
+    assert len(open_games) == 1
+    assert session["current_game"] == open_games[0]["id"]
+    if open_games[0]["id"] == game_id:  # reopened: its booking is off the totals
+        assert session["totals"] == {str(players[0]): 9, str(players[1]): 0, str(players[2]): 0}

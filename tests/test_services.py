@@ -561,6 +561,19 @@ def test_reopening_is_refused_for_an_open_game_and_behind_a_game_with_entries() 
     next_game = services.start_game(services.get_game(game_id).session_id)
     services.record_meld(next_game.id, bob, "9♣ 10♣ J♣")
     assert_refused(
-        services.ConflictError, lambda: services.reopen_game(game_id), "Game 2 has entries"
+        services.ConflictError, lambda: services.reopen_game(game_id), "Game 2 was played after it"
     )
     assert_refused(services.NotFoundError, lambda: services.reopen_game(999_999))
+
+
+@pytest.mark.usefixtures("ctx")
+def test_reopening_is_refused_behind_a_next_game_that_ended_even_without_entries() -> None:
+    game_id, (ann, bob, cid) = first_game()
+    services.record_meld(game_id, ann, "6♠ 6♥ 6♦")
+    services.finish_game(game_id, ann, {bob: "K♣", cid: "2♥"})
+    next_game = services.start_game(services.get_game(game_id).session_id)
+    services.abandon_game(next_game.id)  # ended, with settlement lines and no entry
+    assert_refused(
+        services.ConflictError, lambda: services.reopen_game(game_id), "Game 2 was played after it"
+    )
+    assert services.reopen_game(next_game.id).status == "open"  # the last game itself: yes

@@ -961,6 +961,6 @@ def test_only_the_last_game_can_be_reopened_and_only_by_the_edit_key(
     assert "/reopen" not in page  # game 2 has an entry
     refused = client.post(f"/games/{table.game}/reopen")
     assert refused.status_code == 409
-    assert "Game 2 has entries already" in text(refused.get_data(as_text=True))
+    assert "Game 2 was played after it" in text(refused.get_data(as_text=True))
     assert app.test_client().post(f"/games/{table.game}/reopen").status_code == 404
     assert totals(app, table.session_pk) == {"Ann": 41, "Bob": 21, "Cid": 0}
