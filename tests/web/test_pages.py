@@ -287,6 +287,7 @@ def test_a_layoff_onto_a_chosen_meld_scores_for_the_player_who_lays_off(
     )
     page = text(response.get_data(as_text=True))
     assert "Cid: A♦ laid off onto Ann's meld (now J♦ Q♦ K♦ A♦) — 10 points" in page
+    assert "Cid layoff A♦ → J♦ Q♦ K♦ 10 points" in page  # the list says onto which meld
     assert entries(app, table.game)[-1] == ("Cid", "A♦", 10)
     assert totals(app, table.session_pk) == {"Ann": 30, "Bob": 15, "Cid": 10}
 
@@ -686,7 +687,7 @@ def test_history_shows_each_game_its_entries_in_order_and_its_settlement(
     page = text(client.get(f"/sessions/{table.session}/history").get_data(as_text=True))
     first = page.index("Bob set 6♥ 6♦ 6♣ 18 points")
     second = page.index("Ann sequence Q♣ K♣ A♣ 30 points")
-    third = page.index("Bob layoff J♣ 10 points")
+    third = page.index("Bob layoff J♣ → Q♣ K♣ A♣ 10 points")
     assert first < second < third
     assert re.search(r"\d\d:\d\d Bob set", page)
     assert "Ann went out." in page
