@@ -28,6 +28,7 @@ from flask import Response, g, has_request_context, make_response, request
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper.api.body import json_body
 from scorekeeper.extensions import db
 from scorekeeper.models import IdempotencyRecord, utcnow
 
@@ -106,11 +107,10 @@ def _canonical_body() -> bytes:
 
     A client that retries may write the same JSON anew, its keys in another order.
     """
-    body = request.get_data()
     try:
-        parsed = json.loads(body)
-    except (ValueError, RecursionError):
-        return body
+        parsed = json_body()
+    except ValueError:
+        return request.get_data()
     return json.dumps(parsed, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 

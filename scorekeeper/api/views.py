@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, Flask, Response, g, jsonify, request
@@ -12,6 +11,7 @@ from werkzeug.exceptions import HTTPException
 
 from scorekeeper import rules, services
 from scorekeeper.api import serialize
+from scorekeeper.api.body import json_body
 from scorekeeper.api.idempotency import (
     AnswerLost,
     IdempotencyError,
@@ -60,30 +60,23 @@ def _bad_key(error: IdempotencyError) -> tuple[Response, int]:
     return jsonify(error=_said(error)), 422
 
 
-@bp.errorhandler(AnswerLost)
-def _answer_lost(_error: AnswerLost) -> tuple[Response, int]:
-    db.session.rollback()
-    return jsonify(
-        error=_said(
-            _l(
-                "The first request with this Idempotency-Key was applied, but its answer was "
-                "lost: read the game or the session to see where things stand."
-            )
-        )
-    ), 409
+# What a repeat is told when the first request with its key has no answer to give (409).
+_NOT_ANSWERED = {
+    AnswerLost: _l(
+        "The first request with this Idempotency-Key was applied, but its answer was "
+        "lost: read the game or the session to see where things stand."
+    ),
+    StillAnswering: _l(
+        "The first request with this Idempotency-Key is still being answered: "
+        "send it again in a moment."
+    ),
+}
 
 
-@bp.errorhandler(StillAnswering)
-def _still_answering(_error: StillAnswering) -> tuple[Response, int]:
+@bp.errorhandler(StillAnswering)  # and AnswerLost, a kind of it
+def _not_answered(error: StillAnswering) -> tuple[Response, int]:
     db.session.rollback()
-    return jsonify(
-        error=_said(
-            _l(
-                "The first request with this Idempotency-Key is still being answered: "
-                "send it again in a moment."
-            )
-        )
-    ), 409
+    return jsonify(error=_said(_NOT_ANSWERED[type(error)])), 409
 
 
 @bp.errorhandler(services.NotFoundError)
@@ -343,8 +336,8 @@ def preview_settlement(game_id: int) -> Response:
 
 def _body() -> dict[str, Any]:
     try:
-        data = json.loads(request.get_data())
-    except (ValueError, RecursionError):  # RecursionError: nested too deeply for the decoder
+        data = json_body()
+    except ValueError:
         return _malformed()
     if not isinstance(data, dict):
         raise BadBody(_l("The body must be a JSON object."))
