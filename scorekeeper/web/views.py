@@ -384,15 +384,12 @@ def finish(game_id: int) -> Answer:
 @once_per_form
 def abandon(game_id: int) -> Answer:
     """Ask, then abandon a game (R6): its melds stand and nobody wins it."""
-    game = _open_game(game_id)
-    form = ButtonForm()
-    if request.method == "GET":
-        return render_template("abandon.html", game=game, form=form)
-    _check_button()
-    number = game.number  # the commit expires the game
-    services.abandon_game(game.id)
-    flash(gettext("Game %(number)s was abandoned: its melds stand.", number=number))
-    return _to_session()
+    return _ask_then(
+        _open_game(game_id),
+        "abandon.html",
+        services.abandon_game,
+        lambda number: gettext("Game %(number)s was abandoned: its melds stand.", number=number),
+    )
 
 
 @bp.route("/games/<int:game_id>/reopen", methods=["GET", "POST"])
@@ -401,13 +398,25 @@ def reopen(game_id: int) -> Answer:
     """Ask, then take back the booking of the last ended game and play it on."""
     game = services.get_game(game_id)
     g.session_id = game.session_id
+    return _ask_then(
+        game,
+        "reopen.html",
+        services.reopen_game,
+        lambda number: gettext("Game %(number)s is open again: finish it anew.", number=number),
+    )
+
+
+def _ask_then(
+    game: Game, question: str, act: Callable[[int], object], said: Callable[[int], str]
+) -> Answer:
+    """Show the question page (GET); on its button, act on the game and say so on the session."""
     form = ButtonForm()
     if request.method == "GET":
-        return render_template("reopen.html", game=game, form=form)
+        return render_template(question, game=game, form=form)
     _check_button()
     number = game.number  # the commit expires the game
-    services.reopen_game(game.id)
-    flash(gettext("Game %(number)s is open again: finish it anew.", number=number))
+    act(game.id)
+    flash(said(number))
     return _to_session()
 
 
