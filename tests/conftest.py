@@ -252,6 +252,20 @@ def app_with(database_url: str) -> Iterator[Callable[..., Flask]]:
 
 
 @pytest.fixture
+def app_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Flask]:
+    """Return a maker of the app as the server makes it: its settings from the environment."""
+
+    def make(**environment: str) -> Flask:
+        monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'env.sqlite3'}")
+        monkeypatch.setenv("SECRET_KEY", "env-test")
+        for name, value in environment.items():
+            monkeypatch.setenv(name, value)
+        return create_app()
+
+    return make
+
+
+@pytest.fixture
 def client(app: Flask) -> FlaskClient:
     """Return a test client of the app."""
     return app.test_client()

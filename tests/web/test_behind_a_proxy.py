@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -60,12 +59,7 @@ def test_a_proxies_setting_that_is_not_a_count_stops_the_start_with_the_reason(
         create_app({"SECRET_KEY": "test", "PROXIES": setting})
 
 
-def test_proxies_is_read_from_the_environment(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'env.sqlite3'}")
-    monkeypatch.setenv("SECRET_KEY", "env-test")
-    monkeypatch.setenv("PROXIES", "2")
-    proxied = create_app().wsgi_app
+def test_proxies_is_read_from_the_environment(app_from_environment: Callable[..., Flask]) -> None:
+    proxied = app_from_environment(PROXIES="2").wsgi_app
     assert isinstance(proxied, ProxyFix)
     assert (proxied.x_proto, proxied.x_host, proxied.x_for) == (2, 2, 2)

@@ -6,7 +6,6 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -748,12 +747,10 @@ def test_entry_times_are_shown_in_the_configured_time_zone(
 
 
 def test_the_time_zone_is_read_from_the_environment(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    app_from_environment: Callable[..., Flask],
 ) -> None:
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'env.sqlite3'}")
-    monkeypatch.setenv("SECRET_KEY", "env-test")
-    monkeypatch.setenv("TIMEZONE", "Europe/Vienna")
-    assert create_app().config["BABEL_DEFAULT_TIMEZONE"] == "Europe/Vienna"
+    app = app_from_environment(TIMEZONE="Europe/Vienna")
+    assert app.config["BABEL_DEFAULT_TIMEZONE"] == "Europe/Vienna"
 
 
 @pytest.mark.parametrize("zone", ["Mars/Olympus", "", "Berlin"])
