@@ -38,6 +38,8 @@ TABLES = 50
 # before its workers have loaded the app (its first answers took 2 s), and any server's first
 # requests fill its caches.
 WARM_UP_SECONDS = 3.0
+# The throughput run's servers; the references say how they reach SQLite (--through).
+THROUGHPUT_SERVERS = {"ours": "", "reference": "sqlite3", "reference_sqlalchemy": "sqlalchemy"}
 # gunicorn on PostgreSQL: threaded workers, and the default sync workers (one request at a
 # time, no kept-alive connections), which the README recommends behind a reverse proxy.
 POSTGRES_WORKERS = {
@@ -147,14 +149,13 @@ def serve_ours(port: int, database_url: str, threads: int = THREADS) -> list[str
 def throughput(
     rounds: int, seconds: float, workdir: Path, threads: int = THREADS
 ) -> dict[str, Any]:
-    """Alternate load rounds against the scorekeeper and the reference app; take medians.
+    """Alternate load rounds against the scorekeeper and the two reference apps; take medians.
 
     The ratios are taken round by round, then their median: the machine's speed drifts from
-    round to round, and the two runs of one round are side by side in time. Which server goes
-    first changes from round to round, so a drift within rounds does not favour either.
+    round to round, and the runs of one round are side by side in time. Which server goes
+    first changes from round to round, so a drift within rounds does not favour any.
     """
-    ours: list[dict[str, float]] = []
-    reference: list[dict[str, float]] = []
+    runs: dict[str, list[dict[str, float]]] = {name: [] for name in THROUGHPUT_SERVERS}
     peak = 0.0
 
     def run_ours(round_number: int) -> None:
@@ -162,31 +163,40 @@ def throughput(
         env = {"DATABASE_URL": f"sqlite:///{workdir / f'ours-{round_number}.sqlite3'}"}
         port = free_port()
         with server(serve_ours(port, env["DATABASE_URL"], threads), port, env) as process:
-            ours.append(_measured(process, port, seconds, reference=False))
+            runs["ours"].append(_measured(process, port, seconds, reference=False))
             peak = max(peak, peak_rss_mib(process.pid))
 
-    def run_reference(round_number: int) -> None:
+    def run_reference(name: str, round_number: int) -> None:
         port = free_port()
-        database = workdir / f"reference-{round_number}.sqlite3"
+        database = workdir / f"{name}-{round_number}.sqlite3"
         command = [sys.executable, str(ROOT / "bench" / "reference_app.py")]
         command += ["--port", str(port), "--database", str(database), "--threads", str(threads)]
+        command += ["--through", THROUGHPUT_SERVERS[name]]
         with server(command, port, {}) as process:
-            reference.append(_measured(process, port, seconds, reference=True))
-        if not (reference[-1]["rps"] and reference[-1]["p99"]):
-            raise SystemExit("The reference app answered nothing in a round: no ratio to report.")
+            runs[name].append(_measured(process, port, seconds, reference=True))
+        if not (runs[name][-1]["rps"] and runs[name][-1]["p99"]):
+            raise SystemExit(f"The {name} app answered nothing in a round: no ratio to report.")
 
+    names = list(THROUGHPUT_SERVERS)
     for round_number in range(rounds):
-        turns = (run_ours, run_reference) if round_number % 2 == 0 else (run_reference, run_ours)
-        for run in turns:
-            run(round_number)
-    ratios = {
-        key: [mine[key] / theirs[key] for mine, theirs in zip(ours, reference, strict=True)]
-        for key in ("rps", "p99")
-    }
+        shift = round_number % len(names)
+        for name in names[shift:] + names[:shift]:
+            if name == "ours":
+                run_ours(round_number)
+            else:
+                run_reference(name, round_number)
+
+    def ratios(mine: str, theirs: str) -> dict[str, list[float]]:
+        return {
+            key: [a[key] / b[key] for a, b in zip(runs[mine], runs[theirs], strict=True)]
+            for key in ("rps", "p99")
+        }
+
     return {
-        "ours": _medians(ours),
-        "reference": _medians(reference),
-        "ratios": ratios,
+        **{name: _medians(figures) for name, figures in runs.items()},
+        "ratios": ratios("ours", "reference"),
+        "stack_ratios": ratios("reference_sqlalchemy", "reference"),
+        "ours_to_stack_ratios": ratios("ours", "reference_sqlalchemy"),
         "peak_rss_mib": peak,
     }
 
@@ -206,6 +216,15 @@ def _measured(
 def warm_up(port: int, *, reference: bool) -> None:
     """Run the load for a few seconds without measuring it."""
     run_load(port, TABLES, WARM_UP_SECONDS, reference=reference)
+
+
+def _ratio_line(name: str, ratios: dict[str, list[float]]) -> str:
+    """Return a report line with the median throughput and p99 ratios and their rounds."""
+    rps, p99 = (statistics.median(ratios[key]) for key in ("rps", "p99"))
+    return (
+        f"- {name}: throughput **{rps:.2f}** (rounds {_listed(ratios['rps'])}), "
+        f"p99 {p99:.2f} (rounds {_listed(ratios['p99'])})"
+    )
 
 
 def _listed(ratios: list[float]) -> str:
@@ -478,6 +497,7 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
     ours, reference = figures["throughput"]["ours"], figures["throughput"]["reference"]
     ratios = figures["throughput"]["ratios"]
     rps_ratio, p99_ratio = (statistics.median(ratios[key]) for key in ("rps", "p99"))
+    stack_ratios = figures["throughput"]["stack_ratios"]
     lines = [
         "# Performance",
         "",
@@ -492,7 +512,13 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
         "| server | requests/s | p50 ms | p95 ms | p99 ms | requests | failed | CPU ms/request |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for name, row in (("scorekeeper", ours), ("reference (one INSERT + COMMIT)", reference)):
+    stack = figures["throughput"]["reference_sqlalchemy"]
+    rows = (
+        ("scorekeeper", ours),
+        ("reference (one INSERT + COMMIT)", reference),
+        ("the reference through Flask-SQLAlchemy", stack),
+    )
+    for name, row in rows:
         lines.append(
             f"| {name} | {row['rps']:.0f} | {row['p50']:.1f} | {row['p95']:.1f} | "
             f"{row['p99']:.1f} | {row['requests']:.0f} | {row['failures']:.0f} | "
@@ -508,7 +534,18 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
         " MiB**",
         "",
         "The load mixes melds, layoffs, undos, game starts and finishes, as a table records them.",
-        f"Both servers are waitress with {args.threads} worker thread"
+        "",
+        "The third server answers the reference's request the way the required stack does: the "
+        "same INSERT and COMMIT, sent through Flask-SQLAlchemy's session (a statement built once, "
+        "as ours are). It shows what the stack costs before any work of ours:",
+        "",
+        _ratio_line("reference through Flask-SQLAlchemy / reference", stack_ratios),
+        _ratio_line(
+            "ours / reference through Flask-SQLAlchemy",
+            figures["throughput"]["ours_to_stack_ratios"],
+        ),
+        "",
+        f"All three servers are waitress with {args.threads} worker thread"
         f"{'s' if args.threads > 1 else ''} in one process (`scorekeeper serve` has {THREADS} "
         "unless told otherwise); Python runs one thread at a "
         "time, so a server's requests per second follow from its CPU time per request (last "
