@@ -23,7 +23,9 @@ from wtforms.validators import (
     Optional,
 )
 
+from scorekeeper import rules
 from scorekeeper.models import Player
+from scorekeeper.web.helpers import rules_message
 from scorekeeper.web.once import new_token
 
 SEATS = 4
@@ -70,6 +72,25 @@ class SessionForm(OnceForm):
         ],
         default="0",
     )
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Validate the fields and the seating together, so every mistake shows at once."""
+        valid: bool = super().validate(extra_validators)
+        try:
+            seated = rules.seat_players(self.player_names())
+        except rules.SeatingError as error:
+            self.form_errors.append(rules_message(error))
+            seated = None
+        if not self.target.errors:
+            try:
+                rules.check_target(self.target.data)
+            except rules.SeatingError as error:
+                self.target.errors.append(rules_message(error))
+        dealer = self.first_dealer()
+        if seated is not None and dealer is not None and dealer >= len(seated):
+            outside = rules.SeatingError("seating.dealer_not_a_player")
+            self.dealer.errors.append(rules_message(outside))
+        return valid and not (self.form_errors or self.target.errors or self.dealer.errors)
 
     def player_names(self) -> list[str]:
         """Return the names typed, without the empty seats at the end."""

@@ -149,6 +149,34 @@ def test_an_invalid_session_is_refused_with_the_reason_and_nothing_is_created(
     assert count(app, Game) == 0
 
 
+@pytest.mark.parametrize("target", ["", "0"])
+def test_every_mistake_of_the_session_form_shows_at_once(
+    client: FlaskClient, app: Flask, target: str
+) -> None:
+    response = client.post(
+        "/sessions",
+        data={"names-0": "Ann", "names-1": "ann", "target": target, "dealer": "0"},
+    )
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "“ann” is entered twice" in page
+    assert ("Enter the target" if target == "" else "must be a positive number") in page
+    assert count(app, GameSession) == 0
+
+
+def test_a_first_dealer_outside_the_table_shows_beside_a_wrong_target(
+    client: FlaskClient, app: Flask
+) -> None:
+    response = client.post(
+        "/sessions", data={"names-0": "Ann", "names-1": "Bob", "target": "-1", "dealer": "3"}
+    )
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "The first dealer must be one of the players." in page
+    assert "The target must be a positive number of points" in page
+    assert count(app, GameSession) == 0
+
+
 def test_a_first_dealer_outside_the_table_is_refused(client: FlaskClient, app: Flask) -> None:
     response = client.post(
         "/sessions", data={"names-0": "Ann", "names-1": "Bob", "target": "500", "dealer": "3"}
