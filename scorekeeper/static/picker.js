@@ -122,15 +122,6 @@
 
     function soon() { clearTimeout(timer); timer = setTimeout(check, 120); }
 
-    var picker = new Picker($(form, "[data-picker]"), function (code) {
-      var picked = parse(field.value);
-      var at = picked.indexOf(code);
-      if (at >= 0) { picked.splice(at, 1); } else { picked.push(code); }
-      field.value = letters.labels(picked);
-      picker.show(picked, []);
-      soon();
-    });
-
     function mode() {
       var layoff = Boolean(onto());
       meldButton.hidden = layoff;
@@ -139,7 +130,7 @@
       check();
     }
 
-    field.addEventListener("input", function () { picker.show(parse(field.value), []); soon(); });
+    fillsField(form, field, letters, soon);
     $$(form, "input[name=meld]").forEach(function (radio) { radio.addEventListener("change", mode); });
     form.addEventListener("submit", function (event) {
       if (sent) { event.preventDefault(); return; }
@@ -151,8 +142,26 @@
       sent = true;
     });
     window.addEventListener("pageshow", function () { sent = false; });
-    picker.show(parse(field.value), []);
     mode();
+  }
+
+  /* The picker of a form with one cards field: a tap adds or takes away a card, typing shows. */
+  function fillsField(form, field, letters, changed) {
+    var picker = new Picker($(form, "[data-picker]"), function (code) {
+      var picked = parse(field.value);
+      var at = picked.indexOf(code);
+      if (at >= 0) { picked.splice(at, 1); } else { picked.push(code); }
+      field.value = letters.labels(picked);
+      picker.show(picked, []);
+      changed();
+    });
+    field.addEventListener("input", function () { picker.show(parse(field.value), []); changed(); });
+    picker.show(parse(field.value), []);
+  }
+
+  /* Correcting an entry: its own cards are free to tap, the rest of the table is not. */
+  function Correct(form) {
+    fillsField(form, $(form, "input[name=cards]"), new Letters(form), function () {});
   }
 
   /* The end of a game: the picker fills the hand that was tapped last. */
@@ -241,6 +250,7 @@
   function start() {
     $$(document, "form[data-entry]").forEach(function (form) { new Entry(form); });
     $$(document, "form[data-finish]").forEach(function (form) { new Finish(form); });
+    $$(document, "form[data-correct]").forEach(function (form) { new Correct(form); });
     $$(document, "form[data-seating]").forEach(function (form) { new Seating(form); });
     if ($(document, "[data-wake-lock]")) { keepAwake(); }
     var watching = $(document, "[data-watch]");

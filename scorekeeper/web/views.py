@@ -327,8 +327,16 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
             flash(gettext("Corrected: %(entry)s", entry=said), "success")
             return _to_session()
     entry = services.entry_in(game.entries, entry_id)
+    # The entry's own cards are the ones being corrected: they stay free to tap.
+    own = {card.card for card in entry.cards}
+    taken = [card for card in services.table_of(game).cards if str(card) not in own]
     return render_template(
-        "entry_edit.html", game=game, entry=entry, form=form, button_form=ButtonForm(formdata=None)
+        "entry_edit.html",
+        game=game,
+        entry=entry,
+        form=form,
+        button_form=ButtonForm(formdata=None),
+        picker=helpers.picker_rows(taken),
     ), status
 
 

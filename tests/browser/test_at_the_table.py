@@ -226,6 +226,11 @@ def test_no_page_scrolls_sideways_on_a_360_pixel_screen(new_phone: Callable[...,
         page.locator("a[href$='/finish']").tap()
     fits()
     cards_big_enough()  # in the finish form's box too
+    page.goto(session_page)
+    with page.expect_navigation():
+        page.locator("a", has_text="Ändern…").first.tap()
+    fits()
+    cards_big_enough()  # and in the correction's
     page.goto(session_page + "/history")
     fits()
     # The links for the other phones, with their QR codes, fit too.

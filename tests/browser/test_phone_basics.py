@@ -157,3 +157,26 @@ def test_the_first_dealer_list_names_the_players_as_they_are_typed(
     expect(dealers).to_have_text(["Ausgelost", "Anna", "Bernd", "Spieler 3", "Spieler 4"])
     phone.page.fill("#names-0", "")
     expect(dealers.nth(1)).to_have_text("Spieler 1")
+
+
+def test_a_correction_is_tapped_in_the_picker_with_the_entrys_own_cards_free(
+    new_phone: Callable[..., Phone],
+) -> None:
+    phone = new_phone("en")
+    page = phone.page
+    start(phone, "Ann", "Bob")
+    record(phone, "6♠", "6♥", "6♦")
+    record(phone, "Q♣", "K♣", "A♣")
+    with page.expect_navigation():
+        page.locator("a", has_text="Change… 6♠ 6♥ 6♦").tap()
+    cards = page.locator("#cards")
+    expect(cards).to_have_value("6♠ 6♥ 6♦")
+    expect(phone.card("6♠")).to_have_attribute("aria-pressed", "true")
+    expect(phone.card("Q♣")).to_be_disabled()  # another entry's card
+    phone.tap_cards("6♣", "6♠")
+    expect(cards).to_have_value("6♥ 6♦ 6♣")
+    expect(phone.card("6♠")).to_have_attribute("aria-pressed", "false")
+    with page.expect_navigation():
+        page.locator("button", has_text="Save the correction").tap()
+    expect(page.locator(".flash")).to_contain_text("Corrected: Ann: set 6♥ 6♦ 6♣")
+    assert phone.errors == []

@@ -441,6 +441,17 @@ def test_the_correct_page_shows_the_cards_of_the_entry(client: FlaskClient, app:
     assert 'value="Q♣ K♣ A♣"' in page.get_data(as_text=True)
 
 
+def test_the_correct_pages_picker_leaves_the_entrys_own_cards_free(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    meld(client, table, "Bob", "6s 6h 6d")
+    page = client.get(f"/games/{table.game}/entries/{meld_id(app, table, 1)}/edit")
+    taken = set(re.findall(r'data-card="([^"]+)"[^>]*data-taken', page.get_data(as_text=True)))
+    assert taken == {"6♠", "6♥", "6♦"}
+
+
 def test_correcting_an_entry_revalues_it_and_the_totals(client: FlaskClient, app: Flask) -> None:
     table = start(client)
     meld(client, table, "Ann", "qc kc ac")
