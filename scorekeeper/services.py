@@ -684,7 +684,11 @@ _DELETE_ENTRY = sa.delete(_entries).where(_entries.c.id == sa.bindparam("entry")
 _CORRECT_ENTRY = (
     sa.update(_entries)
     .where(_entries.c.id == sa.bindparam("entry"))
-    .values(value=sa.bindparam("value"), meld_kind=sa.bindparam("meld_kind"))
+    .values(
+        player_id=sa.bindparam("player"),
+        value=sa.bindparam("value"),
+        meld_kind=sa.bindparam("meld_kind"),
+    )
 )
 _END_GAME = (
     sa.update(_games)
@@ -990,12 +994,19 @@ def _delete(connection: sa.Connection, state: GameState, entry: EntryRow) -> Gam
 
 
 @_write_use_case
-def correct_entry(game_id: int, entry_id: int, cards: str) -> EntryRow:
-    """Replace the cards of an entry when nothing on the table depends on the old ones."""
+def correct_entry(
+    game_id: int, entry_id: int, cards: str, player_id: int | None = None
+) -> EntryRow:
+    """Replace the cards of an entry when nothing on the table depends on the old ones.
+
+    ``player_id`` gives the entry to another player (a tap on the wrong name); the rules do not
+    ask who played a card, so only the cards are checked against the table.
+    """
     connection = db.session.connection()
     state = _game_state(connection, game_id)
     entry = entry_in(state.entries, entry_id)
     refuse_closed(state)
+    player = entry.player_id if player_id is None else _player_of(state, player_id).id
     new_cards = tuple(rules.parse_cards(cards))
     elsewhere = {
         card.card for other in state.entries if other.id != entry.id for card in other.cards
@@ -1022,10 +1033,11 @@ def correct_entry(game_id: int, entry_id: int, cards: str) -> EntryRow:
     connection.execute(_DELETE_CARDS, {"entry": entry.id})
     laid = _lay_cards(connection, state.id, entry.id, corrected)
     connection.execute(
-        _CORRECT_ENTRY, {"entry": entry.id, "value": corrected.value, "meld_kind": meld_kind}
+        _CORRECT_ENTRY,
+        {"entry": entry.id, "player": player, "value": corrected.value, "meld_kind": meld_kind},
     )
     _commit()
-    return entry._replace(value=corrected.value, meld_kind=meld_kind, cards=laid)
+    return entry._replace(player_id=player, value=corrected.value, meld_kind=meld_kind, cards=laid)
 
 
 def _refuse_dependants(state: GameState, remaining: list[EntryRow], removed: EntryRow) -> None:

@@ -332,6 +332,31 @@ def test_correct_entry_refuses_a_card_that_lies_elsewhere() -> None:
 
 
 @pytest.mark.usefixtures("ctx")
+def test_correct_entry_gives_the_entry_to_another_player_with_its_points() -> None:
+    game_id, (ann, bob, cid) = first_game()
+    meld = services.record_meld(game_id, ann, "5♥ 6♥ 7♥")
+    services.record_layoff(game_id, cid, meld.id, "8♥")
+    # Same cards: the layoff on it stands, and only whose points they are changes.
+    corrected = services.correct_entry(game_id, meld.id, "5♥ 6♥ 7♥", player_id=bob)
+    assert (corrected.player_id, corrected.value) == (bob, 18)
+    game = services.get_game(game_id)
+    assert game.entries[0].player.id == bob
+    assert services.game_points(game) == {ann: 0, bob: 18, cid: 8}
+
+
+@pytest.mark.usefixtures("ctx")
+def test_correct_entry_refuses_a_player_from_another_session() -> None:
+    game_id, (ann, _bob, _cid) = first_game()
+    _other_game, (stranger, *_rest) = first_game()
+    meld = services.record_meld(game_id, ann, "5♥ 6♥ 7♥")
+    assert_refused(
+        services.InvalidRequestError,
+        lambda: services.correct_entry(game_id, meld.id, "5♥ 6♥ 7♥", player_id=stranger),
+    )
+    assert services.get_game(game_id).entries[0].player.id == ann
+
+
+@pytest.mark.usefixtures("ctx")
 def test_delete_entry_removes_the_entry_and_frees_its_cards() -> None:
     game_id, (ann, bob, _cid) = first_game()
     first = services.record_meld(game_id, ann, "6♠ 6♥ 6♦")

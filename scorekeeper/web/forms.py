@@ -131,8 +131,9 @@ class LayoffForm(OnceForm):
 
 
 class CorrectForm(OnceForm):
-    """Replace the cards of an entry."""
+    """Replace the cards of an entry, or give it to the player who really played it."""
 
+    player = RadioField(_l("Whose entry?"), coerce=int)
     cards = StringField(_l("Cards"), validators=[InputRequired(CARDS_REQUIRED)])
 
 

@@ -309,11 +309,12 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
     """Show an entry's cards to correct, and record the correction."""
     game = _open_game(game_id)
     entry = services.entry_in(game.entries, entry_id)
-    form = CorrectForm(data={"cards": helpers.entry_cards_label(entry)})
+    form = CorrectForm(data={"cards": helpers.entry_cards_label(entry), "player": entry.player_id})
+    form.player.choices = player_choices(game.session.players)
     status = 422 if request.method == "POST" else 200
     if form.validate_on_submit():
         try:
-            services.correct_entry(game.id, entry.id, form.cards.data)
+            services.correct_entry(game.id, entry.id, form.cards.data, form.player.data)
         except (*REFUSED, services.ConflictError) as error:
             # Said beside the field, so that what was typed stays to be mended.
             db.session.rollback()

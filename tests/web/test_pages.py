@@ -465,6 +465,35 @@ def test_correcting_an_entry_revalues_it_and_the_totals(client: FlaskClient, app
     assert totals(app, table.session_pk)["Ann"] == 6
 
 
+def test_a_correction_gives_the_entry_to_the_player_who_played_it(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    edit = f"/games/{table.game}/entries/{meld_id(app, table, 1)}/edit"
+    assert 'value="{}" checked'.format(table.players["Ann"]) in client.get(edit).get_data(
+        as_text=True
+    )
+    response = client.post(
+        edit, data={"player": table.players["Bob"], "cards": "qc kc ac"}, follow_redirects=True
+    )
+    assert "Corrected: Bob: sequence Q♣ K♣ A♣ — 30 points" in text(response.get_data(as_text=True))
+    assert entries(app, table.game) == [("Bob", "Q♣ K♣ A♣", 30)]
+    assert totals(app, table.session_pk) == {"Ann": 0, "Bob": 30, "Cid": 0}
+
+
+def test_a_correction_to_a_stranger_is_refused(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    response = client.post(
+        f"/games/{table.game}/entries/{meld_id(app, table, 1)}/edit",
+        data={"player": "999999", "cards": "qc kc ac"},
+    )
+    assert response.status_code == 422
+    assert "Not a valid choice" in response.get_data(as_text=True)
+    assert entries(app, table.game) == [("Ann", "Q♣ K♣ A♣", 30)]
+
+
 def test_an_invalid_correction_is_refused_and_keeps_the_typed_cards(
     client: FlaskClient, app: Flask
 ) -> None:
