@@ -552,6 +552,14 @@ class Recorded:
 
 
 @dataclass(frozen=True)
+class Corrected:
+    """The entry as corrected, and the game after it."""
+
+    entry: EntryRow
+    game: GameState
+
+
+@dataclass(frozen=True)
 class Undone:
     """The entry taken back, and the game after it."""
 
@@ -995,19 +1003,23 @@ def _delete(connection: sa.Connection, state: GameState, entry: EntryRow) -> Gam
 
 @_write_use_case
 def correct_entry(
-    game_id: int, entry_id: int, cards: str, player_id: int | None = None
-) -> EntryRow:
+    game_id: int, entry_id: int, cards: str | None, player_id: int | None = None
+) -> Corrected:
     """Replace the cards of an entry when nothing on the table depends on the old ones.
 
     ``player_id`` gives the entry to another player (a tap on the wrong name); the rules do not
-    ask who played a card, so only the cards are checked against the table.
+    ask who played a card, so only the cards are checked against the table. ``cards=None``
+    keeps the cards.
     """
     connection = db.session.connection()
     state = _game_state(connection, game_id)
     entry = entry_in(state.entries, entry_id)
     refuse_closed(state)
     player = entry.player_id if player_id is None else _player_of(state, player_id).id
-    new_cards = tuple(rules.parse_cards(cards))
+    if cards is None:
+        new_cards = tuple(rules.Card.from_code(card.card) for card in entry.cards)
+    else:
+        new_cards = tuple(rules.parse_cards(cards))
     elsewhere = {
         card.card for other in state.entries if other.id != entry.id for card in other.cards
     }
@@ -1037,7 +1049,11 @@ def correct_entry(
         {"entry": entry.id, "player": player, "value": corrected.value, "meld_kind": meld_kind},
     )
     _commit()
-    return entry._replace(player_id=player, value=corrected.value, meld_kind=meld_kind, cards=laid)
+    mended = entry._replace(
+        player_id=player, value=corrected.value, meld_kind=meld_kind, cards=laid
+    )
+    after = [mended if other.id == entry.id else other for other in state.entries]
+    return Corrected(mended, replace(state, entries=after))
 
 
 def _refuse_dependants(state: GameState, remaining: list[EntryRow], removed: EntryRow) -> None:

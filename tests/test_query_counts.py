@@ -125,6 +125,14 @@ REQUESTS: dict[str, Callable[[FlaskClient, dict[str, Any]], Any]] = {
     "delete the latest entry": lambda c, ids: c.delete(
         f"/api/v1/games/{ids['game']}/entries/{ids['last']}"
     ),
+    "correct the latest entry": lambda c, ids: c.patch(
+        f"/api/v1/games/{ids['game']}/entries/{ids['last']}", json={"player": ids["player"]}
+    ),
+    # The first meld, which the layoffs build on: the same cards, given to another player.
+    "correct the first meld on the page": lambda c, ids: c.post(
+        f"/games/{ids['game']}/entries/{ids['meld']}/edit",
+        data={"player": ids["player"], "cards": MELDS[0]},
+    ),
     "record a meld on the page": lambda c, ids: c.post(
         f"/games/{ids['game']}/melds", data={"player": ids["player"], "cards": "A♦ A♥ A♣"}
     ),
@@ -176,7 +184,15 @@ def test_statements_do_not_grow_with_the_games_or_the_entries(
 
 
 @pytest.mark.parametrize(
-    "name", ["record a meld", "record a layoff", "undo", "finish", "start the next game"]
+    "name",
+    [
+        "record a meld",
+        "record a layoff",
+        "undo",
+        "correct the latest entry",
+        "finish",
+        "start the next game",
+    ],
 )
 def test_a_write_through_the_api_is_one_transaction_answer_included(
     app: Flask, client: FlaskClient, name: str

@@ -270,7 +270,7 @@ def test_record_layoff_refuses_a_meld_that_is_not_on_this_table() -> None:
 def test_correct_entry_replaces_the_cards_and_revalues_them() -> None:
     game_id, (ann, _bob, _cid) = first_game()
     entry = services.record_meld(game_id, ann, "6♠ 6♥ 6♦")
-    corrected = services.correct_entry(game_id, entry.id, "6♠ 6♥ 6♦ 6♣")
+    corrected = services.correct_entry(game_id, entry.id, "6♠ 6♥ 6♦ 6♣").entry
     assert corrected.value == 24
     game = services.get_game(game_id)
     assert [card.card for card in game.entries[0].cards] == ["6♠", "6♥", "6♦", "6♣"]
@@ -281,7 +281,7 @@ def test_correct_entry_replaces_the_cards_and_revalues_them() -> None:
 def test_correct_entry_can_turn_a_set_into_a_sequence() -> None:
     game_id, (ann, _bob, _cid) = first_game()
     entry = services.record_meld(game_id, ann, "6♠ 6♥ 6♦")
-    corrected = services.correct_entry(game_id, entry.id, "5♠ 6♠ 7♠")
+    corrected = services.correct_entry(game_id, entry.id, "5♠ 6♠ 7♠").entry
     assert (corrected.meld_kind, corrected.value) == ("sequence", 18)
 
 
@@ -290,7 +290,7 @@ def test_correct_entry_revalues_a_layoff_where_its_new_cards_lie() -> None:
     game_id, (ann, bob, cid) = first_game()
     meld = services.record_meld(game_id, ann, "J♦ Q♦ K♦")
     layoff = services.record_layoff(game_id, bob, meld.id, "9♦ 10♦")
-    corrected = services.correct_entry(game_id, layoff.id, "A♦")
+    corrected = services.correct_entry(game_id, layoff.id, "A♦").entry
     assert (corrected.kind, corrected.meld_kind, corrected.value) == ("layoff", None, 10)
     assert [card.card for card in corrected.cards] == ["A♦"]
     game = services.get_game(game_id)
@@ -337,10 +337,12 @@ def test_correct_entry_gives_the_entry_to_another_player_with_its_points() -> No
     meld = services.record_meld(game_id, ann, "5♥ 6♥ 7♥")
     services.record_layoff(game_id, cid, meld.id, "8♥")
     # Same cards: the layoff on it stands, and only whose points they are changes.
-    corrected = services.correct_entry(game_id, meld.id, "5♥ 6♥ 7♥", player_id=bob)
-    assert (corrected.player_id, corrected.value) == (bob, 18)
+    corrected = services.correct_entry(game_id, meld.id, None, player_id=bob)
+    assert (corrected.entry.player_id, corrected.entry.value) == (bob, 18)
+    assert services.game_points(corrected.game) == {ann: 0, bob: 18, cid: 8}
     game = services.get_game(game_id)
     assert game.entries[0].player.id == bob
+    assert [card.card for card in game.entries[0].cards] == ["5♥", "6♥", "7♥"]
     assert services.game_points(game) == {ann: 0, bob: 18, cid: 8}
 
 

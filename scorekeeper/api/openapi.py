@@ -239,6 +239,37 @@ OPENAPI: dict[str, Any] = {
                 "summary": "Delete an entry nothing depends on",
                 "responses": {"204": {"description": "Deleted."}, **_errors(404, 409)},
             },
+            "patch": {
+                "security": _EDIT,
+                "summary": "Correct an entry: its cards, whose it is, or both",
+                "description": "The new cards are checked as the entry was: a meld must be a "
+                "meld, a layoff must fit the meld it went onto. 409 when a later entry builds on "
+                "the old cards or the game is over. A new player changes only whose points "
+                "they are.",
+                "parameters": [_IDEMPOTENCY_KEY],
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "anyOf": [{"required": ["cards"]}, {"required": ["player"]}],
+                        "properties": {"player": _ID, "cards": _CARDS_IN},
+                    }
+                ),
+                "responses": {
+                    "200": _answer(
+                        "The entry as corrected, and the game after it.",
+                        {
+                            "allOf": [
+                                {"$ref": "#/components/schemas/Entry"},
+                                {
+                                    "type": "object",
+                                    "properties": {"game": {"$ref": "#/components/schemas/Game"}},
+                                },
+                            ]
+                        },
+                    ),
+                    **_errors(400, 404, 409, 413, 422),
+                },
+            },
         },
         "/api/v1/games/{game_id}/undo": {
             "parameters": [_id_param("game_id")],

@@ -284,6 +284,21 @@ def delete_entry(game_id: int, entry_id: int) -> tuple[str, int]:
     return "", 204
 
 
+@bp.patch("/games/<int:game_id>/entries/<int:entry_id>")
+@idempotent
+def correct_entry(game_id: int, entry_id: int) -> Response:
+    """Correct an entry: new ``cards``, the ``player`` who really played it, or both."""
+    body = _body()
+    if "cards" not in body and "player" not in body:
+        raise BadBody(_l("Give the cards or the player to correct, or both."))
+    cards = _cards(body, "cards") if "cards" in body else None
+    player = _id(body, "player") if "player" in body else None
+    corrected = services.correct_entry(game_id, entry_id, cards, player)
+    return jsonify(
+        {**serialize.entry_json(corrected.entry), "game": serialize.game_json(corrected.game)}
+    )
+
+
 @bp.post("/games/<int:game_id>/undo")
 @idempotent
 def undo(game_id: int) -> Response:

@@ -58,6 +58,9 @@ class Table:
     def delete(self, entry: int) -> TestResponse:
         return self.client.delete(f"{API}/games/{self.game}/entries/{entry}")
 
+    def correct(self, entry: int, body: Any) -> TestResponse:
+        return self.client.patch(f"{API}/games/{self.game}/entries/{entry}", json=body)
+
     def finish(self, winner: int | None, hands: dict[int, str], **extra: Any) -> TestResponse:
         body = {"winner": winner, "hands": {str(p): cards for p, cards in hands.items()}}
         return self.post("finish", {**body, **extra})
@@ -777,6 +780,76 @@ def test_entries_of_an_abandoned_game_are_final(table: Table) -> None:
     refused(table.post("undo"), 409)
     refused(table.post("melds", {"player": table.bob, "cards": "9♥ 9♠ 9♦"}), 409)
     assert table.state() == before
+
+
+# --- corrections -------------------------------------------------------------------------------
+
+
+def test_a_correction_replaces_the_cards_and_answers_the_entry_and_the_game(table: Table) -> None:
+    meld = table.meld(table.ann, "Q♣ K♣ A♣")
+    body = ok(table.correct(meld["id"], {"cards": "A♣ 2♣ 3♣"}))
+    assert (body["id"], body["type"], body["player"]) == (meld["id"], "meld", table.ann)
+    assert (body["cards"], body["values"], body["value"]) == (["A♣", "2♣", "3♣"], [1, 2, 3], 6)
+    game = table.get_game()
+    assert body["game"] == game
+    assert game["melds"][0]["cards"] == ["A♣", "2♣", "3♣"]
+    assert game["points"][str(table.ann)] == 6
+
+
+def test_a_correction_gives_an_entry_to_another_player_with_its_points(table: Table) -> None:
+    meld = table.meld(table.ann, "5♥ 6♥ 7♥")
+    table.layoff(table.cid, meld["id"], "8♥")
+    body = ok(table.correct(meld["id"], {"player": table.bob}))
+    assert (body["player"], body["cards"], body["value"]) == (table.bob, ["5♥", "6♥", "7♥"], 18)
+    points = table.get_game()["points"]
+    assert points == {str(table.ann): 0, str(table.bob): 18, str(table.cid): 8}
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        ({}, 422),  # nothing to correct
+        ({"cards": "Q♣ K♥"}, 422),  # no meld
+        ({"cards": 7}, 422),
+        ({"player": "Bob"}, 422),
+        ({"player": HUGE}, 422),  # nobody at this table
+        ({"cards": "5♥ 6♥ 7♥"}, 422),  # lies on the table in another entry
+    ],
+)
+def test_a_wrong_correction_is_refused_and_changes_nothing(
+    table: Table, body: dict[str, Any], status: int
+) -> None:
+    meld = table.meld(table.ann, "Q♣ K♣ A♣")
+    table.meld(table.bob, "5♥ 6♥ 7♥")
+    before = table.state()
+    refused(table.correct(meld["id"], body), status)
+    assert table.state() == before
+
+
+def test_a_correction_with_nothing_to_correct_says_so_in_german(table: Table) -> None:
+    meld = table.meld(table.ann, "Q♣ K♣ A♣")
+    url = f"{API}/games/{table.game}/entries/{meld['id']}?lang=de"
+    error = refused(table.client.patch(url, json={}), 422)
+    assert error == "Die zu berichtigenden Karten oder den Spieler angeben, oder beides."
+
+
+def test_a_correction_under_a_later_layoff_or_in_an_ended_game_answers_409(table: Table) -> None:
+    meld = table.meld(table.ann, "Q♣ K♣ A♣")
+    table.layoff(table.bob, meld["id"], "2♣")
+    before = table.state()
+    refused(table.correct(meld["id"], {"cards": "9♣ 10♣ J♣"}), 409)
+    assert table.state() == before
+    ok(table.finish(table.bob, {table.ann: "K♥", table.cid: "2♠"}))
+    before = table.state()
+    refused(table.correct(meld["id"], {"player": table.cid}), 409)
+    assert table.state() == before
+
+
+def test_an_entry_cannot_be_corrected_through_another_game(table: Table, other: Table) -> None:
+    theirs = other.meld(other.ann, "5♥ 6♥ 7♥")
+    before, their_before = table.state(), other.state()
+    refused(table.correct(theirs["id"], {"cards": "5♥ 6♥ 7♥ 8♥"}), 404)
+    assert (table.state(), other.state()) == (before, their_before)
 
 
 def test_undo_deletes_the_latest_entry_and_answers_the_game(table: Table) -> None:
