@@ -57,6 +57,20 @@ def test_a_repeated_undo_takes_back_one_entry(client: FlaskClient) -> None:
     assert len(client.get(f"/api/v1/games/{game_id}").json["entries"]) == 1
 
 
+def test_a_repeated_correction_gets_the_first_answer(client: FlaskClient) -> None:
+    game_id, (ann, bob, _cid) = new_game(client)
+    meld = client.post(f"/api/v1/games/{game_id}/melds", json={"player": ann, "cards": "2♣ 3♣ 4♣"})
+    url = f"/api/v1/games/{game_id}/entries/{meld.json['id']}"
+    headers = {"Idempotency-Key": "correct-1"}
+    first = client.patch(url, json={"player": bob}, headers=headers)
+    again = client.patch(url, json={"player": bob}, headers=headers)
+
+    assert first.status_code == again.status_code == 200
+    assert again.json == first.json
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert client.get(f"/api/v1/games/{game_id}").json["points"][str(bob)] == 9
+
+
 def test_a_repeated_session_start_creates_one_session(client: FlaskClient) -> None:
     headers = {"Idempotency-Key": "start-evening"}
     body = {"players": ["Ann", "Bob"], "target": 300}
