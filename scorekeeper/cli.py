@@ -129,6 +129,15 @@ def main(argv: list[str] | None = None) -> int:
         "keys", help="list the sessions, or hand out new keys for one whose keys were lost"
     )
     keys.add_argument("session", nargs="?", help="the session's id (as in its address)")
+    argv = sys.argv[1:] if argv is None else argv
+    if (
+        len(argv) == 2
+        and argv[0] == "keys"
+        and argv[1].startswith("-")
+        and argv[1] not in ("-h", "--help")
+    ):
+        # Sessions made before new ids stopped starting with "-": not an option, an id.
+        argv = ["keys", "--", argv[1]]
     args = parser.parse_args(argv)
 
     from flask_migrate import upgrade

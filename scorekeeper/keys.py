@@ -93,4 +93,8 @@ def access(key: str | None, edit_digest: str, view_digest: str) -> Access:
 
 def new_public_id() -> str:
     """Return a session id for addresses: 128 random bits, so it cannot be guessed."""
-    return secrets.token_urlsafe(16)
+    while True:
+        # One in 64 would start with "-", which a command line takes for an option.
+        public_id = secrets.token_urlsafe(16)
+        if not public_id.startswith("-"):
+            return public_id

@@ -91,12 +91,28 @@ def test_serve_upgrades_the_database_prints_its_address_and_records_a_session(
     assert database.exists()
 
 
+def test_new_session_ids_never_start_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scorekeeper import keys
+
+    drawn = iter(["-starts-like-an-option", "Ab-c_d"])
+    monkeypatch.setattr(keys.secrets, "token_urlsafe", lambda _size: next(drawn))
+    assert keys.new_public_id() == "Ab-c_d"
+
+
+# A session made before ids stopped starting with "-" is still named on the command line.
+@pytest.mark.parametrize("old_id", [None, "-GARvl_MqgILycBC7wMD7g"])
 def test_keys_lists_the_sessions_and_hands_out_new_keys_for_one(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    old_id: str | None,
 ) -> None:
+    import sqlalchemy as sa
+
     from scorekeeper import cli, create_app, services
     from scorekeeper.extensions import db
     from scorekeeper.keys import Access, SessionKeys
+    from scorekeeper.models import GameSession
 
     url = f"sqlite:///{tmp_path / 'keys.sqlite3'}"
     monkeypatch.setenv("DATABASE_URL", url)
@@ -106,6 +122,10 @@ def test_keys_lists_the_sessions_and_hands_out_new_keys_for_one(
     lost = SessionKeys.new()
     with app.app_context():
         public_id = services.create_session(["Ann", "Bob"], keys=lost).public_id
+        if old_id is not None:
+            db.session.execute(sa.update(GameSession).values(public_id=old_id))
+            db.session.commit()
+            public_id = old_id
         db.engine.dispose()
     capsys.readouterr()
 
