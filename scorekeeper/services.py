@@ -743,14 +743,14 @@ def create_session(
     Only the digests of ``keys`` are kept: the caller hands the keys themselves out.
     """
     rule_system = rules.find_variant(variant)
-    seated = rules.seat_players(names, rule_system)
-    rules.check_target(target)
+    problems = rules.seating_problems(names, target, first_dealer, rule_system)
+    if problems:
+        raise next(iter(problems.values()))
     if target > _LARGEST_TARGET:
         raise rules.SeatingError("seating.target_too_high", largest=_LARGEST_TARGET)
+    seated = rules.seat_players(names, rule_system)
     if first_dealer is None:
         first_dealer = random.randrange(len(seated))
-    if not 0 <= first_dealer < len(seated):
-        raise rules.SeatingError("seating.dealer_not_a_player")
     keys = keys or SessionKeys.new()
     session = GameSession(
         variant=rule_system.name,

@@ -26,7 +26,13 @@ from scorekeeper.rules.messages import (
     render_message,
     render_templates,
 )
-from scorekeeper.rules.seating import check_target, dealer_seat, next_dealer_seat, seat_players
+from scorekeeper.rules.seating import (
+    check_target,
+    dealer_seat,
+    next_dealer_seat,
+    seat_players,
+    seating_problems,
+)
 from scorekeeper.rules.settlement import (
     GameSettlement,
     SessionStanding,
@@ -104,6 +110,7 @@ __all__ = [
     "replay",
     "romme_hand_possible",
     "seat_players",
+    "seating_problems",
     "session_standing",
     "settle_game",
     "values_after_replay",

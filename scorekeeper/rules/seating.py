@@ -46,6 +46,37 @@ def check_target(target: int) -> int:
     return target
 
 
+def seating_problems(
+    names: Sequence[str],
+    target: int | None,
+    first_dealer: int | None,
+    variant: Variant = TREPPENROMME,
+) -> dict[str, SeatingError]:
+    """Return every reason a session cannot start so, by what it is about; none when it can.
+
+    The keys are ``players``, ``target`` and ``first_dealer``, so a form can show each problem
+    beside its field. ``None`` leaves the target or the first dealer (drawn by lot) unchecked.
+
+    >>> list(seating_problems(["Ann", "ann"], 0, 2))
+    ['players', 'target', 'first_dealer']
+    >>> seating_problems(["Ann", "Bob"], 500, None)
+    {}
+    """
+    problems: dict[str, SeatingError] = {}
+    try:
+        seat_players(names, variant)
+    except SeatingError as error:
+        problems["players"] = error
+    if target is not None:
+        try:
+            check_target(target)
+        except SeatingError as error:
+            problems["target"] = error
+    if first_dealer is not None and not 0 <= first_dealer < len(names):
+        problems["first_dealer"] = SeatingError("seating.dealer_not_a_player")
+    return problems
+
+
 def dealer_seat(first_dealer_seat: int, game_number: int, player_count: int) -> int:
     """Return the seat that deals a game: the deal passes to the left (clockwise) each game.
 

@@ -76,21 +76,19 @@ class SessionForm(OnceForm):
     def validate(self, extra_validators: Any = None) -> bool:
         """Validate the fields and the seating together, so every mistake shows at once."""
         valid: bool = super().validate(extra_validators)
-        try:
-            seated = rules.seat_players(self.player_names())
-        except rules.SeatingError as error:
-            self.form_errors.append(rules_message(error))
-            seated = None
-        if not self.target.errors:
-            try:
-                rules.check_target(self.target.data)
-            except rules.SeatingError as error:
-                self.target.errors.append(rules_message(error))
-        dealer = self.first_dealer()
-        if seated is not None and dealer is not None and dealer >= len(seated):
-            outside = rules.SeatingError("seating.dealer_not_a_player")
-            self.dealer.errors.append(rules_message(outside))
-        return valid and not (self.form_errors or self.target.errors or self.dealer.errors)
+        problems = rules.seating_problems(
+            self.player_names(),
+            None if self.target.errors else self.target.data,
+            None if self.dealer.errors else self.first_dealer(),
+        )
+        shown_at = {
+            "players": self.form_errors,
+            "target": self.target.errors,
+            "first_dealer": self.dealer.errors,
+        }
+        for about, problem in problems.items():
+            shown_at[about].append(rules_message(problem))
+        return valid and not problems
 
     def player_names(self) -> list[str]:
         """Return the names typed, without the empty seats at the end."""

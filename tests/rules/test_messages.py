@@ -45,7 +45,6 @@ PLAYERS = ["Ann", "Bob", "Cid"]
 # Ids the rules core itself does not raise; the service layer raises them with rules errors.
 SERVICE_IDS = {
     "cards.on_table_not_in_hand",
-    "seating.dealer_not_a_player",
     "seating.target_too_high",
     "settlement.no_romme_hand",
     "settlement.winner_without_entries",

@@ -164,6 +164,32 @@ def test_every_mistake_of_the_session_form_shows_at_once(
     assert count(app, GameSession) == 0
 
 
+@pytest.mark.parametrize("dealer", ["x", "7", ""])
+def test_a_first_dealer_not_in_the_list_is_refused_plainly(
+    client: FlaskClient, app: Flask, dealer: str
+) -> None:
+    response = client.post(
+        "/sessions", data={"names-0": "Ann", "names-1": "ann", "target": "500", "dealer": dealer}
+    )
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "Not a valid choice" in page
+    assert "“ann” is entered twice" in page
+    assert count(app, GameSession) == 0
+
+
+def test_a_first_dealer_outside_the_table_shows_beside_wrong_names(
+    client: FlaskClient, app: Flask
+) -> None:
+    response = client.post(
+        "/sessions", data={"names-0": "Ann", "names-1": "ann", "target": "500", "dealer": "3"}
+    )
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "The first dealer must be one of the players." in page
+    assert "“ann” is entered twice" in page
+
+
 def test_a_first_dealer_outside_the_table_shows_beside_a_wrong_target(
     client: FlaskClient, app: Flask
 ) -> None:
