@@ -55,7 +55,9 @@ def writes(table: dict[str, Any]) -> list[tuple[str, str, Any]]:
         ("POST", f"{game}/layoffs", {"player": table["ann"], "meld": table["meld"], "cards": "7♠"}),
         ("POST", f"{game}/undo", None),
         ("DELETE", f"{game}/entries/{table['meld']}", None),
+        ("PATCH", f"{game}/entries/{table['meld']}", {"cards": "7♥ 7♦ 7♣ 7♠"}),
         ("POST", f"{game}/finish", {"winner": None}),
+        ("POST", f"{game}/reopen", None),
     ]
 
 
