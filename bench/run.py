@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import http.client
+import itertools
 import json
 import os
 import platform
@@ -152,8 +153,9 @@ def throughput(
     """Alternate load rounds against the scorekeeper and the two reference apps; take medians.
 
     The ratios are taken round by round, then their median: the machine's speed drifts from
-    round to round, and the runs of one round are side by side in time. Which server goes
-    first changes from round to round, so a drift within rounds does not favour any.
+    round to round, and the runs of one round are side by side in time. Each round runs the
+    servers in the next of their six orders, so every pair of servers takes both orders (3 to 2
+    in five rounds) and a drift within rounds does not favour either of a pair.
     """
     runs: dict[str, list[dict[str, float]]] = {name: [] for name in THROUGHPUT_SERVERS}
     peak = 0.0
@@ -177,10 +179,9 @@ def throughput(
         if not (runs[name][-1]["rps"] and runs[name][-1]["p99"]):
             raise SystemExit(f"The {name} app answered nothing in a round: no ratio to report.")
 
-    names = list(THROUGHPUT_SERVERS)
+    orders = list(itertools.permutations(THROUGHPUT_SERVERS))
     for round_number in range(rounds):
-        shift = round_number % len(names)
-        for name in names[shift:] + names[:shift]:
+        for name in orders[round_number % len(orders)]:
             if name == "ours":
                 run_ours(round_number)
             else:
