@@ -40,6 +40,10 @@ MESSAGES: dict[str, dict[str, rules.messages.Template]] = {
         "en": "That meld is not on the table in this game.",
         "de": "Diese Kombination liegt in diesem Spiel nicht auf dem Tisch.",
     },
+    "meld_is_no_layoff": {
+        "en": "A meld lies on the table by itself: only laid-off cards go onto another meld.",
+        "de": "Eine Kombination liegt für sich: nur angelegte Karten gehören an eine andere.",
+    },
     "no_such_player": {
         "en": "That player does not play in this session.",
         "de": "Diese Person spielt in dieser Partie nicht mit.",
@@ -694,6 +698,7 @@ _CORRECT_ENTRY = (
     .where(_entries.c.id == sa.bindparam("entry"))
     .values(
         player_id=sa.bindparam("player"),
+        meld_id=sa.bindparam("meld"),
         value=sa.bindparam("value"),
         meld_kind=sa.bindparam("meld_kind"),
     )
@@ -1003,19 +1008,30 @@ def _delete(connection: sa.Connection, state: GameState, entry: EntryRow) -> Gam
 
 @_write_use_case
 def correct_entry(
-    game_id: int, entry_id: int, cards: str | None, player_id: int | None = None
+    game_id: int,
+    entry_id: int,
+    cards: str | None,
+    player_id: int | None = None,
+    meld_id: int | None = None,
 ) -> Corrected:
     """Replace the cards of an entry when nothing on the table depends on the old ones.
 
     ``player_id`` gives the entry to another player (a tap on the wrong name); the rules do not
-    ask who played a card, so only the cards are checked against the table. ``cards=None``
-    keeps the cards.
+    ask who played a card, so only the cards are checked against the table. ``meld_id`` moves
+    a layoff onto another meld that lay on the table by then. ``cards=None`` keeps the cards.
     """
     connection = db.session.connection()
     state = _game_state(connection, game_id)
     entry = entry_in(state.entries, entry_id)
     refuse_closed(state)
     player = entry.player_id if player_id is None else _player_of(state, player_id).id
+    onto = entry.meld_id
+    if meld_id is not None:
+        if entry.kind != "layoff":
+            raise InvalidRequestError("meld_is_no_layoff")
+        if not any(other.id == meld_id and other.kind == "meld" for other in state.entries):
+            raise InvalidRequestError("no_such_meld")
+        onto = meld_id
     if cards is None:
         new_cards = tuple(rules.Card.from_code(card.card) for card in entry.cards)
     else:
@@ -1031,7 +1047,7 @@ def correct_entry(
     for other in state.entries:
         if other.id == entry.id:
             # The corrected entry itself is refused with the rules' own reason.
-            corrected = table.play(rules.TableEntry(other.id, new_cards, other.meld_id))
+            corrected = table.play(rules.TableEntry(other.id, new_cards, onto))
             continue
         try:
             value = table.play(_table_entry(other)).value
@@ -1046,11 +1062,17 @@ def correct_entry(
     laid = _lay_cards(connection, state.id, entry.id, corrected)
     connection.execute(
         _CORRECT_ENTRY,
-        {"entry": entry.id, "player": player, "value": corrected.value, "meld_kind": meld_kind},
+        {
+            "entry": entry.id,
+            "player": player,
+            "meld": onto,
+            "value": corrected.value,
+            "meld_kind": meld_kind,
+        },
     )
     _commit()
     mended = entry._replace(
-        player_id=player, value=corrected.value, meld_kind=meld_kind, cards=laid
+        player_id=player, meld_id=onto, value=corrected.value, meld_kind=meld_kind, cards=laid
     )
     after = [mended if other.id == entry.id else other for other in state.entries]
     return Corrected(mended, replace(state, entries=after))

@@ -347,6 +347,50 @@ def test_correct_entry_gives_the_entry_to_another_player_with_its_points() -> No
 
 
 @pytest.mark.usefixtures("ctx")
+def test_correct_entry_moves_a_layoff_onto_the_meld_it_really_went_onto() -> None:
+    game_id, (ann, bob, cid) = first_game()
+    sequence = services.record_meld(game_id, ann, "J♦ Q♦ K♦")
+    aces = services.record_meld(game_id, bob, "A♠ A♥ A♣")
+    layoff = services.record_layoff(game_id, cid, sequence.id, "A♦")
+    assert layoff.entry.value == 10  # the high ace of a sequence
+    moved = services.correct_entry(game_id, layoff.id, None, meld_id=aces.id).entry
+    assert (moved.meld_id, moved.value) == (aces.id, 15)  # an ace in a set
+    table = services.table_of(services.get_game(game_id))
+    assert [str(card) for card in table.melds[sequence.id].cards] == ["J♦", "Q♦", "K♦"]
+    assert sorted(str(card) for card in table.melds[aces.id].cards) == ["A♠", "A♣", "A♥", "A♦"]
+    assert services.game_points(services.get_game(game_id)) == {ann: 30, bob: 45, cid: 15}
+
+
+@pytest.mark.usefixtures("ctx")
+def test_correct_entry_refuses_to_move_a_layoff_where_it_cannot_lie() -> None:
+    game_id, (ann, bob, cid) = first_game()
+    hearts = services.record_meld(game_id, ann, "5♥ 6♥ 7♥")
+    spades = services.record_meld(game_id, ann, "2♠ 3♠ 4♠")
+    layoff = services.record_layoff(game_id, bob, hearts.id, "8♥")
+    services.record_layoff(game_id, cid, hearts.id, "9♥")
+    later = services.record_meld(game_id, cid, "8♠ 8♦ 8♣")
+    # onto a meld recorded after the layoff: it was not on the table yet
+    assert_refused(
+        rules.InvalidLayoffError,
+        lambda: services.correct_entry(game_id, layoff.id, None, meld_id=later.id),
+    )
+    # the 9♥ laid off after it needs the 8♥ where it lies
+    assert_refused(
+        services.ConflictError,
+        lambda: services.correct_entry(game_id, layoff.id, "5♠", meld_id=spades.id),
+    )
+    # a meld lies by itself, and a layoff is no meld to lay off onto
+    assert_refused(
+        services.InvalidRequestError,
+        lambda: services.correct_entry(game_id, hearts.id, None, meld_id=later.id),
+    )
+    assert_refused(
+        services.InvalidRequestError,
+        lambda: services.correct_entry(game_id, layoff.id, None, meld_id=layoff.id),
+    )
+
+
+@pytest.mark.usefixtures("ctx")
 def test_correct_entry_refuses_a_player_from_another_session() -> None:
     game_id, (ann, _bob, _cid) = first_game()
     _other_game, (stranger, *_rest) = first_game()

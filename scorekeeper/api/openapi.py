@@ -245,13 +245,18 @@ OPENAPI: dict[str, Any] = {
                 "description": "The new cards are checked as the entry was: a meld must be a "
                 "meld, a layoff must fit the meld it went onto. 409 when a later entry builds on "
                 "the old cards or the game is over. A new player changes only whose points "
-                "they are.",
+                "they are. A layoff's meld moves it onto another meld that lay on the table "
+                "when it was recorded.",
                 "parameters": [_IDEMPOTENCY_KEY],
                 "requestBody": _body(
                     {
                         "type": "object",
-                        "anyOf": [{"required": ["cards"]}, {"required": ["player"]}],
-                        "properties": {"player": _ID, "cards": _CARDS_IN},
+                        "anyOf": [
+                            {"required": ["cards"]},
+                            {"required": ["player"]},
+                            {"required": ["meld"]},
+                        ],
+                        "properties": {"player": _ID, "cards": _CARDS_IN, "meld": _ID},
                     }
                 ),
                 "responses": {

@@ -287,13 +287,14 @@ def delete_entry(game_id: int, entry_id: int) -> tuple[str, int]:
 @bp.patch("/games/<int:game_id>/entries/<int:entry_id>")
 @idempotent
 def correct_entry(game_id: int, entry_id: int) -> Response:
-    """Correct an entry: new ``cards``, the ``player`` who really played it, or both."""
+    """Correct an entry: new ``cards``, the ``player`` who played it, a layoff's ``meld``."""
     body = _body()
-    if "cards" not in body and "player" not in body:
-        raise BadBody(_l("Give the cards or the player to correct, or both."))
+    if not {"cards", "player", "meld"} & body.keys():
+        raise BadBody(_l("Give the cards, the player or the meld to correct."))
     cards = _cards(body, "cards") if "cards" in body else None
     player = _id(body, "player") if "player" in body else None
-    corrected = services.correct_entry(game_id, entry_id, cards, player)
+    meld = _id(body, "meld") if "meld" in body else None
+    corrected = services.correct_entry(game_id, entry_id, cards, player, meld)
     return jsonify(
         {**serialize.entry_json(corrected.entry), "game": serialize.game_json(corrected.game)}
     )

@@ -129,9 +129,11 @@ class LayoffForm(OnceForm):
 
 
 class CorrectForm(OnceForm):
-    """Replace the cards of an entry, or give it to the player who really played it."""
+    """Replace the cards of an entry, its player, or the meld a layoff went onto."""
 
     player = RadioField(_l("Whose entry?"), coerce=int)
+    # Only a layoff's form has it: the meld the cards went onto.
+    meld = RadioField(_l("Laid off onto"), coerce=int)
     cards = StringField(_l("Cards"), validators=[InputRequired(CARDS_REQUIRED)])
 
 

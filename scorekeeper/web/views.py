@@ -24,7 +24,7 @@ from scorekeeper import rules, services
 from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE, LANGUAGES
 from scorekeeper.keys import SessionKeys
-from scorekeeper.models import Game, GameSession
+from scorekeeper.models import Entry, Game, GameSession
 from scorekeeper.web import access, helpers
 from scorekeeper.web.forms import (
     ButtonForm,
@@ -309,12 +309,12 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
     """Show an entry's cards to correct, and record the correction."""
     game = _open_game(game_id)
     entry = services.entry_in(game.entries, entry_id)
-    form = CorrectForm(data={"cards": helpers.entry_cards_label(entry), "player": entry.player_id})
-    form.player.choices = player_choices(game.session.players)
+    form = _correct_form(game, entry)
     status = 422 if request.method == "POST" else 200
     if form.validate_on_submit():
+        onto = form.meld.data if "meld" in form else None
         try:
-            services.correct_entry(game.id, entry.id, form.cards.data, form.player.data)
+            services.correct_entry(game.id, entry.id, form.cards.data, form.player.data, onto)
         except (*REFUSED, services.ConflictError) as error:
             # Said beside the field, so that what was typed stays to be mended.
             db.session.rollback()
@@ -339,6 +339,30 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
         button_form=ButtonForm(formdata=None),
         picker=helpers.picker_rows(taken),
     ), status
+
+
+def _correct_form(game: Game, entry: Entry) -> CorrectForm:
+    """Return the correction form of an entry; a layoff's names the melds it could lie on."""
+    form = CorrectForm(
+        data={
+            "cards": helpers.entry_cards_label(entry),
+            "player": entry.player_id,
+            "meld": entry.meld_id,
+        }
+    )
+    form.player.choices = player_choices(game.session.players)
+    if entry.kind != "layoff":
+        del form.meld
+        return form
+    table = services.table_of(game)
+    form.meld.choices = [
+        SelectChoice(
+            meld.id, f"{meld.player.name}: {helpers.cards_label(table.melds[meld.id].cards)}"
+        )
+        for meld in game.entries
+        if meld.kind == "meld" and meld.position < entry.position
+    ]
+    return form
 
 
 # --- the end of a game -----------------------------------------------------------------------

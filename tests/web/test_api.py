@@ -805,6 +805,26 @@ def test_a_correction_gives_an_entry_to_another_player_with_its_points(table: Ta
     assert points == {str(table.ann): 0, str(table.bob): 18, str(table.cid): 8}
 
 
+def test_a_correction_moves_a_layoff_onto_the_meld_it_went_onto(table: Table) -> None:
+    sequence = table.meld(table.ann, "J♦ Q♦ K♦")
+    aces = table.meld(table.bob, "A♠ A♥ A♣")
+    layoff = table.layoff(table.cid, sequence["id"], "A♦")
+    body = ok(table.correct(layoff["id"], {"meld": aces["id"]}))
+    assert (body["meld"], body["value"]) == (aces["id"], 15)
+    melds = {meld["id"]: meld["cards"] for meld in body["game"]["melds"]}
+    assert melds[sequence["id"]] == ["J♦", "Q♦", "K♦"]
+    assert sorted(melds[aces["id"]]) == sorted(["A♠", "A♥", "A♣", "A♦"])
+    assert body["game"] == table.get_game()
+
+
+def test_a_meld_cannot_be_moved_onto_another_meld(table: Table) -> None:
+    first = table.meld(table.ann, "J♦ Q♦ K♦")
+    second = table.meld(table.bob, "A♠ A♥ A♣")
+    before = table.state()
+    refused(table.correct(second["id"], {"meld": first["id"]}), 422)
+    assert table.state() == before
+
+
 @pytest.mark.parametrize(
     ("body", "status"),
     [
@@ -830,7 +850,7 @@ def test_a_correction_with_nothing_to_correct_says_so_in_german(table: Table) ->
     meld = table.meld(table.ann, "Q♣ K♣ A♣")
     url = f"{API}/games/{table.game}/entries/{meld['id']}?lang=de"
     error = refused(table.client.patch(url, json={}), 422)
-    assert error == "Die zu berichtigenden Karten oder den Spieler angeben, oder beides."
+    assert error == "Die Karten, den Spieler oder die Kombination angeben, die zu berichtigen sind."
 
 
 def test_a_correction_under_a_later_layoff_or_in_an_ended_game_answers_409(table: Table) -> None:

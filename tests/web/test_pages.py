@@ -508,6 +508,41 @@ def test_a_correction_gives_the_entry_to_the_player_who_played_it(
     assert totals(app, table.session_pk) == {"Ann": 0, "Bob": 30, "Cid": 0}
 
 
+def test_a_correction_moves_a_layoff_onto_a_meld_that_lay_there_before_it(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "5♠ 6♠ 7♠")
+    meld(client, table, "Bob", "8♥ 8♦ 8♣")
+    spades, eights = meld_id(app, table, 1), meld_id(app, table, 2)
+    client.post(
+        f"/games/{table.game}/layoffs",
+        data={"player": table.players["Ann"], "meld": spades, "cards": "8♠"},
+    )
+    meld(client, table, "Ann", "2♣ 3♣ 4♣")
+    edit = f"/games/{table.game}/entries/{meld_id(app, table, 3)}/edit"
+    page = client.get(edit).get_data(as_text=True)
+    offered = re.findall(r'name="meld" id="[^"]+" value="(\d+)"( checked)?', page)
+    assert offered == [(str(spades), " checked"), (str(eights), "")]  # not the later 2♣ 3♣ 4♣
+    response = client.post(
+        edit, data={"player": table.players["Ann"], "meld": eights, "cards": "8♠"}
+    )
+    assert response.status_code == 302
+    with app.app_context():
+        lying = services.table_of(services.get_game(table.game)).melds
+        assert len(lying[spades].cards) == 3
+        assert len(lying[eights].cards) == 4
+
+
+def test_a_melds_correction_page_offers_no_meld_to_move_it_onto(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "5♠ 6♠ 7♠")
+    page = client.get(f"/games/{table.game}/entries/{meld_id(app, table, 1)}/edit")
+    assert 'name="meld"' not in page.get_data(as_text=True)
+
+
 def test_a_correction_to_a_stranger_is_refused(client: FlaskClient, app: Flask) -> None:
     table = start(client)
     meld(client, table, "Ann", "qc kc ac")
