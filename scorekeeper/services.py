@@ -41,8 +41,16 @@ MESSAGES: dict[str, dict[str, rules.messages.Template]] = {
         "de": "Diese Kombination liegt in diesem Spiel nicht auf dem Tisch.",
     },
     "meld_is_no_layoff": {
-        "en": "A meld lies on the table by itself: only laid-off cards go onto another meld.",
-        "de": "Eine Kombination liegt für sich: nur angelegte Karten gehören an eine andere.",
+        "en": "A meld lies on the table by itself: only laid-off cards can be moved onto "
+        "another meld.",
+        "de": "Eine Kombination liegt für sich: nur angelegte Karten lassen sich an eine andere "
+        "Kombination verlegen.",
+    },
+    "meld_recorded_later": {
+        "en": "That meld was recorded after these cards were laid off: it was not on the table "
+        "yet.",
+        "de": "Diese Kombination wurde erst nach dem Anlegen dieser Karten eingetragen: sie lag "
+        "da noch nicht auf dem Tisch.",
     },
     "no_such_player": {
         "en": "That player does not play in this session.",
@@ -1029,8 +1037,11 @@ def correct_entry(
     if meld_id is not None:
         if entry.kind != "layoff":
             raise InvalidRequestError("meld_is_no_layoff")
-        if not any(other.id == meld_id and other.kind == "meld" for other in state.entries):
+        meld = next((e for e in state.entries if e.id == meld_id and e.kind == "meld"), None)
+        if meld is None:
             raise InvalidRequestError("no_such_meld")
+        if meld.position > entry.position:
+            raise InvalidRequestError("meld_recorded_later")
         onto = meld_id
     if cards is None:
         new_cards = tuple(rules.Card.from_code(card.card) for card in entry.cards)

@@ -371,8 +371,9 @@ def test_correct_entry_refuses_to_move_a_layoff_where_it_cannot_lie() -> None:
     later = services.record_meld(game_id, cid, "8♠ 8♦ 8♣")
     # onto a meld recorded after the layoff: it was not on the table yet
     assert_refused(
-        rules.InvalidLayoffError,
+        services.InvalidRequestError,
         lambda: services.correct_entry(game_id, layoff.id, None, meld_id=later.id),
+        match="recorded after",
     )
     # the 9♥ laid off after it needs the 8♥ where it lies
     assert_refused(
@@ -382,11 +383,13 @@ def test_correct_entry_refuses_to_move_a_layoff_where_it_cannot_lie() -> None:
     # a meld lies by itself, and a layoff is no meld to lay off onto
     assert_refused(
         services.InvalidRequestError,
-        lambda: services.correct_entry(game_id, hearts.id, None, meld_id=later.id),
+        lambda: services.correct_entry(game_id, later.id, None, meld_id=hearts.id),
+        match="lies on the table by itself",
     )
     assert_refused(
         services.InvalidRequestError,
         lambda: services.correct_entry(game_id, layoff.id, None, meld_id=layoff.id),
+        match="not on the table",
     )
 
 

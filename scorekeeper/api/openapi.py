@@ -241,7 +241,7 @@ OPENAPI: dict[str, Any] = {
             },
             "patch": {
                 "security": _EDIT,
-                "summary": "Correct an entry: its cards, whose it is, or both",
+                "summary": "Correct an entry: its cards, whose it is, or a layoff's meld",
                 "description": "The new cards are checked as the entry was: a meld must be a "
                 "meld, a layoff must fit the meld it went onto. 409 when a later entry builds on "
                 "the old cards or the game is over. A new player changes only whose points "

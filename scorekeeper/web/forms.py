@@ -34,6 +34,7 @@ LARGEST_HAND = 10_000
 CARDS_REQUIRED = _l("Tap or type the cards, e.g. Q♣ K♣ A♣.")
 CARDS_HINT = _l("e.g. Q♣ K♣ A♣ or qc kc ac")
 MELD_REQUIRED = _l("Tap the meld on the table to lay the cards off onto.")
+MOVED_ONTO_REQUIRED = _l("Tap the meld the cards went onto.")
 
 
 class OnceForm(FlaskForm):  # type: ignore[misc]
@@ -135,6 +136,13 @@ class CorrectForm(OnceForm):
     # Only a layoff's form has it: the meld the cards went onto.
     meld = RadioField(_l("Laid off onto"), coerce=int)
     cards = StringField(_l("Cards"), validators=[InputRequired(CARDS_REQUIRED)])
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Validate, and say in plain words when no meld on offer was chosen."""
+        valid: bool = super().validate(extra_validators)
+        if "meld" in self and self.meld.errors:
+            self.meld.errors = [str(MOVED_ONTO_REQUIRED)]
+        return valid
 
 
 class FinishForm(OnceForm):

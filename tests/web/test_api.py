@@ -818,10 +818,22 @@ def test_a_correction_moves_a_layoff_onto_the_meld_it_went_onto(table: Table) ->
 
 
 def test_a_meld_cannot_be_moved_onto_another_meld(table: Table) -> None:
-    first = table.meld(table.ann, "J♦ Q♦ K♦")
-    second = table.meld(table.bob, "A♠ A♥ A♣")
+    # 8♠ 9♠ 10♠ would fit onto 5♠ 6♠ 7♠ as a layoff: a meld stays a meld all the same.
+    first = table.meld(table.ann, "5♠ 6♠ 7♠")
+    second = table.meld(table.bob, "8♠ 9♠ 10♠")
     before = table.state()
-    refused(table.correct(second["id"], {"meld": first["id"]}), 422)
+    error = refused(table.correct(second["id"], {"meld": first["id"]}), 422)
+    assert "only laid-off cards can be moved" in error
+    assert table.state() == before
+
+
+def test_a_layoff_cannot_be_moved_onto_a_meld_recorded_after_it(table: Table) -> None:
+    hearts = table.meld(table.ann, "5♥ 6♥ 7♥")
+    layoff = table.layoff(table.bob, hearts["id"], "8♥")
+    later = table.meld(table.cid, "9♥ 10♥ J♥")
+    before = table.state()
+    error = refused(table.correct(layoff["id"], {"meld": later["id"]}), 422)
+    assert "recorded after these cards were laid off" in error
     assert table.state() == before
 
 

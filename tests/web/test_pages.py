@@ -534,6 +534,25 @@ def test_a_correction_moves_a_layoff_onto_a_meld_that_lay_there_before_it(
         assert len(lying[eights].cards) == 4
 
 
+@pytest.mark.parametrize("chosen", ["x", "", "999999"])
+def test_a_layoff_moved_onto_no_meld_on_offer_is_refused_plainly(
+    client: FlaskClient, app: Flask, chosen: str
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "5♠ 6♠ 7♠")
+    client.post(
+        f"/games/{table.game}/layoffs",
+        data={"player": table.players["Bob"], "meld": meld_id(app, table, 1), "cards": "8♠"},
+    )
+    response = client.post(
+        f"/games/{table.game}/entries/{meld_id(app, table, 2)}/edit",
+        data={"player": table.players["Bob"], "meld": chosen, "cards": "8♠"},
+    )
+    assert response.status_code == 422
+    assert "Tap the meld the cards went onto." in response.get_data(as_text=True)
+    assert entries(app, table.game) == [("Ann", "5♠ 6♠ 7♠", 18), ("Bob", "8♠", 8)]
+
+
 def test_a_melds_correction_page_offers_no_meld_to_move_it_onto(
     client: FlaskClient, app: Flask
 ) -> None:
