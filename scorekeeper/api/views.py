@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, Response, g, jsonify, request
-from flask_babel import force_locale
+from flask import Blueprint, Flask, Response, current_app, g, jsonify, render_template, request
+from flask_babel import force_locale, gettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import HTTPException
 
@@ -94,16 +94,22 @@ def _conflict(error: services.ConflictError) -> tuple[Response, int]:
 @bp.errorhandler(HTTPException)
 def _http_error(error: HTTPException) -> tuple[Response, int]:
     db.session.rollback()
-    return jsonify(
-        error=_said(_HTTP_ERRORS.get(error.code or 0, error.description or error.name))
-    ), (error.code or 500)
+    if error.code == 413:
+        largest = (current_app.config["MAX_CONTENT_LENGTH"] or 0) // 1024
+        message = _l(
+            "The body is too large: an API request may have at most %(size)s KB.", size=largest
+        )
+    else:
+        message = _HTTP_ERRORS.get(error.code or 0, error.description or error.name)
+    return jsonify(error=_said(message)), (error.code or 500)
 
+
+SERVER_ERROR = _l("Something went wrong on the server; nothing was saved.")
 
 # Werkzeug's own texts speak of URLs and servers; these say what a client can do about it.
 _HTTP_ERRORS = {
     404: _l("There is no such address in the API: see /api/v1/openapi.json."),
     405: _l("This address does not take this method: see /api/v1/openapi.json."),
-    413: _l("The body is too large: an API request needs at most a few kilobytes."),
 }
 
 
@@ -123,10 +129,14 @@ def register_error_pages(app: Flask) -> None:
         app.logger.exception("Unhandled error on %s", request.path)
         db.session.rollback()
         if request.path.startswith(bp.url_prefix or "/api"):
-            return jsonify(
-                error=_said(_l("Something went wrong on the server; nothing was saved."))
-            ), 500
-        return "Something went wrong on the server; nothing was saved.", 500
+            return jsonify(error=_said(SERVER_ERROR)), 500
+        try:
+            page = render_template(
+                "message.html", title=gettext("Something went wrong"), message=str(SERVER_ERROR)
+            )
+        except Exception:  # the page may be what is broken; the words still reach the phone
+            page = "Something went wrong on the server; nothing was saved."
+        return page, 500
 
 
 # Requests that read, whichever key they carry; every other request about a session writes.

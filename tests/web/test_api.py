@@ -10,6 +10,7 @@ import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from scorekeeper import services
 from scorekeeper.models import GameSession
 from tests.rows import count
 
@@ -165,8 +166,24 @@ def test_a_wrong_method_answers_405_in_json(client: FlaskClient) -> None:
 def test_a_body_that_is_too_large_answers_413_in_json(table: Table) -> None:
     before = table.state()
     response = table.post("melds", {"player": table.ann, "cards": "6♠ " * 40_000})
-    refused(response, 413)
+    assert refused(response, 413) == (
+        "The body is too large: an API request may have at most 64 KB."
+    )
     assert table.state() == before
+
+
+def test_a_failure_of_the_server_answers_500_in_json_in_the_language_asked_for(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*_args: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(services, "get_game", broken)
+    answer = table.client.get(f"{API}/games/{table.game}?lang=de")
+    assert answer.status_code == 500
+    assert answer.json == {
+        "error": "Auf dem Server ist etwas schiefgegangen; nichts wurde gespeichert."
+    }
 
 
 # --- POST /check -------------------------------------------------------------------------------
@@ -1231,7 +1248,9 @@ def test_every_kind_of_refusal_speaks_german_when_asked_with_lang_de(table: Tabl
     assert said["not an object"] == "Der Inhalt muss ein JSON-Objekt sein."
     assert said["unknown address"].startswith("Diese Adresse gibt es in der API nicht")
     assert said["wrong method"].startswith("Diese Adresse nimmt diese Methode nicht an")
-    assert said["too large"].startswith("Der Inhalt ist zu groß")
+    assert (
+        said["too large"] == "Der Inhalt ist zu groß: eine API-Anfrage darf höchstens 64 KB haben."
+    )
     assert said["unusable key"].startswith("Idempotency-Key muss aus 1 bis 200 druckbaren")
     english = table.client.post(f"{API}/check", json={"cards": 5}).json["error"]
     assert english == 'cards must be cards as text, e.g. "Q♣ K♣ A♣".'

@@ -212,6 +212,22 @@ def test_a_first_dealer_outside_the_table_is_refused(client: FlaskClient, app: F
     assert count(app, GameSession) == 0
 
 
+def test_a_failure_of_the_server_shows_a_page_in_the_phones_language(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = start(client)
+
+    def broken(*_args: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(services, "session_scores", broken)
+    response = client.get(f"/sessions/{table.session}", headers={"Accept-Language": "de"})
+    assert response.status_code == 500
+    page = text(response.get_data(as_text=True))
+    assert "Auf dem Server ist etwas schiefgegangen; nichts wurde gespeichert." in page
+    assert '<html lang="de"' in response.get_data(as_text=True)
+
+
 def test_session_page_shows_totals_to_go_and_whose_deal_it_is(
     client: FlaskClient, app: Flask
 ) -> None:
