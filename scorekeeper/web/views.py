@@ -158,6 +158,12 @@ def home() -> Page:
     return render_template("home.html", form=form, mine=mine)
 
 
+@bp.get("/sessions")
+def back_to_the_start() -> BaseResponse:
+    """Send a reload of the address a refused new session was shown at back to the start."""
+    return redirect(url_for("web.home"))
+
+
 @bp.post("/sessions")
 @once_per_form
 def create_session() -> Answer:
@@ -229,8 +235,11 @@ def history(public_id: str) -> Page:
 
 @bp.get("/games/<int:game_id>/melds")
 @bp.get("/games/<int:game_id>/layoffs")
-def back_to_the_game(game_id: int) -> BaseResponse:
-    """Send a reload of the address a refused entry was shown at back to its game."""
+@bp.get("/games/<int:game_id>/undo")
+@bp.get("/games/<int:game_id>/entries/<int:entry_id>/delete")
+@bp.get("/sessions/<public_id>/games")
+def back_to_the_game(**_address: object) -> BaseResponse:
+    """Send a reload of the address a refused action was shown at back to its game."""
     return _to_session()
 
 

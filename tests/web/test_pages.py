@@ -298,6 +298,25 @@ def test_reloading_the_address_of_a_refused_entry_goes_back_to_the_game(
     assert entries(app, table.game) == []
 
 
+def test_reloading_the_address_of_any_refused_action_goes_back_without_a_405(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "5♠ 6♠ 7♠")
+    first = meld_id(app, table, 1)
+    for address in (
+        f"/games/{table.game}/undo",
+        f"/games/{table.game}/entries/{first}/delete",
+        f"/sessions/{table.session}/games",
+    ):
+        reload = client.get(address)
+        assert reload.status_code == 302, address
+        assert reload.location.endswith(f"/sessions/{table.session}#game"), address
+    start_again = client.get("/sessions")
+    assert (start_again.status_code, start_again.location) == (302, "/")
+    assert entries(app, table.game) == [("Ann", "5♠ 6♠ 7♠", 18)]
+
+
 def test_an_empty_meld_asks_for_the_cards(client: FlaskClient, app: Flask) -> None:
     table = start(client)
     response = client.post(
