@@ -304,7 +304,9 @@ def undo(game_id: int) -> Answer:
 def delete_entry(game_id: int, entry_id: int) -> Answer:
     """Delete an entry that nothing on the table builds on."""
     game = _open_game(game_id)
-    entry = services.entry_in(game.entries, entry_id)
+    entry = next((entry for entry in game.entries if entry.id == entry_id), None)
+    if entry is None:
+        return _entry_gone()
     _check_button()
     said = helpers.describe(entry, services.table_of(game))
     services.delete_entry(game.id, entry.id)
@@ -317,7 +319,11 @@ def delete_entry(game_id: int, entry_id: int) -> Answer:
 def correct_entry(game_id: int, entry_id: int) -> Answer:
     """Show an entry's cards to correct, and record the correction."""
     game = _open_game(game_id)
-    entry = services.entry_in(game.entries, entry_id)
+    entry = next((entry for entry in game.entries if entry.id == entry_id), None)
+    if entry is None:
+        return _entry_gone()
+    # Going back to this page after a delete or a correction asks again: no stale entry.
+    g.no_store = True
     form = _correct_form(game, entry)
     status = 422 if request.method == "POST" else 200
     if form.validate_on_submit():
@@ -348,6 +354,12 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
         button_form=ButtonForm(formdata=None),
         picker=helpers.picker_rows(taken),
     ), status
+
+
+def _entry_gone() -> BaseResponse:
+    """Go back to the game, saying that the entry a page showed is not there (any more)."""
+    flash(gettext("That entry is not in the game (any more): it was deleted or undone."))
+    return _to_session()
 
 
 def _correct_form(game: Game, entry: Entry) -> CorrectForm:

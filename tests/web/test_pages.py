@@ -489,9 +489,28 @@ def test_a_meld_with_a_layoff_on_it_cannot_be_deleted(client: FlaskClient, app: 
     assert totals(app, table.session_pk) == {"Ann": 30, "Bob": 2, "Cid": 0}
 
 
-def test_deleting_an_unknown_entry_is_not_found(client: FlaskClient, app: Flask) -> None:
+def test_an_entry_no_longer_there_sends_the_phone_back_to_the_game_saying_so(
+    client: FlaskClient, app: Flask
+) -> None:
     table = start(client)
-    assert client.post(f"/games/{table.game}/entries/777/delete").status_code == 404
+    meld(client, table, "Ann", "5♠ 6♠ 7♠")
+    gone = meld_id(app, table, 1)
+    edit = f"/games/{table.game}/entries/{gone}/edit"
+    assert client.get(edit).headers["Cache-Control"] == "no-store"  # back asks again
+    client.post(f"/games/{table.game}/undo")
+    sends = [
+        lambda: client.get(edit),
+        lambda: client.post(edit, data={"cards": "5♠ 6♠ 7♠ 8♠"}),
+        lambda: client.post(f"/games/{table.game}/entries/{gone}/delete"),
+        lambda: client.post(f"/games/{table.game}/entries/777/delete"),
+    ]
+    for send in sends:
+        answer = send()
+        assert answer.status_code == 302
+        assert answer.location.endswith(f"/sessions/{table.session}#game")
+        page = text(client.get(answer.location).get_data(as_text=True))
+        assert page.count("That entry is not in the game (any more): it was deleted") == 1
+    assert entries(app, table.game) == []
 
 
 def test_the_correct_page_shows_the_cards_of_the_entry(client: FlaskClient, app: Flask) -> None:
