@@ -452,10 +452,14 @@ def next_dealer(
     return session.players[seat]
 
 
-def table_of(game: Game | GameState) -> rules.Table[int]:
-    """Rebuild the table of a game from its entries, keyed by meld entry id."""
+def table_of(game: Game | GameState, before: int | None = None) -> rules.Table[int]:
+    """Rebuild the table of a game from its entries, keyed by meld entry id.
+
+    ``before`` stops at the entry in that position: the table as it lay when it was recorded.
+    """
     variant = game.variant if isinstance(game, GameState) else variant_of(game.session)
-    return rules.replay((_table_entry(entry) for entry in game.entries), variant)
+    entries = [entry for entry in game.entries if before is None or entry.position < before]
+    return rules.replay((_table_entry(entry) for entry in entries), variant)
 
 
 def _table_entry(entry: Entry | EntryRow) -> rules.TableEntry[int]:

@@ -375,13 +375,14 @@ def _correct_form(game: Game, entry: Entry) -> CorrectForm:
     if entry.kind != "layoff":
         del form.meld
         return form
-    table = services.table_of(game)
+    # The melds as they lay when the cards were laid off: those the cards could have gone onto.
+    table = services.table_of(game, before=entry.position)
     form.meld.choices = [
         SelectChoice(
             meld.id, f"{meld.player.name}: {helpers.cards_label(table.melds[meld.id].cards)}"
         )
         for meld in game.entries
-        if meld.kind == "meld" and meld.position < entry.position
+        if meld.id in table.melds
     ]
     return form
 

@@ -578,6 +578,8 @@ def test_a_correction_moves_a_layoff_onto_a_meld_that_lay_there_before_it(
     page = client.get(edit).get_data(as_text=True)
     offered = re.findall(r'name="meld" id="[^"]+" value="(\d+)"( checked)?', page)
     assert offered == [(str(spades), " checked"), (str(eights), "")]  # not the later 2♣ 3♣ 4♣
+    # Each as it lay when the 8♠ was laid off, without it.
+    assert "<span>Ann: 5♠ 6♠ 7♠</span>" in page
     response = client.post(
         edit, data={"player": table.players["Ann"], "meld": eights, "cards": "8♠"}
     )
