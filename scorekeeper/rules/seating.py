@@ -23,18 +23,21 @@ def seat_players(names: Sequence[str], variant: Variant = TREPPENROMME) -> list[
         raise SeatingError(
             "seating.player_count", variant=variant, low=low, high=high, count=len(seated)
         )
-    if any(not name for name in seated):
-        raise SeatingError("seating.no_name")
-    too_long = [name for name in seated if len(name) > LONGEST_NAME]
-    if too_long:
-        raise SeatingError("seating.name_too_long", longest=LONGEST_NAME)
+    # Each refusal of a name says its seat, so that a form can show it beside that name.
+    for seat, name in enumerate(seated):
+        if not name:
+            raise SeatingError("seating.no_name", seat=seat)
+    for seat, name in enumerate(seated):
+        if len(name) > LONGEST_NAME:
+            raise SeatingError("seating.name_too_long", longest=LONGEST_NAME, seat=seat)
     # Control characters print as nothing or break a page; a name is something to read out.
-    if any(unicodedata.category(character) == "Cc" for name in seated for character in name):
-        raise SeatingError("seating.name_unprintable")
+    for seat, name in enumerate(seated):
+        if any(unicodedata.category(character) == "Cc" for character in name):
+            raise SeatingError("seating.name_unprintable", seat=seat)
     seen: set[str] = set()
-    for name in seated:
+    for seat, name in enumerate(seated):
         if name.casefold() in seen:
-            raise SeatingError("seating.name_twice", name=name)
+            raise SeatingError("seating.name_twice", name=name, seat=seat)
         seen.add(name.casefold())
     return seated
 

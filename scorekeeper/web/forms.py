@@ -88,7 +88,11 @@ class SessionForm(OnceForm):
             "first_dealer": self.dealer.errors,
         }
         for about, problem in problems.items():
-            shown_at[about].append(rules_message(problem))
+            seat = problem.params.get("seat")
+            if isinstance(seat, int) and seat < len(self.names.entries):
+                self.names.entries[seat].errors.append(rules_message(problem))
+            else:
+                shown_at[about].append(rules_message(problem))
         return valid and not problems
 
     def player_names(self) -> list[str]:

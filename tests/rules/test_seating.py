@@ -31,3 +31,11 @@ def test_the_first_dealer_must_sit_at_the_table(first_dealer: int) -> None:
 
 def test_an_unread_target_is_left_unchecked() -> None:
     assert seating_problems(["Ann", "Bob"], None, 0) == {}
+
+
+@pytest.mark.parametrize(
+    ("names", "seat"),
+    [(["Ann", "Bob", "ann"], 2), (["Ann", " ", "Cid"], 1), (["Ann", "Bob\x07"], 1)],
+)
+def test_a_refused_name_says_its_seat(names: list[str], seat: int) -> None:
+    assert seating_problems(names, 500, 0)["players"].params["seat"] == seat

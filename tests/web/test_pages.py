@@ -190,6 +190,25 @@ def test_a_first_dealer_outside_the_table_shows_beside_wrong_names(
     assert "“ann” is entered twice" in page
 
 
+@pytest.mark.parametrize(
+    ("names", "seat", "message"),
+    [
+        (("Ann", "Bob", "ann "), 2, "“ann” is entered twice"),
+        (("Ann", "", "Cid"), 1, "Every player needs a name."),
+        (("Ann", "B" * 41), 1, "A name may have at most 40 characters."),
+    ],
+)
+def test_a_wrong_name_is_shown_beside_its_own_field(
+    client: FlaskClient, names: tuple[str, ...], seat: int, message: str
+) -> None:
+    data = {f"names-{index}": name for index, name in enumerate(names)}
+    page = client.post("/sessions", data={**data, "target": "500", "dealer": "0"})
+    html = page.get_data(as_text=True)
+    assert re.search(rf'<p id="names-{seat}-error" class="error" role="alert">{message}', html)
+    marked = f'aria-describedby="names-{seat}-error" aria-invalid="true" autocomplete="off"'
+    assert f'{marked} id="names-{seat}"' in html
+
+
 def test_a_first_dealer_outside_the_table_shows_beside_a_wrong_target(
     client: FlaskClient, app: Flask
 ) -> None:
