@@ -77,8 +77,10 @@ MESSAGES: dict[str, dict[str, rules.messages.Template]] = {
         "de": "In diesem Spiel gibt es noch nichts rückgängig zu machen.",
     },
     "later_entry_builds_on_it": {
-        "en": "A later entry builds on these cards: delete that entry first.",
-        "de": "Ein späterer Eintrag baut auf diesen Karten auf: erst den späteren Eintrag löschen.",
+        "en": "A later entry builds on these cards: {name}'s {cards} (entry {position}). "
+        "Correct or delete that entry first.",
+        "de": "Ein späterer Eintrag baut auf diesen Karten auf: {cards} von {name} "
+        "(Eintrag {position}). Erst diesen Eintrag berichtigen oder löschen.",
     },
     "meld_has_layoffs": {
         "en": "Cards were laid off onto this meld: delete those layoffs first.",
@@ -1069,7 +1071,12 @@ def correct_entry(
         except rules.RulesError:
             value = None
         if value != other.value:
-            raise ConflictError("later_entry_builds_on_it")
+            raise ConflictError(
+                "later_entry_builds_on_it",
+                name=_player_of(state, other.player_id).name,
+                cards=_table_entry(other).cards,
+                position=other.position,
+            )
     assert corrected is not None
     meld_kind = corrected.kind.value if isinstance(corrected, rules.Meld) else entry.meld_kind
     # Delete the old cards first: the new ones may repeat them, and each card lies once a game.

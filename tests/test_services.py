@@ -304,7 +304,15 @@ def test_correct_entry_refuses_when_a_later_entry_builds_on_it() -> None:
     meld = services.record_meld(game_id, ann, "5♥ 6♥ 7♥")
     services.record_layoff(game_id, bob, meld.id, "8♥")
     assert_refused(
-        services.ConflictError, lambda: services.correct_entry(game_id, meld.id, "4♥ 5♥ 6♥")
+        services.ConflictError,
+        lambda: services.correct_entry(game_id, meld.id, "4♥ 5♥ 6♥"),
+        match=r"Bob's 8♥ \(entry 2\)",
+    )
+    with pytest.raises(services.ConflictError) as refused:
+        services.correct_entry(game_id, meld.id, "4♥ 5♥ 6♥")
+    assert refused.value.message("de") == (
+        "Ein späterer Eintrag baut auf diesen Karten auf: 8♥ von Bob (Eintrag 2). "
+        "Erst diesen Eintrag berichtigen oder löschen."
     )
 
 

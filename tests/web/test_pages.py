@@ -675,7 +675,7 @@ def test_a_correction_a_later_layoff_builds_on_is_refused(client: FlaskClient, a
     response = client.post(f"/games/{table.game}/entries/{first}/edit", data={"cards": "9c 10c jc"})
     assert response.status_code == 409
     page = response.get_data(as_text=True)
-    assert "A later entry builds on these cards" in page
+    assert "A later entry builds on these cards: Bob's 2♣ (entry 2)." in text(page)
     assert 'value="9c 10c jc"' in page  # still on the correction page, with what was typed
     assert entries(app, table.game)[0] == ("Ann", "Q♣ K♣ A♣", 30)
 
