@@ -460,7 +460,9 @@ def table_of(game: Game | GameState, before: int | None = None) -> rules.Table[i
     ``before`` stops at the entry in that position: the table as it lay when it was recorded.
     """
     variant = game.variant if isinstance(game, GameState) else variant_of(game.session)
-    entries = [entry for entry in game.entries if before is None or entry.position < before]
+    entries = game.entries
+    if before is not None:
+        entries = [entry for entry in entries if entry.position < before]
     return rules.replay((_table_entry(entry) for entry in entries), variant)
 
 
