@@ -103,8 +103,13 @@ def _here() -> str:
 
 @bp.errorhandler(services.NotFoundError)
 @bp.errorhandler(NotFound)
-def _not_found(error: Exception) -> Page:
+def _not_found(error: Exception) -> Answer:
     db.session.rollback()
+    missing = getattr(error, "message_id", None)
+    if missing == "no_entry" and g.get("public_id") is not None:
+        # Deleted or undone since the page was drawn (another phone, or back after a delete).
+        flash(gettext("That entry is not in the game (any more): it was deleted or undone."))
+        return _to_session()
     message = gettext("This page does not exist: %(reason)s", reason=_reason(error))
     return render_template("message.html", title=gettext("Not found"), message=message), 404
 
@@ -304,9 +309,7 @@ def undo(game_id: int) -> Answer:
 def delete_entry(game_id: int, entry_id: int) -> Answer:
     """Delete an entry that nothing on the table builds on."""
     game = _open_game(game_id)
-    entry = next((entry for entry in game.entries if entry.id == entry_id), None)
-    if entry is None:
-        return _entry_gone()
+    entry = services.entry_in(game.entries, entry_id)
     _check_button()
     said = helpers.describe(entry, services.table_of(game))
     services.delete_entry(game.id, entry.id)
@@ -319,9 +322,7 @@ def delete_entry(game_id: int, entry_id: int) -> Answer:
 def correct_entry(game_id: int, entry_id: int) -> Answer:
     """Show an entry's cards to correct, and record the correction."""
     game = _open_game(game_id)
-    entry = next((entry for entry in game.entries if entry.id == entry_id), None)
-    if entry is None:
-        return _entry_gone()
+    entry = services.entry_in(game.entries, entry_id)
     # Going back to this page after a delete or a correction asks again: no stale entry.
     g.no_store = True
     form = _correct_form(game, entry)
@@ -354,12 +355,6 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
         button_form=ButtonForm(formdata=None),
         picker=helpers.picker_rows(taken),
     ), status
-
-
-def _entry_gone() -> BaseResponse:
-    """Go back to the game, saying that the entry a page showed is not there (any more)."""
-    flash(gettext("That entry is not in the game (any more): it was deleted or undone."))
-    return _to_session()
 
 
 def _correct_form(game: Game, entry: Entry) -> CorrectForm:
