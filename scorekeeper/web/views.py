@@ -312,7 +312,13 @@ def delete_entry(game_id: int, entry_id: int) -> Answer:
     entry = services.entry_in(game.entries, entry_id)
     _check_button()
     said = helpers.describe(entry, services.table_of(game))
-    services.delete_entry(game.id, entry.id)
+    try:
+        services.delete_entry(game.id, entry.id)
+    except services.ConflictError as error:
+        # Said under the button it was tapped on, on the entry's page.
+        db.session.rollback()
+        form = _correct_form(game, entry, formdata=None)
+        return _entry_page(game, entry_id, form, 409, helpers.rules_message(error))
     flash(gettext("Deleted: %(entry)s", entry=said))
     return _to_session()
 
@@ -323,8 +329,6 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
     """Show an entry's cards to correct, and record the correction."""
     game = _open_game(game_id)
     entry = services.entry_in(game.entries, entry_id)
-    # Going back to this page after a delete or a correction asks again: no stale entry.
-    g.no_store = True
     form = _correct_form(game, entry)
     status = 422 if request.method == "POST" else 200
     if form.validate_on_submit():
@@ -343,10 +347,19 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
             said = helpers.describe(corrected, services.table_of(game))
             flash(gettext("Corrected: %(entry)s", entry=said), "success")
             return _to_session()
+    return _entry_page(game, entry_id, form, status)
+
+
+def _entry_page(
+    game: Game, entry_id: int, form: CorrectForm, status: int, delete_problem: str | None = None
+) -> Page:
+    """Show an entry to correct or delete, with why a correction or a delete was refused."""
     entry = services.entry_in(game.entries, entry_id)
     # The entry's own cards are the ones being corrected: they stay free to tap.
     own = {card.card for card in entry.cards}
     taken = [card for card in services.table_of(game).cards if str(card) not in own]
+    # Going back to this page after a delete or a correction asks again: no stale entry.
+    g.no_store = True
     return render_template(
         "entry_edit.html",
         game=game,
@@ -354,17 +367,19 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
         form=form,
         button_form=ButtonForm(formdata=None),
         picker=helpers.picker_rows(taken),
+        delete_problem=delete_problem,
     ), status
 
 
-def _correct_form(game: Game, entry: Entry) -> CorrectForm:
+def _correct_form(game: Game, entry: Entry, **kwargs: Any) -> CorrectForm:
     """Return the correction form of an entry; a layoff's names the melds it could lie on."""
     form = CorrectForm(
+        **kwargs,
         data={
             "cards": helpers.entry_cards_label(entry),
             "player": entry.player_id,
             "meld": entry.meld_id,
-        }
+        },
     )
     form.player.choices = player_choices(game.session.players)
     if entry.kind != "layoff":

@@ -501,9 +501,12 @@ def test_a_meld_with_a_layoff_on_it_cannot_be_deleted(client: FlaskClient, app: 
     )
     response = client.post(f"/games/{table.game}/entries/{first}/delete")
     assert response.status_code == 409
-    assert "Cards were laid off onto this meld: delete those layoffs first." in (
-        response.get_data(as_text=True)
-    )
+    page = response.get_data(as_text=True)
+    # Said under the button it was tapped on, on the entry's own page.
+    assert "<h1>Correct or delete an entry</h1>" in page
+    delete_section = page[page.index("<h2>Delete the entry</h2>") :]
+    assert "Cards were laid off onto this meld: delete those layoffs first." in delete_section
+    assert 'value="Q♣ K♣ A♣"' in page
     assert len(entries(app, table.game)) == 2
     assert totals(app, table.session_pk) == {"Ann": 30, "Bob": 2, "Cid": 0}
 
