@@ -59,6 +59,15 @@ def meld(client: FlaskClient, table: Table, name: str, cards: str) -> str:
     return text(response.get_data(as_text=True))
 
 
+def lay_off(client: FlaskClient, table: Table, name: str, onto: int, cards: str) -> None:
+    """Record a layoff onto the meld entry ``onto`` and check that it was recorded."""
+    response = client.post(
+        f"/games/{table.game}/layoffs",
+        data={"player": table.players[name], "meld": onto, "cards": cards},
+    )
+    assert response.status_code == 302, response.get_data(as_text=True)
+
+
 def entries(app: Flask, game_id: int) -> list[tuple[str, str, int]]:
     """Return the entries of a game as (player, cards, value)."""
     with app.app_context():
@@ -361,10 +370,7 @@ def test_the_layoff_form_shows_each_meld_as_it_lies_now_with_its_owner(
     table = start(client)
     meld(client, table, "Ann", "qc kc ac")
     first = meld_id(app, table, 1)
-    client.post(
-        f"/games/{table.game}/layoffs",
-        data={"player": table.players["Bob"], "meld": first, "cards": "2c"},
-    )
+    lay_off(client, table, "Bob", first, "2c")
     page = client.get(f"/sessions/{table.session}").get_data(as_text=True)
     assert f'name="meld" value="{first}" id="meld-{first}"' in page
     assert "Ann sequence Q♣ K♣ A♣ 2♣" in text(page)
@@ -484,10 +490,7 @@ def test_a_meld_with_a_layoff_on_it_cannot_be_deleted(client: FlaskClient, app: 
     table = start(client)
     meld(client, table, "Ann", "qc kc ac")
     first = meld_id(app, table, 1)
-    client.post(
-        f"/games/{table.game}/layoffs",
-        data={"player": table.players["Bob"], "meld": first, "cards": "2c"},
-    )
+    lay_off(client, table, "Bob", first, "2c")
     response = client.post(f"/games/{table.game}/entries/{first}/delete")
     assert response.status_code == 409
     page = response.get_data(as_text=True)
@@ -580,10 +583,7 @@ def test_a_correction_moves_a_layoff_onto_a_meld_that_lay_there_before_it(
     meld(client, table, "Ann", "5♠ 6♠ 7♠")
     meld(client, table, "Bob", "8♥ 8♦ 8♣")
     spades, eights = meld_id(app, table, 1), meld_id(app, table, 2)
-    client.post(
-        f"/games/{table.game}/layoffs",
-        data={"player": table.players["Ann"], "meld": spades, "cards": "8♠"},
-    )
+    lay_off(client, table, "Ann", spades, "8♠")
     meld(client, table, "Ann", "2♣ 3♣ 4♣")
     edit = f"/games/{table.game}/entries/{meld_id(app, table, 3)}/edit"
     page = client.get(edit).get_data(as_text=True)
@@ -607,10 +607,7 @@ def test_a_layoff_moved_onto_no_meld_on_offer_is_refused_plainly(
 ) -> None:
     table = start(client)
     meld(client, table, "Ann", "5♠ 6♠ 7♠")
-    client.post(
-        f"/games/{table.game}/layoffs",
-        data={"player": table.players["Bob"], "meld": meld_id(app, table, 1), "cards": "8♠"},
-    )
+    lay_off(client, table, "Bob", meld_id(app, table, 1), "8♠")
     response = client.post(
         f"/games/{table.game}/entries/{meld_id(app, table, 2)}/edit",
         data={"player": table.players["Bob"], "meld": chosen, "cards": "8♠"},
@@ -660,10 +657,7 @@ def test_a_correction_a_later_layoff_builds_on_is_refused(client: FlaskClient, a
     table = start(client)
     meld(client, table, "Ann", "qc kc ac")
     first = meld_id(app, table, 1)
-    client.post(
-        f"/games/{table.game}/layoffs",
-        data={"player": table.players["Bob"], "meld": first, "cards": "2c"},
-    )
+    lay_off(client, table, "Bob", first, "2c")
     response = client.post(f"/games/{table.game}/entries/{first}/edit", data={"cards": "9c 10c jc"})
     assert response.status_code == 409
     page = response.get_data(as_text=True)
@@ -680,6 +674,12 @@ def finish_data(table: Table, winner: str, hands: dict[str, str], romme: str = "
     data = {"winner": str(table.players[winner]), "romme": romme}
     data.update({f"hand_{table.players[name]}": cards for name, cards in hands.items()})
     return data
+
+
+def book(client: FlaskClient, table: Table, data: dict[str, str]) -> None:
+    """Send the finish form's fields confirmed and check that the settlement was booked."""
+    response = client.post(f"/games/{table.game}/finish", data={**data, "confirm": "1"})
+    assert response.status_code == 302, response.get_data(as_text=True)
 
 
 def test_the_finish_form_has_a_hand_field_for_every_player(client: FlaskClient) -> None:
@@ -761,7 +761,7 @@ def test_confirming_without_a_romme_hand_counts_the_hands_once(
     table = start(client)
     meld(client, table, "Ann", "qc kc ac")
     data = finish_data(table, "Ann", {"Bob": "kd 7h", "Cid": "as"}, romme="no")
-    client.post(f"/games/{table.game}/finish", data={**data, "confirm": "1"})
+    book(client, table, data)
     assert totals(app, table.session_pk) == {"Ann": 62, "Bob": 0, "Cid": 0}
 
 
@@ -891,12 +891,9 @@ def test_history_shows_each_game_its_entries_in_order_and_its_settlement(
     table = start(client, ("Ann", "Bob"))
     meld(client, table, "Bob", "6c 6h 6d")
     meld(client, table, "Ann", "qc kc ac")
-    client.post(
-        f"/games/{table.game}/layoffs",
-        data={"player": table.players["Bob"], "meld": meld_id(app, table, 2), "cards": "jc"},
-    )
+    lay_off(client, table, "Bob", meld_id(app, table, 2), "jc")
     data = finish_data(table, "Ann", {"Bob": "9s 2s"})
-    client.post(f"/games/{table.game}/finish", data={**data, "confirm": "1"})
+    book(client, table, data)
     client.post(f"/sessions/{table.session}/games")
     page = text(client.get(f"/sessions/{table.session}/history").get_data(as_text=True))
     first = page.index("Bob set 6♥ 6♦ 6♣ 18 points")
@@ -916,7 +913,7 @@ def test_history_marks_the_doubling_of_a_romme_hand(client: FlaskClient, app: Fl
     table = start(client, ("Ann", "Bob"))
     meld(client, table, "Ann", "qc kc ac")
     data = finish_data(table, "Ann", {"Bob": "9s"}, romme="yes")
-    client.post(f"/games/{table.game}/finish", data={**data, "confirm": "1"})
+    book(client, table, data)
     page = text(client.get(f"/sessions/{table.session}/history").get_data(as_text=True))
     assert "Ann went out with a Rommé hand." in page
     assert "Bob 9♠ = 9 × 2 (Rommé hand)" in page
@@ -932,7 +929,7 @@ def test_history_shows_a_hand_given_as_points_as_counted_and_no_settlement_for_a
         **finish_data(table, "Ann", {"Bob": "9s"}, romme="yes"),
         f"points_{table.players['Cid']}": "12",
     }
-    client.post(f"/games/{table.game}/finish", data={**data, "confirm": "1"})
+    book(client, table, data)
     client.post(f"/sessions/{table.session}/games")
     client.post(f"/games/{table.game + 1}/abandon")
     page = text(client.get(f"/sessions/{table.session}/history").get_data(as_text=True))
@@ -1166,7 +1163,7 @@ def test_only_the_last_game_can_be_reopened_and_only_by_the_edit_key(
     table = start(client)
     meld(client, table, "Ann", "qc kc ac")
     data = finish_data(table, "Ann", {"Bob": "9s", "Cid": "2h"}, romme="no")
-    client.post(f"/games/{table.game}/finish", data={**data, "confirm": "1"})
+    book(client, table, data)
     client.post(f"/sessions/{table.session}/games")
     second = table.game + 1
     meld(client, replace(table, game=second), "Bob", "7h 7d 7s")

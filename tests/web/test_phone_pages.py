@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from scorekeeper import rules, services
 from scorekeeper.i18n import LANGUAGE_COOKIE
 from scorekeeper.web import helpers
-from tests.web.test_pages import finish_data, meld, meld_id, start, text, totals
+from tests.web.test_pages import book, finish_data, meld, meld_id, start, text, totals
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "scorekeeper" / "translations"
@@ -151,7 +151,7 @@ def test_a_hand_may_be_given_as_the_points_the_table_counted(
     assert "Ann went out +38" in page
     html = preview.get_data(as_text=True)
     assert f'name="points_{table.players["Bob"]}" value="23"' in html
-    client.post(f"/games/{table.game}/finish", data={**data, "confirm": "1"})
+    book(client, table, data)
     assert totals(app, table.session_pk)["Ann"] == 68
 
 
