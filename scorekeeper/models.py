@@ -33,7 +33,11 @@ class GameSession(db.Model):  # type: ignore[name-defined,misc]
     edit_key_digest: so.Mapped[str] = so.mapped_column(sa.String(64), server_default="-")
     view_key_digest: so.Mapped[str] = so.mapped_column(sa.String(64), server_default="-")
     variant: so.Mapped[str] = so.mapped_column(sa.String(40), default="treppenromme")
-    target: so.Mapped[int]
+    # The points the session is played to; empty when it ends otherwise (house_rules says how).
+    target: so.Mapped[int | None]
+    # The house rules the table chose, as a JSON object with every default filled in; empty
+    # for sessions stored before house rules existed (their rule system's defaults).
+    house_rules: so.Mapped[str | None] = so.mapped_column(sa.Text)
     first_dealer_seat: so.Mapped[int]
     status: so.Mapped[str] = so.mapped_column(sa.String(10), default="open")
     created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import json
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -17,101 +19,55 @@ from scorekeeper.extensions import db
 from scorekeeper.keys import Access, SessionKeys, access
 from scorekeeper.models import Entry, Game, GameSession, Player, SettlementLine, TableCard, utcnow
 
-# What the use cases say when they refuse, in English and German (as the rules' messages).
-MESSAGES: dict[str, dict[str, rules.messages.Template]] = {
+# What the use cases say when they refuse: gettext msgids of the app's catalogue, as the
+# rules' messages (the German is in translations/de/LC_MESSAGES/messages.po).
+MESSAGES: dict[str, rules.Wording] = {
     # Said alike when the key is missing or wrong, so that nobody learns which sessions exist.
-    "no_session": {
-        "en": "There is no such session, or it needs its key (the link from the phone "
-        "that started it).",
-        "de": "Diese Partie gibt es nicht, oder sie braucht ihren Schlüssel (den Link vom Handy, "
-        "das sie begonnen hat).",
-    },
-    "no_game": {
-        "en": "There is no such game, or it needs its session's key (the link from the phone "
-        "that started it).",
-        "de": "Dieses Spiel gibt es nicht, oder es braucht den Schlüssel seiner Partie (den Link "
-        "vom Handy, das sie begonnen hat).",
-    },
-    "no_entry": {
-        "en": "There is no such entry in this game.",
-        "de": "Diesen Eintrag gibt es in diesem Spiel nicht.",
-    },
-    "no_such_meld": {
-        "en": "That meld is not on the table in this game.",
-        "de": "Diese Kombination liegt in diesem Spiel nicht auf dem Tisch.",
-    },
-    "meld_is_no_layoff": {
-        "en": "A meld lies on the table by itself: only laid-off cards can be moved onto "
-        "another meld.",
-        "de": "Eine Kombination liegt für sich: nur angelegte Karten lassen sich an eine andere "
-        "Kombination verlegen.",
-    },
-    "meld_recorded_later": {
-        "en": "That meld was recorded after these cards were laid off: it was not on the table "
-        "yet.",
-        "de": "Diese Kombination wurde erst nach dem Anlegen dieser Karten eingetragen: sie lag "
-        "da noch nicht auf dem Tisch.",
-    },
-    "no_such_player": {
-        "en": "That player does not play in this session.",
-        "de": "Diese Person spielt in dieser Partie nicht mit.",
-    },
-    "hand_of_a_stranger": {
-        "en": "A hand was entered for someone who does not play here.",
-        "de": "Eine Hand wurde für jemanden eingegeben, der hier nicht mitspielt.",
-    },
-    "session_over": {
-        "en": "This session is over: start a new session to play on.",
-        "de": "Diese Partie ist beendet: für weitere Spiele eine neue Partie beginnen.",
-    },
-    "game_still_open": {
-        "en": "A game is still open: finish or abandon it first.",
-        "de": "Ein Spiel läuft noch: erst beenden oder abbrechen.",
-    },
-    "game_over": {
-        "en": "Game {number} is over: its entries are final.",
-        "de": "Spiel {number} ist vorbei: seine Einträge stehen fest.",
-    },
-    "nothing_to_undo": {
-        "en": "There is nothing to undo in this game yet.",
-        "de": "In diesem Spiel gibt es noch nichts rückgängig zu machen.",
-    },
-    "later_entry_builds_on_it": {
-        "en": "A later entry builds on these cards: {name}'s {cards} (entry {position}). "
-        "Correct or delete that entry first.",
-        "de": "Ein späterer Eintrag baut auf diesen Karten auf: {cards} von {name} "
-        "(Eintrag {position}). Erst diesen Eintrag berichtigen oder löschen.",
-    },
-    "meld_has_layoffs": {
-        "en": "Cards were laid off onto this meld: delete those layoffs first.",
-        "de": "An diese Kombination wurde angelegt: erst die angelegten Karten löschen.",
-    },
-    "later_layoff_builds_on_it": {
-        "en": "A later layoff builds on these cards: delete that layoff first.",
-        "de": "Später angelegte Karten bauen auf diesen Karten auf: erst diese löschen.",
-    },
-    "undo_out_of_date": {
-        "en": "Nothing was undone: the latest entry is no longer the one this page showed "
-        "(it was undone already, or someone recorded since). Look at the game again.",
-        "de": "Nichts rückgängig gemacht: der letzte Eintrag ist nicht mehr der, den diese Seite "
-        "zeigte (er wurde schon zurückgenommen, oder es wurde inzwischen eingetragen). "
-        "Bitte das Spiel neu ansehen.",
-    },
-    "game_not_ended": {
-        "en": "Game {number} is still being played: there is no settlement to take back.",
-        "de": "Spiel {number} läuft noch: es gibt keine Abrechnung zurückzunehmen.",
-    },
-    "later_game_played": {
-        "en": "Game {number} was played after it: only the last game can be reopened, while "
-        "the game dealt after it has nothing recorded.",
-        "de": "Danach wurde Spiel {number} gespielt: nur das letzte Spiel lässt sich wieder "
-        "öffnen, solange im danach gegebenen Spiel nichts eingetragen ist.",
-    },
-    "raced": {
-        "en": "Another phone recorded at the same moment: look at the game and try again.",
-        "de": "Ein anderes Handy hat im selben Moment eingetragen: "
-        "bitte das Spiel ansehen und noch einmal versuchen.",
-    },
+    "no_session": rules.wording(
+        "There is no such session, or it needs its key (the link from the phone that started it)."
+    ),
+    "no_game": rules.wording(
+        "There is no such game, or it needs its session's key (the link from the phone that "
+        "started it)."
+    ),
+    "no_entry": rules.wording("There is no such entry in this game."),
+    "no_such_meld": rules.wording("That meld is not on the table in this game."),
+    "meld_is_no_layoff": rules.wording(
+        "A meld lies on the table by itself: only laid-off cards can be moved onto another meld."
+    ),
+    "meld_recorded_later": rules.wording(
+        "That meld was recorded after these cards were laid off: it was not on the table yet."
+    ),
+    "no_such_player": rules.wording("That player does not play in this session."),
+    "hand_of_a_stranger": rules.wording("A hand was entered for someone who does not play here."),
+    "session_over": rules.wording("This session is over: start a new session to play on."),
+    "game_still_open": rules.wording("A game is still open: finish or abandon it first."),
+    "game_over": rules.wording("Game %(number)s is over: its entries are final."),
+    "nothing_to_undo": rules.wording("There is nothing to undo in this game yet."),
+    "later_entry_builds_on_it": rules.wording(
+        "A later entry builds on these cards: %(name)s's %(cards)s (entry %(position)s). Correct "
+        "or delete that entry first."
+    ),
+    "meld_has_layoffs": rules.wording(
+        "Cards were laid off onto this meld: delete those layoffs first."
+    ),
+    "later_layoff_builds_on_it": rules.wording(
+        "A later layoff builds on these cards: delete that layoff first."
+    ),
+    "undo_out_of_date": rules.wording(
+        "Nothing was undone: the latest entry is no longer the one this page showed (it was "
+        "undone already, or someone recorded since). Look at the game again."
+    ),
+    "game_not_ended": rules.wording(
+        "Game %(number)s is still being played: there is no settlement to take back."
+    ),
+    "later_game_played": rules.wording(
+        "Game %(number)s was played after it: only the last game can be reopened, while the game "
+        "dealt after it has nothing recorded."
+    ),
+    "raced": rules.wording(
+        "Another phone recorded at the same moment: look at the game and try again."
+    ),
 }
 
 
@@ -125,7 +81,7 @@ class ServiceError(Exception):
 
     def message(self, language: str = "en") -> str:
         """Return the message in a language ("de" German, anything else English)."""
-        return rules.render_templates(MESSAGES[self.message_id], language, self.params)
+        return MESSAGES[self.message_id].render(language, **self.params)
 
 
 class NotFoundError(ServiceError, LookupError):
@@ -292,8 +248,25 @@ _GAME_LOADS = (
 
 
 def variant_of(session: GameSession) -> rules.Variant:
-    """Return the rule system a session is played by."""
-    return rules.find_variant(session.variant)
+    """Return the rule system a session is played by, with its house rules."""
+    return rule_system(session.variant, session.house_rules, session.target)
+
+
+def rule_system(name: str, house_rules: str | None, target: int | None) -> rules.Variant:
+    """Return a rule system with the house rules stored for a session.
+
+    Sessions stored before house rules existed have none: their rule system's defaults, played
+    to the target they have.
+    """
+    if house_rules is None:
+        return rules.find_variant(name, {"end": {"target": target or 500}})
+    return _rule_system(name, house_rules)
+
+
+@functools.lru_cache(maxsize=256)
+def _rule_system(name: str, house_rules: str) -> rules.Variant:
+    # Every read of a game builds its rule system: the same few stored texts come back.
+    return rules.find_variant(name, json.loads(house_rules))
 
 
 class GameSummary(NamedTuple):
@@ -329,8 +302,9 @@ def session_scores(session: GameSession, latest: int | None = None) -> SessionSc
     A game in progress is always the newest, so it is among any ``latest`` games.
     """
     banked = {player.id: player.banked for player in session.players}
+    variant = variant_of(session)
     if latest is None:
-        return _all_scores(db.session.connection(), session.id, banked, session.target)
+        return _all_scores(db.session.connection(), session.id, banked, variant)
     assert latest >= 1
     games = game_summaries(session, latest)
     ended = db.session.execute(
@@ -340,21 +314,21 @@ def session_scores(session: GameSession, latest: int | None = None) -> SessionSc
             SettlementLine.meld_points + SettlementLine.gain,
         ).where(SettlementLine.game_id.in_([game.id for game in games]))
     ).all()
-    return _scores(banked, session.target, games, ended)
+    return _scores(banked, variant, games, ended)
 
 
 def _all_scores(
-    connection: sa.Connection, session_id: int, banked: dict[int, int], target: int
+    connection: sa.Connection, session_id: int, banked: dict[int, int], variant: rules.Variant
 ) -> SessionScores:
     """Return the scores of all games: two prebuilt statements, a third while one is open."""
     games = [GameSummary(*row) for row in connection.execute(_GAMES_OF, {"session": session_id})]
     ended = connection.execute(_ENDED_POINTS, {"session": session_id}).all()
-    return _scores(banked, target, games, ended)
+    return _scores(banked, variant, games, ended)
 
 
 def _scores(
     banked: dict[int, int],
-    target: int,
+    variant: rules.Variant,
     games: list[GameSummary],
     ended: Iterable[Sequence[int]],
 ) -> SessionScores:
@@ -369,7 +343,10 @@ def _scores(
     totals = {
         player_id: total + current_points.get(player_id, 0) for player_id, total in banked.items()
     }
-    standing = rules.session_standing(totals, target, game_in_progress=current is not None)
+    ended_games = sum(1 for game in games if game.status != "open")
+    if games and len(games) < games[-1].number:  # only the latest games were read
+        ended_games = games[-1].number - (current is not None)
+    standing = variant.standing(totals, ended_games, game_in_progress=current is not None)
     return SessionScores(games=games, game_points=game_points, standing=standing)
 
 
@@ -410,6 +387,18 @@ def games_of(session: GameSession) -> list[Game]:
     return list(db.session.scalars(query).all())
 
 
+def hand_groupings(
+    variant: rules.Variant, lines: Iterable[SettlementLine]
+) -> dict[int, rules.Grouping]:
+    """Return how each booked hand split into matched and paid-for cards, where that matters."""
+    groupings = {}
+    for line in lines:
+        grouping = variant.hand_grouping(rules.parse_cards(line.hand)) if line.hand else None
+        if grouping is not None:
+            groupings[line.player_id] = grouping
+    return groupings
+
+
 def game_points(game: Game | GameState) -> dict[int, int]:
     """Return each player's points in one game, settlement included once it has ended."""
     if isinstance(game, GameState):
@@ -439,19 +428,53 @@ def games_played(session: GameSession) -> int:
     return int(count or 0)
 
 
-def next_dealer(
-    session: GameSession, dealt: int | None = None, game_open: bool | None = None
-) -> Player:
+def next_dealer(session: GameSession, games: Sequence[GameSummary] | None = None) -> Player:
     """Return the player who deals the next game (or the one in progress).
 
-    ``dealt`` (games dealt, the open one included) and ``game_open`` are read when not given.
+    ``games`` are the session's games in order, or at least its latest; read when not given.
     """
-    if dealt is None:
-        dealt = games_played(session)
-    if game_open is None:
-        game_open = open_game(session) is not None
-    seat = rules.next_dealer_seat(session.first_dealer_seat, dealt, game_open, len(session.players))
+    if games is None:
+        games = game_summaries(session, latest=1)
+    seat = _dealer_seat(
+        variant_of(session),
+        session.first_dealer_seat,
+        [(player.id, player.seat) for player in session.players],
+        games[-1] if games else None,
+    )
     return session.players[seat]
+
+
+def _dealer_seat(
+    variant: rules.Variant,
+    first_dealer_seat: int,
+    seats: Sequence[tuple[int, int]],
+    last: GameSummary | None,
+) -> int:
+    """Ask the rule system who deals, from the latest game (its dealer, winner and status)."""
+    seat_of = dict(seats)
+    last_game = None
+    if last is not None:
+        winner = seat_of[last.winner_id] if last.winner_id is not None else None
+        last_game = (seat_of[last.dealer_id], winner, last.status == "open")
+    return variant.dealer_seat(first_dealer_seat, last_game, len(seats))
+
+
+class Deal(NamedTuple):
+    """How a game is dealt: the cards each player gets and who plays first."""
+
+    cards_dealt: int
+    first_player: int
+
+
+def deal_of(game: Game | GameState) -> Deal:
+    """Ask the rule system how many cards a game deals and who plays first."""
+    if isinstance(game, GameState):
+        variant, seats = game.variant, [player.id for player in game.players]
+    else:
+        variant, seats = variant_of(game.session), [player.id for player in game.session.players]
+    dealer_seat = seats.index(game.dealer_id)
+    first = variant.first_player_seat(dealer_seat, len(seats))
+    return Deal(variant.cards_dealt(len(seats)), seats[first])
 
 
 def table_of(game: Game | GameState, before: int | None = None) -> rules.Table[int]:
@@ -528,7 +551,7 @@ class GameState:
     romme: bool | None
     variant: rules.Variant
     session_status: str
-    target: int
+    target: int | None
     players: list[PlayerRow]
     entries: list[EntryRow]
     session_public_id: str
@@ -613,7 +636,7 @@ def _game_state(connection: sa.Connection, game_id: int) -> GameState:
             entries[-1].cards.append(CardRow(row[8], row[9], row[10]))
     return GameState(
         *first[:7],
-        variant=rules.find_variant(first[7]),
+        variant=rule_system(first[7], first[16], first[9]),
         session_status=first[8],
         target=first[9],
         players=[PlayerRow(row[10], row[11], row[12], row[13]) for row in rows],
@@ -641,6 +664,7 @@ _GAME_ROWS = (
         _players.c.banked,
         _sessions.c.public_id,
         _sessions.c.first_dealer_seat,
+        _sessions.c.house_rules,
     )
     .select_from(
         _games.join(_sessions, _sessions.c.id == _games.c.session_id).join(
@@ -752,30 +776,38 @@ def _commit() -> None:
 @_write_use_case
 def create_session(
     names: list[str],
-    target: int = 500,
+    target: int | None = None,
     first_dealer: int | None = 0,
     *,
     variant: str = rules.Treppenromme.name,
+    house_rules: Mapping[str, object] | None = None,
     start_first_game: bool = False,
     keys: SessionKeys | None = None,
 ) -> GameSession:
     """Seat the players and open a session; ``first_dealer=None`` draws the dealer by lot.
 
-    Only the digests of ``keys`` are kept: the caller hands the keys themselves out.
+    ``target`` is short for the house rule ``{"end": {"target": target}}``. Only the digests
+    of ``keys`` are kept: the caller hands the keys themselves out.
     """
-    rule_system = rules.find_variant(variant)
+    chosen = dict(house_rules or {})
+    if target is not None:
+        rules.check_target(target)
+        if target > _LARGEST_TARGET:
+            raise rules.SeatingError("seating.target_too_high", largest=_LARGEST_TARGET)
+        if chosen.setdefault("end", {"target": target}) != {"target": target}:
+            raise rules.HouseRuleError("rules.target_and_end")
+    rule_system = rules.find_variant(variant, chosen)
     problems = rules.seating_problems(names, target, first_dealer, rule_system)
     if problems:
         raise next(iter(problems.values()))
-    if target > _LARGEST_TARGET:
-        raise rules.SeatingError("seating.target_too_high", largest=_LARGEST_TARGET)
     seated = rules.seat_players(names, rule_system)
     if first_dealer is None:
         first_dealer = random.randrange(len(seated))
     keys = keys or SessionKeys.new()
     session = GameSession(
         variant=rule_system.name,
-        target=target,
+        target=rule_system.house_rules["end"].get("target"),
+        house_rules=json.dumps(rule_system.house_rules, sort_keys=True),
         first_dealer_seat=first_dealer,
         status="open",
         edit_key_digest=keys.edit_digest,
@@ -785,7 +817,7 @@ def create_session(
     db.session.add(session)
     if start_first_game:
         db.session.flush()
-        seat = rules.next_dealer_seat(first_dealer, 0, False, len(seated))
+        seat = rule_system.dealer_seat(first_dealer, None, len(seated))
         # Set the ids: appending to session.games would load that (empty) list first.
         db.session.add(
             Game(
@@ -808,15 +840,18 @@ def start_game(session_id: int) -> GameState:
     rows = connection.execute(_SESSION_ROWS, {"session_id": session_id}).all()
     if not rows:
         raise NotFoundError("no_session")
-    variant, status, target, first_dealer_seat, public_id = rows[0][:5]
-    players = [PlayerRow(*row[5:]) for row in rows]
+    name, status, target, first_dealer_seat, public_id, house_rules = rows[0][:6]
+    variant = rule_system(name, house_rules, target)
+    players = [PlayerRow(row[6], row[7], row[8], row[9]) for row in rows]
     if status == "finished":
         raise ConflictError("session_over")
-    dealt, still_open = connection.execute(_GAMES_DEALT, {"session_id": session_id}).one()
-    if still_open:
+    row = connection.execute(_LAST_GAME, {"session": session_id}).one_or_none()
+    last = GameSummary(*row) if row is not None else None
+    if last is not None and last.status == "open":
         raise ConflictError("game_still_open")
-    number = dealt + 1
-    dealer = players[rules.next_dealer_seat(first_dealer_seat, dealt, False, len(players))]
+    number = last.number + 1 if last is not None else 1
+    seats = [(player.id, player.seat) for player in players]
+    dealer = players[_dealer_seat(variant, first_dealer_seat, seats, last)]
     game = {
         "session_id": session_id,
         "number": number,
@@ -834,7 +869,7 @@ def start_game(session_id: int) -> GameState:
         "open",
         None,
         None,
-        rules.find_variant(variant),
+        variant,
         status,
         target,
         players,
@@ -851,6 +886,7 @@ _SESSION_ROWS = (
         _sessions.c.target,
         _sessions.c.first_dealer_seat,
         _sessions.c.public_id,
+        _sessions.c.house_rules,
         _players.c.id,
         _players.c.seat,
         _players.c.name,
@@ -890,11 +926,8 @@ _OPEN_GAME_POINTS = (
     .where(_entries.c.game_id == sa.bindparam("game"))
     .group_by(_entries.c.player_id)
 )
-# How many games the session has dealt, and how many of them are still open.
-_GAMES_DEALT = sa.select(
-    sa.func.count(),
-    sa.func.coalesce(sa.func.sum(sa.case((_games.c.status == "open", 1), else_=0)), 0),
-).where(_games.c.session_id == sa.bindparam("session_id"))
+# The latest game of a session, which says who deals the next.
+_LAST_GAME = _GAMES_OF.order_by(None).order_by(_games.c.number.desc()).limit(1)
 
 
 # --- entries ---------------------------------------------------------------------------------
@@ -1061,25 +1094,19 @@ def correct_entry(
     taken = [card for card in new_cards if card.code in elsewhere]
     if taken:
         raise rules.CardAlreadyPlayedError("table.already_on_table", cards=taken, count=len(taken))
-    table: rules.Table[int] = rules.Table(state.variant)
-    corrected: rules.Meld | rules.Layoff | None = None
-    for other in state.entries:
-        if other.id == entry.id:
-            # The corrected entry itself is refused with the rules' own reason.
-            corrected = table.play(rules.TableEntry(other.id, new_cards, onto))
-            continue
-        try:
-            value = table.play(_table_entry(other)).value
-        except rules.RulesError:
-            value = None
-        if value != other.value:
-            raise ConflictError(
-                "later_entry_builds_on_it",
-                name=_player_of(state, other.player_id).name,
-                cards=_table_entry(other).cards,
-                position=other.position,
-            )
-    assert corrected is not None
+    replayed: list[rules.TableEntry[int]] = [_table_entry(other) for other in state.entries]
+    written = {other.id: other.value for other in state.entries}
+    corrected, changed = rules.replay_correction(
+        replayed, written, rules.TableEntry(entry.id, new_cards, onto), state.variant
+    )
+    if changed is not None:
+        later = entry_in(state.entries, changed.key)
+        raise ConflictError(
+            "later_entry_builds_on_it",
+            name=_player_of(state, later.player_id).name,
+            cards=_table_entry(later).cards,
+            position=later.position,
+        )
     meld_kind = corrected.kind.value if isinstance(corrected, rules.Meld) else entry.meld_kind
     # Delete the old cards first: the new ones may repeat them, and each card lies once a game.
     connection.execute(_DELETE_CARDS, {"entry": entry.id})
@@ -1106,8 +1133,9 @@ def _refuse_dependants(state: GameState, remaining: list[EntryRow], removed: Ent
     later = [other for other in remaining if other.position > removed.position]
     if removed.kind == "meld" and any(other.meld_id == removed.id for other in later):
         raise ConflictError("meld_has_layoffs")
-    values = rules.values_after_replay([_table_entry(other) for other in remaining], state.variant)
-    if values is None or any(values[other.id] != other.value for other in later):
+    written = {other.id: other.value for other in remaining}
+    entries = [_table_entry(other) for other in remaining]
+    if rules.first_entry_changed(entries, written, state.variant) is not None:
         raise ConflictError("later_layoff_builds_on_it")
 
 
@@ -1120,11 +1148,20 @@ class SessionSummary:
 
     public_id: str
     status: str
-    target: int
-    variant: str
+    rule_system: rules.Variant
     players: list[tuple[int, str]]
     scores: SessionScores
     dealer_id: int
+
+    @property
+    def variant(self) -> str:
+        """Return the name of the rule system, e.g. ``boathouse_rum``."""
+        return self.rule_system.name
+
+    @property
+    def target(self) -> int | None:
+        """Return the total the session is played to, if it ends at one."""
+        return self.scores.standing.target
 
 
 def summarize_session(session: GameSession) -> SessionSummary:
@@ -1132,8 +1169,7 @@ def summarize_session(session: GameSession) -> SessionSummary:
     return _summary(
         session.public_id,
         session.status,
-        session.target,
-        session.variant,
+        variant_of(session),
         [(player.id, player.name) for player in session.players],
         session_scores(session),
         session.first_dealer_seat,
@@ -1146,10 +1182,9 @@ def _summary_after(connection: sa.Connection, game: GameState) -> SessionSummary
     return _summary(
         game.session_public_id,
         game.session_status,
-        game.target,
-        game.variant.name,
+        game.variant,
         [(player.id, player.name) for player in game.players],
-        _all_scores(connection, game.session_id, banked, game.target),
+        _all_scores(connection, game.session_id, banked, game.variant),
         game.first_dealer_seat,
     )
 
@@ -1157,18 +1192,16 @@ def _summary_after(connection: sa.Connection, game: GameState) -> SessionSummary
 def _summary(
     public_id: str,
     status: str,
-    target: int,
-    variant: str,
+    variant: rules.Variant,
     players: list[tuple[int, str]],
     scores: SessionScores,
     first_dealer_seat: int,
 ) -> SessionSummary:
-    """Put a session's summary together; who deals next follows from all its games."""
-    game_open = any(game.status == "open" for game in scores.games)
-    seat = rules.next_dealer_seat(first_dealer_seat, len(scores.games), game_open, len(players))
-    return SessionSummary(
-        public_id, status, target, variant, players, scores, dealer_id=players[seat][0]
-    )
+    """Put a session's summary together; who deals next follows from its latest game."""
+    seats = [(player_id, seat) for seat, (player_id, _name) in enumerate(players)]
+    last = scores.games[-1] if scores.games else None
+    seat = _dealer_seat(variant, first_dealer_seat, seats, last)
+    return SessionSummary(public_id, status, variant, players, scores, dealer_id=players[seat][0])
 
 
 @dataclass(frozen=True)
@@ -1197,48 +1230,32 @@ def preview_finish(
     A hand is the cards left in it as text, or the points the table counted (a whole number).
     """
     game = _open_state(db.session.connection(), game_id)
-    variant = game.variant
-    players = game.players
-    if winner_id is None:
-        if romme:
-            raise rules.SettlementError("settlement.abandoned_romme")
-        settlement = rules.settle_game([p.id for p in players], None, {}, variant=variant)
-        return Finish(game, None, False, False, {}, settlement)
-    winner = _player_of(game, winner_id)
-    entry_players = [entry.player_id for entry in game.entries]
-    if winner.id not in entry_players:
-        raise rules.SettlementError("settlement.winner_without_entries", name=winner.name)
-    possible = rules.romme_hand_possible(entry_players, winner.id)
-    if romme and not possible:
-        raise rules.SettlementError("settlement.no_romme_hand", name=winner.name)
-    names = {player.id: player.name for player in players}
+    if winner_id is not None:
+        _player_of(game, winner_id)
+    names = {player.id: player.name for player in game.players}
     parsed: dict[int, list[rules.Card] | int] = {}
     for player_id, hand in hands.items():
         if player_id not in names:
             raise InvalidRequestError("hand_of_a_stranger")
         parsed[player_id] = hand if isinstance(hand, int) else rules.parse_cards(hand)
-    on_table = table_of(game).cards
-    for player_id, cards in parsed.items():
-        if isinstance(cards, int):
-            continue
-        taken = [card for card in cards if card in on_table]
-        if taken:
-            raise rules.CardAlreadyPlayedError(
-                "cards.on_table_not_in_hand",
-                cards=taken,
-                name=names[player_id],
-                count=len(taken),
-            )
-    settlement = rules.settle_game(
-        [p.id for p in players],
-        winner.id,
+    settlement = game.variant.finish(
+        names,
+        winner_id,
         parsed,
-        romme=possible if romme is None else romme,
-        variant=variant,
+        entry_players=[entry.player_id for entry in game.entries],
+        on_table=table_of(game).cards if winner_id is not None else (),
+        romme=romme,
     )
+    winner = _player_of(game, winner_id) if winner_id is not None else None
     hand_cards = {key: cards for key, cards in parsed.items() if not isinstance(cards, int)}
     return Finish(
-        game, winner, settlement.romme, possible, hand_cards, settlement, settlement.hand_points
+        game,
+        winner,
+        settlement.romme,
+        settlement.romme_possible,
+        hand_cards,
+        settlement,
+        settlement.hand_points,
     )
 
 
@@ -1293,7 +1310,8 @@ def finish_game(
         for player in game.players
     ]
     connection.execute(_BANK, [{"player": player.id, "total": player.banked} for player in players])
-    standing = rules.session_standing({player.id: player.banked for player in players}, game.target)
+    # Games are numbered in order and only the latest can be open: all of them have ended now.
+    standing = game.variant.standing({player.id: player.banked for player in players}, game.number)
     session_status = game.session_status
     if standing.winner is not None:
         session_status = "finished"

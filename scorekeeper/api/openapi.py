@@ -58,6 +58,20 @@ _IDEMPOTENCY_KEY = {
 }
 
 
+_VARIANT_NAME = {
+    "enum": ["treppenromme", "boathouse_rum"],
+    "default": "treppenromme",
+    "description": "The rule system.",
+}
+_LANG = {
+    "name": "lang",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "de for German; English otherwise.",
+}
+
+
 def _id_param(name: str) -> dict[str, Any]:
     schema = _SESSION_ID if name == "session_id" else _ID
     return {"name": name, "in": "path", "required": True, "schema": schema}
@@ -68,7 +82,8 @@ OPENAPI: dict[str, Any] = {
     "info": {
         "title": "Treppenrommé scorekeeper",
         "version": "1",
-        "description": "Record melds, layoffs and settlements of Treppenrommé sessions.",
+        "description": "Record melds, layoffs and settlements of rummy sessions under the rule "
+        "system a table chooses: Treppenrommé (the default) or Boathouse Rum.",
     },
     "paths": {
         "/api/v1/openapi.json": {
@@ -79,6 +94,18 @@ OPENAPI: dict[str, Any] = {
                 },
             }
         },
+        "/api/v1/variants": {
+            "get": {
+                "summary": "The rule systems a session can be played by, with their house rules",
+                "parameters": [_LANG],
+                "responses": {
+                    "200": _answer(
+                        "The rule systems; title in the request's language (?lang=de).",
+                        {"type": "array", "items": {"$ref": "#/components/schemas/Variant"}},
+                    ),
+                },
+            }
+        },
         "/api/v1/check": {
             "post": {
                 "summary": "Check cards as a meld, or as a layoff onto a meld",
@@ -86,7 +113,15 @@ OPENAPI: dict[str, Any] = {
                     {
                         "type": "object",
                         "required": ["cards"],
-                        "properties": {"cards": _CARDS_IN, "onto": _CARDS_IN},
+                        "properties": {
+                            "cards": _CARDS_IN,
+                            "onto": {
+                                "description": "The meld to lay off onto; null or left out "
+                                "checks the cards as a new meld.",
+                                "oneOf": [*_CARDS_IN["oneOf"], {"type": "null"}],
+                            },
+                            "variant": _VARIANT_NAME,
+                        },
                     }
                 ),
                 "responses": {
@@ -108,13 +143,22 @@ OPENAPI: dict[str, Any] = {
                                 "type": "array",
                                 "items": {"type": "string", "minLength": 1, "maxLength": 40},
                                 "minItems": 2,
-                                "maxItems": 4,
-                                "description": "2 to 4 names in seating order (clockwise), "
-                                "each different and at most 40 characters.",
+                                "maxItems": 6,
+                                "description": "Names in seating order (clockwise), each "
+                                "different and at most 40 characters: 2 to 4 in Treppenrommé, "
+                                "2 to 6 in Boathouse Rum (GET /api/v1/variants).",
+                            },
+                            "variant": _VARIANT_NAME,
+                            "rules": {
+                                "type": "object",
+                                "description": "House rules, every key optional (defaults in "
+                                'GET /api/v1/variants): "end": {"target": N} or {"games": N}; '
+                                'Treppenrommé\'s "romme_doubling": "winner" or "loser".',
                             },
                             "target": {
                                 "type": "integer",
-                                "default": 500,
+                                "description": 'Short for "rules": {"end": {"target": N}}; '
+                                "500 in Treppenrommé and 100 in Boathouse Rum by default.",
                                 "minimum": 1,
                                 "maximum": 2147483647,
                             },
@@ -396,6 +440,29 @@ OPENAPI: dict[str, Any] = {
                     "error": {"type": "string"},
                 },
             },
+            "Variant": {
+                "type": "object",
+                "required": ["name", "title", "players", "rules"],
+                "properties": {
+                    "name": {"type": "string"},
+                    "title": {"type": "string"},
+                    "players": {"type": "array", "items": {"type": "integer"}},
+                    "min_players": {"type": "integer"},
+                    "max_players": {"type": "integer"},
+                    "rules": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "required": ["name", "default", "allowed"],
+                            "properties": {
+                                "name": {"type": "string"},
+                                "default": {},
+                                "allowed": {"type": "array"},
+                            },
+                        },
+                    },
+                },
+            },
             "Player": {
                 "type": "object",
                 "required": ["id", "name"],
@@ -439,12 +506,29 @@ OPENAPI: dict[str, Any] = {
                 "properties": {
                     "id": _SESSION_ID,
                     "status": {"enum": ["open", "finished"]},
-                    "target": {"type": "integer"},
+                    "target": {
+                        "type": ["integer", "null"],
+                        "description": "The total the session is played to; null when it ends "
+                        "after a number of games.",
+                    },
                     "variant": {"type": "string"},
+                    "rules": {
+                        "type": "object",
+                        "description": "Every house rule of the session, defaults included.",
+                    },
+                    "games_left": {
+                        "type": "integer",
+                        "description": "Only for a session of a fixed number of games.",
+                    },
                     "players": {"type": "array", "items": {"$ref": "#/components/schemas/Player"}},
                     "winner": {"type": ["integer", "null"]},
                     "totals": _POINTS,
-                    "to_go": _POINTS,
+                    "to_go": {
+                        "type": "object",
+                        "description": "Each player's distance to the target (null when the "
+                        "session ends after a number of games).",
+                        "additionalProperties": {"type": ["integer", "null"]},
+                    },
                     "dealer": _ID,
                     "current_game": {"type": ["integer", "null"]},
                     "games": {
@@ -487,6 +571,8 @@ OPENAPI: dict[str, Any] = {
                     "session": _SESSION_ID,
                     "number": {"type": "integer"},
                     "dealer": _ID,
+                    "cards_dealt": {"type": "integer", "description": "Cards dealt to each."},
+                    "first_player": {**_ID, "description": "The player who plays first."},
                     "status": {"enum": ["open", "finished", "abandoned"]},
                     "winner": {"type": ["integer", "null"]},
                     "romme": {"type": ["boolean", "null"]},
@@ -520,9 +606,24 @@ OPENAPI: dict[str, Any] = {
                     "winner": {"type": ["integer", "null"]},
                     "romme": {"type": "boolean"},
                     "romme_possible": {"type": "boolean"},
-                    "hand_points": _POINTS,
+                    "hand_points": {
+                        **_POINTS,
+                        "description": "What each loser's hand counts before doubling (Boathouse "
+                        "Rum: its unmatched cards).",
+                    },
                     "factors": _POINTS,
                     "settlement": _POINTS,
+                    "paid": {**_POINTS, "description": "What each loser pays, doubling included."},
+                    "unmatched": {
+                        "type": "object",
+                        "description": "Boathouse Rum: each loser's cards paid for.",
+                        "additionalProperties": _CARDS_OUT,
+                    },
+                    "matched": {
+                        "type": "object",
+                        "description": "Boathouse Rum: the melds found in each loser's hand.",
+                        "additionalProperties": {"type": "array", "items": _CARDS_OUT},
+                    },
                     "session": {"$ref": "#/components/schemas/Session"},
                 },
             },

@@ -14,16 +14,22 @@ def session_json(session: GameSession | services.SessionSummary) -> dict[str, An
     if isinstance(session, GameSession):
         session = services.summarize_session(session)
     scores = session.scores
+    standing = scores.standing
     current = next((game for game in scores.games if game.status == "open"), None)
+    extra: dict[str, Any] = {}
+    if standing.games_left is not None:
+        extra["games_left"] = standing.games_left
     return {
         "id": session.public_id,
         "status": session.status,
-        "target": session.target,
+        "target": standing.target,
         "variant": session.variant,
+        "rules": session.rule_system.house_rules,
+        **extra,
         "players": [{"id": player_id, "name": name} for player_id, name in session.players],
         "winner": scores.standing.winner if session.status == "finished" else None,
         "totals": _by_player(scores.totals),
-        "to_go": _by_player({pid: scores.standing.to_go(pid) for pid in scores.totals}),
+        "to_go": {str(pid): standing.to_go(pid) for pid in scores.totals},
         "dealer": session.dealer_id,
         "current_game": current.id if current else None,
         "games": [
@@ -45,11 +51,14 @@ def game_json(game: Game | services.GameState) -> dict[str, Any]:
     """Return a game with the melds as they lie now, its entries in order, and its points."""
     table = services.table_of(game)
     melds = [entry for entry in game.entries if entry.kind == "meld"]
+    deal = services.deal_of(game)
     return {
         "id": game.id,
         "session": game.session_public_id,
         "number": game.number,
         "dealer": game.dealer_id,
+        "cards_dealt": deal.cards_dealt,
+        "first_player": deal.first_player,
         "status": game.status,
         "winner": game.winner_id,
         "romme": game.romme,
@@ -96,6 +105,15 @@ def finish_json(finish: services.Finish) -> dict[str, Any]:
         "hand_points": _by_player(settlement.hand_points),
         "factors": _by_player(settlement.factors),
         "settlement": _by_player(settlement.gains),
+        "paid": _by_player(settlement.paid),
+        "unmatched": {
+            str(player): [card.code for card in cards]
+            for player, cards in settlement.unmatched.items()
+        },
+        "matched": {
+            str(player): [[card.code for card in meld] for meld in melds]
+            for player, melds in settlement.matched.items()
+        },
         "session": session_json(finish.session or services.get_session(finish.game.session_id)),
     }
 

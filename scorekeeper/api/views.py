@@ -178,15 +178,27 @@ def openapi() -> Response:
     return jsonify(OPENAPI)
 
 
+@bp.get("/variants")
+def variants() -> Response:
+    """List the rule systems a session can be played by, with their house rules."""
+    return jsonify(
+        [
+            {**variant.describe(), "title": variant.label(_language())}
+            for variant in (rules.find_variant(name) for name in rules.VARIANTS)
+        ]
+    )
+
+
 @bp.post("/check")
 def check() -> Response:
     """Check cards as a meld, or as a layoff ``onto`` a meld, without recording anything."""
     body = _body()
+    variant = rules.find_variant(_name(body, "variant", rules.TREPPENROMME.name))
     cards = rules.parse_cards(_cards(body, "cards"))
     onto_text = body.get("onto")
     try:
         if onto_text is None:
-            meld = rules.classify(cards)
+            meld = rules.classify(cards, variant)
             return jsonify(
                 valid=True,
                 kind=meld.kind.value,
@@ -196,7 +208,7 @@ def check() -> Response:
                 aces=_aces(meld, set(meld.cards)),
             )
         onto = rules.parse_cards(_cards(body, "onto"))
-        layoff = rules.lay_off(onto, cards)
+        layoff = rules.lay_off(onto, cards, variant)
     except rules.CardNotationError:
         raise
     except rules.RulesError as error:
@@ -229,12 +241,18 @@ def create_session() -> tuple[Response, int]:
     names = body.get("players")
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
         raise BadBody(_l("players must be a list of names, in seating order (clockwise)."))
-    target = body.get("target", 500)
-    if not _is_int(target):
+    target = body.get("target")
+    if "target" in body and not _is_int(target):
         raise BadBody(_l("target must be a whole number of points, e.g. 500."))
+    variant = _name(body, "variant", rules.TREPPENROMME.name)
+    house_rules = body.get("rules", {})
+    if not isinstance(house_rules, dict):
+        raise BadBody(_l('rules must be an object of house rules, e.g. {"end": {"games": 5}}.'))
     dealer = _first_dealer(body.get("dealer", 0), names)
     keys = SessionKeys.new()
-    session = services.create_session(names, target, dealer, keys=keys)
+    session = services.create_session(
+        names, target, dealer, variant=variant, house_rules=house_rules, keys=keys
+    )
     return jsonify(
         {**serialize.session_json(session), "edit_key": keys.edit, "view_key": keys.view}
     ), 201
@@ -378,6 +396,13 @@ def _malformed() -> dict[str, Any]:
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _name(body: dict[str, Any], field: str, default: str) -> str:
+    value = body.get(field, default)
+    if not isinstance(value, str):
+        raise BadBody(_l("%(field)s must be a name, e.g. “treppenromme”.", field=field))
+    return value
 
 
 def _id(body: dict[str, Any], field: str) -> int:

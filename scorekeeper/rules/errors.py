@@ -102,3 +102,7 @@ class SettlementError(RulesError):
 
 class SeatingError(RulesError):
     """The players or the target of a session are not playable."""
+
+
+class HouseRuleError(RulesError):
+    """A rule system or house rule that does not exist, or a value it does not allow."""

@@ -1,10 +1,17 @@
-"""Every rules message in English and German, and how to render one for the card table.
+"""Every rules message as a gettext message id, and how to render one for the card table.
 
-A message is an id with params. Its template is chosen by language when the message is shown,
-and the params are rendered in that language too: a card in its own letters (``D♣`` for the
+A message is an id with params. The id names an English wording, which is the gettext msgid;
+the German lives in the catalogue ``scorekeeper/translations/de/LC_MESSAGES/messages.po``
+beside every other sentence of the app, and is read from the compiled ``messages.mo`` with the
+standard library's :mod:`gettext`. Where the wording depends on a number, the id names a
+singular and a plural msgid, and the param ``count`` chooses between them (``ngettext``).
+The params are rendered in the language first: a card in its own letters (``D♣`` for the
 Queen of clubs in German), a list of cards separated by spaces, a suit as its symbol, a rank
-as its letter, a rule system as its title. Where the wording depends on a number, the
-template is a dict ``{"one": ..., "other": ...}`` chosen by the param ``count``.
+as its letter, a rule system as its title.
+
+To add a message: give it an id here, wrapped in ``wording("...")`` or
+``plural_wording("...", "...")`` with ``%(name)s`` placeholders; run the extract command
+in ``babel.cfg``, then ``pybabel update`` and translate the new entry in the German ``.po``.
 
 >>> from scorekeeper.rules.cards import parse_cards
 >>> render_message("table.already_on_table", "de", cards=parse_cards("Q♣ K♣"), count=2)
@@ -15,320 +22,213 @@ template is a dict ``{"one": ..., "other": ...}`` chosen by the param ``count``.
 
 from __future__ import annotations
 
+import functools
+import gettext
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 LANGUAGES = ("en", "de")
 
-Template = str | dict[str, str]
+# The app's one catalogue, compiled by ``pybabel compile -d scorekeeper/translations``.
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
 
-MESSAGES: dict[str, dict[str, Template]] = {
+
+@functools.cache
+def _catalogue(language: str) -> gettext.NullTranslations:
+    """Return the compiled catalogue of a language; English reads the msgids themselves."""
+    return gettext.translation(
+        "messages", localedir=TRANSLATIONS, languages=[language], fallback=True
+    )
+
+
+@dataclass(frozen=True)
+class Wording:
+    """The English wording of a message: its gettext msgid, and its plural msgid if any."""
+
+    singular: str
+    plural: str | None = None
+
+    def render(self, language: str = "en", /, **params: object) -> str:
+        """Return the wording in a language, its params rendered in that language."""
+        lang = language_of(language)
+        catalogue = _catalogue(lang)
+        if self.plural is None:
+            text = catalogue.gettext(self.singular)
+        else:
+            text = catalogue.ngettext(self.singular, self.plural, _count(params))
+        return text % {name: render_param(value, lang) for name, value in params.items()}
+
+
+def wording(singular: str) -> Wording:
+    """Mark an English sentence as a msgid of the catalogue (extract keyword ``wording``)."""
+    return Wording(singular)
+
+
+def plural_wording(singular: str, plural: str) -> Wording:
+    """Mark a sentence whose wording the param ``count`` chooses (``plural_wording:1,2``)."""
+    return Wording(singular, plural)
+
+
+def _count(params: Mapping[str, object]) -> int:
+    """Return the param ``count``, the number that chooses a plural form."""
+    count = params["count"]
+    if not isinstance(count, int):
+        raise TypeError(f"the param count must be a whole number, not {count!r}")
+    return count
+
+
+MESSAGES: dict[str, Wording] = {
     # --- card notation (the token is what the user typed, shown as typed) -------------------
-    "notation.too_short": {
-        "en": "“{token}” is not a card: write the rank, then the suit, e.g. Q♣ or 10h.",
-        "de": "„{token}“ ist keine Karte: erst den Rang, dann die Farbe schreiben, "
-        "z. B. D♣ oder 10h.",
-    },
-    "notation.no_suit": {
-        "en": "“{token}” is not a card: the last character must be the suit (♠ ♥ ♦ ♣ or S H D C).",
-        "de": "„{token}“ ist keine Karte: das letzte Zeichen muss die Farbe sein "
-        "(♠ ♥ ♦ ♣ oder S H D C).",
-    },
-    "notation.no_rank": {
-        "en": "“{token}” is not a card: “{rank}” is not a rank (A 2-10 J Q K, or T, B, D).",
-        "de": "„{token}“ ist keine Karte: „{rank}“ ist kein Rang (A 2-10 B D K, oder T, J, Q).",
-    },
+    "notation.too_short": wording(
+        "“%(token)s” is not a card: write the rank, then the suit, e.g. Q♣ or 10h."
+    ),
+    "notation.no_suit": wording(
+        "“%(token)s” is not a card: the last character must be the suit (♠ ♥ ♦ ♣ or S H D C)."
+    ),
+    "notation.no_rank": wording(
+        "“%(token)s” is not a card: “%(rank)s” is not a rank (A 2-10 J Q K, or T, B, D)."
+    ),
     # --- melds --------------------------------------------------------------------------------
-    "meld.no_cards": {
-        "en": "No cards entered: a meld needs at least {needed} cards.",
-        "de": "Keine Karten eingegeben: eine Kombination braucht mindestens {needed} Karten.",
-    },
-    "meld.too_few": {
-        "en": {
-            "one": "A meld needs at least {needed} cards; {cards} is only {count}.",
-            "other": "A meld needs at least {needed} cards; {cards} are only {count}.",
-        },
-        "de": {
-            "one": "Eine Kombination braucht mindestens {needed} Karten; {cards} ist nur {count}.",
-            "other": "Eine Kombination braucht mindestens {needed} Karten; "
-            "{cards} sind nur {count}.",
-        },
-    },
-    "meld.card_twice": {
-        "en": "{card} is entered twice: every card exists once.",
-        "de": "{card} ist doppelt eingegeben: jede Karte gibt es nur einmal.",
-    },
-    "meld.neither": {
-        "en": "{cards} is neither a set (cards of one rank) "
-        "nor a sequence (cards of one suit in order).",
-        "de": "{cards} ist weder ein Satz (Karten eines Rangs) "
-        "noch eine Folge (Karten einer Farbe in lückenloser Reihe).",
-    },
+    "meld.no_cards": wording("No cards entered: a meld needs at least %(needed)s cards."),
+    "meld.too_few": plural_wording(
+        "A meld needs at least %(needed)s cards; %(cards)s is only %(count)s.",
+        "A meld needs at least %(needed)s cards; %(cards)s are only %(count)s.",
+    ),
+    "meld.card_twice": wording("%(card)s is entered twice: every card exists once."),
+    "meld.neither": wording(
+        "%(cards)s is neither a set (cards of one rank) nor a sequence (cards of one suit in "
+        "order)."
+    ),
     # --- sets ---------------------------------------------------------------------------------
-    "set.suit_twice": {
-        "en": "{cards} is not a set: the cards of a set are all of different suits, "
-        "and {suit} is there twice.",
-        "de": "{cards} ist kein Satz: die Karten eines Satzes haben alle verschiedene Farben, "
-        "und {suit} kommt zweimal vor.",
-    },
-    "set.too_many": {
-        "en": "{cards} is not a set: a set has at most {largest} cards.",
-        "de": "{cards} ist kein Satz: ein Satz hat höchstens {largest} Karten.",
-    },
-    "set.other_rank": {
-        "en": {
-            "one": "{cards} is not a set: {strangers} does not belong "
-            "in a set of {rank}s (a set is of one rank).",
-            "other": "{cards} is not a set: {strangers} do not belong "
-            "in a set of {rank}s (a set is of one rank).",
-        },
-        "de": {
-            "one": "{cards} ist kein Satz: {strangers} gehört nicht "
-            "in einen Satz vom Rang {rank} (ein Satz hat nur einen Rang).",
-            "other": "{cards} ist kein Satz: {strangers} gehören nicht "
-            "in einen Satz vom Rang {rank} (ein Satz hat nur einen Rang).",
-        },
-    },
+    "set.suit_twice": wording(
+        "%(cards)s is not a set: the cards of a set are all of different suits, and %(suit)s is "
+        "there twice."
+    ),
+    "set.too_many": wording("%(cards)s is not a set: a set has at most %(largest)s cards."),
+    "set.other_rank": plural_wording(
+        "%(cards)s is not a set: %(strangers)s does not belong in a set of %(rank)ss (a set is of "
+        "one rank).",
+        "%(cards)s is not a set: %(strangers)s do not belong in a set of %(rank)ss (a set is of "
+        "one rank).",
+    ),
     # --- sequences: "<cards> is not a sequence: <reason>" -------------------------------------
-    "sequence.not_a_sequence": {
-        "en": "{cards} is not a sequence: {reason}",
-        "de": "{cards} ist keine Folge: {reason}",
-    },
-    "sequence.mixed_suits": {
-        "en": {
-            "one": "a sequence is of one suit, and {strangers} is not {suit}.",
-            "other": "a sequence is of one suit, and {strangers} are not {suit}.",
-        },
-        "de": {
-            "one": "eine Folge hat nur eine Farbe, und {strangers} ist kein {suit}.",
-            "other": "eine Folge hat nur eine Farbe, und {strangers} sind keine {suit}.",
-        },
-    },
-    "sequence.corner": {
-        "en": "in {variant} the ace may not turn the corner (K-A-2).",
-        "de": "in {variant} darf das Ass nicht um die Ecke gehen (K-A-2).",
-    },
+    "sequence.not_a_sequence": wording("%(cards)s is not a sequence: %(reason)s"),
+    "sequence.mixed_suits": plural_wording(
+        "a sequence is of one suit, and %(strangers)s is not %(suit)s.",
+        "a sequence is of one suit, and %(strangers)s are not %(suit)s.",
+    ),
+    "sequence.corner": wording("in %(variant)s the ace may not turn the corner (K-A-2)."),
     # ``gaps`` is a list of "sequence.gap" messages, joined with "and" / "und".
-    "sequence.missing": {
-        "en": "{gaps}.",
-        "de": "{gaps}.",
-    },
-    "sequence.gap": {
-        "en": {
-            "one": "{missing} is missing between {before} and {after}",
-            "other": "{missing} are missing between {before} and {after}",
-        },
-        "de": {
-            "one": "{missing} fehlt zwischen {before} und {after}",
-            "other": "{missing} fehlen zwischen {before} und {after}",
-        },
-    },
+    "sequence.missing": wording("%(gaps)s."),
+    "sequence.gap": plural_wording(
+        "%(missing)s is missing between %(before)s and %(after)s",
+        "%(missing)s are missing between %(before)s and %(after)s",
+    ),
     # --- layoffs ------------------------------------------------------------------------------
-    "layoff.no_cards": {
-        "en": "Choose at least one card to lay off.",
-        "de": "Bitte mindestens eine Karte zum Anlegen wählen.",
-    },
-    "layoff.card_twice": {
-        "en": "{card} is entered twice.",
-        "de": "{card} ist doppelt eingegeben.",
-    },
-    "layoff.already_in_meld": {
-        "en": {
-            "one": "{cards} already lies in {meld}.",
-            "other": "{cards} already lie in {meld}.",
-        },
-        "de": {
-            "one": "{cards} liegt schon in {meld}.",
-            "other": "{cards} liegen schon in {meld}.",
-        },
-    },
-    "layoff.set_other_rank": {
-        "en": "{cards} cannot go onto the set {meld}: only a {rank} fits there.",
-        "de": {
-            "one": "{cards} passt nicht an den Satz {meld}: "
-            "dort passen nur Karten vom Rang {rank}.",
-            "other": "{cards} passen nicht an den Satz {meld}: "
-            "dort passen nur Karten vom Rang {rank}.",
-        },
-    },
-    "layoff.set_complete": {
-        "en": "The set {meld} is complete: a set has at most {largest} cards.",
-        "de": "Der Satz {meld} ist vollständig: ein Satz hat höchstens {largest} Karten.",
-    },
-    "layoff.set_room": {
-        "en": {
-            "one": "The set {meld} has room for only {count} more card: "
-            "a set has at most {largest} cards.",
-            "other": "The set {meld} has room for only {count} more cards: "
-            "a set has at most {largest} cards.",
-        },
-        "de": {
-            "one": "An den Satz {meld} passt nur noch {count} Karte: "
-            "ein Satz hat höchstens {largest} Karten.",
-            "other": "An den Satz {meld} passen nur noch {count} Karten: "
-            "ein Satz hat höchstens {largest} Karten.",
-        },
-    },
-    "layoff.sequence_other_suit": {
-        "en": "{cards} cannot go onto {meld}: a sequence takes only {suit} cards.",
-        "de": {
-            "one": "{cards} passt nicht an {meld}: an eine Folge passen nur {suit}-Karten.",
-            "other": "{cards} passen nicht an {meld}: an eine Folge passen nur {suit}-Karten.",
-        },
-    },
-    "layoff.sequence_complete": {
-        "en": "The sequence {meld} is complete: all 13 cards lie there.",
-        "de": "Die Folge {meld} ist vollständig: alle 13 Karten liegen dort.",
-    },
+    "layoff.no_cards": wording("Choose at least one card to lay off."),
+    "layoff.card_twice": wording("%(card)s is entered twice."),
+    "layoff.already_in_meld": plural_wording(
+        "%(cards)s already lies in %(meld)s.",
+        "%(cards)s already lie in %(meld)s.",
+    ),
+    "layoff.set_other_rank": plural_wording(
+        "%(cards)s cannot go onto the set %(meld)s: only a %(rank)s fits there.",
+        "%(cards)s cannot go onto the set %(meld)s: only a %(rank)s fits there.",
+    ),
+    "layoff.set_complete": wording(
+        "The set %(meld)s is complete: a set has at most %(largest)s cards."
+    ),
+    "layoff.set_room": plural_wording(
+        "The set %(meld)s has room for only %(count)s more card: a set has at most %(largest)s "
+        "cards.",
+        "The set %(meld)s has room for only %(count)s more cards: a set has at most %(largest)s "
+        "cards.",
+    ),
+    "layoff.sequence_other_suit": plural_wording(
+        "%(cards)s cannot go onto %(meld)s: a sequence takes only %(suit)s cards.",
+        "%(cards)s cannot go onto %(meld)s: a sequence takes only %(suit)s cards.",
+    ),
+    "layoff.sequence_complete": wording(
+        "The sequence %(meld)s is complete: all 13 cards lie there."
+    ),
     # ``reason`` is the message that says why the longer sequence is none.
-    "layoff.does_not_fit": {
-        "en": "{cards} cannot be laid off onto {meld}: {reason}",
-        "de": {
-            "one": "{cards} kann nicht an {meld} angelegt werden: {reason}",
-            "other": "{cards} können nicht an {meld} angelegt werden: {reason}",
-        },
-    },
-    "layoff.meld_not_on_table": {
-        "en": "That meld is not on the table in this game.",
-        "de": "Diese Kombination liegt in diesem Spiel nicht auf dem Tisch.",
-    },
+    "layoff.does_not_fit": plural_wording(
+        "%(cards)s cannot be laid off onto %(meld)s: %(reason)s",
+        "%(cards)s cannot be laid off onto %(meld)s: %(reason)s",
+    ),
+    "layoff.meld_not_on_table": wording("That meld is not on the table in this game."),
     # --- cards that exist once ----------------------------------------------------------------
-    "table.already_on_table": {
-        "en": {
-            "one": "{cards} is already on the table.",
-            "other": "{cards} are already on the table.",
-        },
-        "de": {
-            "one": "{cards} liegt schon auf dem Tisch.",
-            "other": "{cards} liegen schon auf dem Tisch.",
-        },
-    },
-    "cards.entered_twice": {
-        "en": {
-            "one": "{cards} is entered twice: with one pack every card exists once.",
-            "other": "{cards} are entered twice: with one pack every card exists once.",
-        },
-        "de": {
-            "one": "{cards} ist doppelt eingegeben: in einem Blatt gibt es jede Karte nur einmal.",
-            "other": "{cards} sind doppelt eingegeben: "
-            "in einem Blatt gibt es jede Karte nur einmal.",
-        },
-    },
-    "cards.more_than_packs": {
-        "en": {
-            "one": "{cards} is entered more often than the packs hold.",
-            "other": "{cards} are entered more often than the packs hold.",
-        },
-        "de": {
-            "one": "{cards} ist öfter eingegeben, als es in den Blättern vorkommt.",
-            "other": "{cards} sind öfter eingegeben, als sie in den Blättern vorkommen.",
-        },
-    },
-    "cards.on_table_not_in_hand": {
-        "en": {
-            "one": "{cards} is on the table, so is not in {name}'s hand.",
-            "other": "{cards} are on the table, so are not in {name}'s hand.",
-        },
-        "de": {
-            "one": "{cards} liegt auf dem Tisch, ist also nicht in der Hand von {name}.",
-            "other": "{cards} liegen auf dem Tisch, sind also nicht in der Hand von {name}.",
-        },
-    },
+    "table.already_on_table": plural_wording(
+        "%(cards)s is already on the table.",
+        "%(cards)s are already on the table.",
+    ),
+    "cards.entered_twice": plural_wording(
+        "%(cards)s is entered twice: with one pack every card exists once.",
+        "%(cards)s are entered twice: with one pack every card exists once.",
+    ),
+    "cards.more_than_packs": plural_wording(
+        "%(cards)s is entered more often than the packs hold.",
+        "%(cards)s are entered more often than the packs hold.",
+    ),
+    "cards.on_table_not_in_hand": plural_wording(
+        "%(cards)s is on the table, so is not in %(name)s's hand.",
+        "%(cards)s are on the table, so are not in %(name)s's hand.",
+    ),
     # --- the end of a game --------------------------------------------------------------------
-    "settlement.player_twice": {
-        "en": "A player is listed twice among the players of the game.",
-        "de": "Ein Spieler steht zweimal unter den Spielern des Spiels.",
-    },
-    "settlement.abandoned_romme": {
-        "en": "An abandoned game has no winner, so no Rommé hand.",
-        "de": "Ein abgebrochenes Spiel hat keinen Gewinner, also auch keine Rommé-Hand.",
-    },
-    "settlement.winner_not_playing": {
-        "en": "The player who went out does not play in this game.",
-        "de": "Der Spieler, der ausgemacht hat, spielt in diesem Spiel nicht mit.",
-    },
-    "settlement.stranger_hand": {
-        "en": "A hand was entered for someone who does not play in this game.",
-        "de": "Eine Hand wurde für jemanden eingegeben, der in diesem Spiel nicht mitspielt.",
-    },
-    "settlement.winner_has_hand": {
-        "en": "The player who went out has no cards left in hand.",
-        "de": "Der Spieler, der ausgemacht hat, hat keine Karten mehr auf der Hand.",
-    },
-    "settlement.hand_missing": {
-        "en": "Enter the cards left in every other player's hand.",
-        "de": "Bitte die Karten eingeben, die jeder andere Spieler noch auf der Hand hat.",
-    },
-    "settlement.hand_points": {
-        "en": "A hand left at the end is worth {lowest} to {highest} points; "
-        "{points} cannot be right.",
-        "de": "Eine Hand am Spielende ist {lowest} bis {highest} Punkte wert; "
-        "{points} kann nicht stimmen.",
-    },
-    "settlement.empty_hand": {
-        "en": "Only the player who went out has no cards left: "
-        "enter the cards left in every other hand.",
-        "de": "Nur der Spieler, der ausgemacht hat, hat keine Karten mehr: "
-        "bitte die Karten eingeben, die in jeder anderen Hand übrig sind.",
-    },
-    "settlement.winner_without_entries": {
-        "en": "{name} has no meld or layoff in this game, so cannot have gone out: "
-        "record {name}'s melds first.",
-        "de": "{name} hat in diesem Spiel nichts ausgelegt oder angelegt, "
-        "kann also nicht ausgemacht haben: bitte zuerst die Kombinationen von {name} eintragen.",
-    },
-    "settlement.no_romme_hand": {
-        "en": "{name} put cards down before another player's entry, so this is no Rommé hand.",
-        "de": "{name} hat schon vor dem Eintrag eines anderen Spielers Karten ausgelegt, "
-        "also ist das keine Rommé-Hand.",
-    },
-    "settlement.target": {
-        "en": "The target must be a positive number of points.",
-        "de": "Das Ziel muss eine positive Punktzahl sein.",
-    },
+    "settlement.player_twice": wording("A player is listed twice among the players of the game."),
+    "settlement.abandoned_romme": wording("An abandoned game has no winner, so no Rommé hand."),
+    "settlement.winner_not_playing": wording("The player who went out does not play in this game."),
+    "settlement.stranger_hand": wording(
+        "A hand was entered for someone who does not play in this game."
+    ),
+    "settlement.winner_has_hand": wording("The player who went out has no cards left in hand."),
+    "settlement.hand_missing": wording("Enter the cards left in every other player's hand."),
+    "settlement.hand_points": wording(
+        "A hand left at the end is worth %(lowest)s to %(highest)s points; %(points)s cannot be "
+        "right."
+    ),
+    "settlement.empty_hand": wording(
+        "Only the player who went out has no cards left: enter the cards left in every other hand."
+    ),
+    "settlement.winner_without_entries": wording(
+        "%(name)s has no meld or layoff in this game, so cannot have gone out: record %(name)s's "
+        "melds first."
+    ),
+    "settlement.no_romme_hand": wording(
+        "%(name)s put cards down before another player's entry, so this is no Rommé hand."
+    ),
+    "settlement.target": wording("The target must be a positive number of points."),
     # --- seating and the target ---------------------------------------------------------------
-    "seating.player_count": {
-        "en": "{variant} is played by {low} to {high} players; {count} were entered.",
-        "de": {
-            "one": "{variant} wird von {low} bis {high} Spielern gespielt; "
-            "{count} wurde eingegeben.",
-            "other": "{variant} wird von {low} bis {high} Spielern gespielt; "
-            "{count} wurden eingegeben.",
-        },
-    },
-    "seating.no_name": {
-        "en": "Every player needs a name.",
-        "de": "Jeder Spieler braucht einen Namen.",
-    },
-    "seating.name_too_long": {
-        "en": "A name may have at most {longest} characters.",
-        "de": "Ein Name darf höchstens {longest} Zeichen haben.",
-    },
-    "seating.name_unprintable": {
-        "en": "A name may not contain control characters.",
-        "de": "Ein Name darf keine Steuerzeichen enthalten.",
-    },
-    "seating.name_twice": {
-        "en": "“{name}” is entered twice: every player needs their own name.",
-        "de": "„{name}“ ist doppelt eingegeben: jeder Spieler braucht einen eigenen Namen.",
-    },
-    "seating.target": {
-        "en": "The target must be a positive number of points, e.g. 500 or 1000.",
-        "de": "Das Ziel muss eine positive Punktzahl sein, z. B. 500 oder 1000.",
-    },
-    "seating.target_too_high": {
-        "en": "The target may be at most {largest} points.",
-        "de": "Das Ziel darf höchstens {largest} Punkte betragen.",
-    },
-    "seating.dealer_not_a_player": {
-        "en": "The first dealer must be one of the players.",
-        "de": "Der erste Geber muss einer der Spieler sein.",
-    },
+    "seating.player_count": plural_wording(
+        "%(variant)s is played by %(low)s to %(high)s players; %(count)s were entered.",
+        "%(variant)s is played by %(low)s to %(high)s players; %(count)s were entered.",
+    ),
+    "seating.no_name": wording("Every player needs a name."),
+    "seating.name_too_long": wording("A name may have at most %(longest)s characters."),
+    "seating.name_unprintable": wording("A name may not contain control characters."),
+    "seating.name_twice": wording(
+        "“%(name)s” is entered twice: every player needs their own name."
+    ),
+    "seating.target": wording("The target must be a positive number of points, e.g. 500 or 1000."),
+    "seating.target_too_high": wording("The target may be at most %(largest)s points."),
+    "seating.dealer_not_a_player": wording("The first dealer must be one of the players."),
+    # --- rule systems and house rules ---------------------------------------------------------
+    "rules.unknown_variant": wording(
+        "There is no rule system “%(name)s”; the rule systems are %(known)s."
+    ),
+    "rules.unknown": wording(
+        "%(variant)s has no house rule “%(rule)s”; its house rules are %(allowed)s."
+    ),
+    "rules.value": wording("The house rule “%(rule)s” allows %(allowed)s."),
+    "rules.target_and_end": wording(
+        "Give the target or the end of the session in the house rules, not two different ones."
+    ),
 }
 
-# How a list of messages (the gaps of a sequence) is joined in each language.
-_AND = {"en": " and ", "de": " und "}
+# How a list of messages (the gaps of a sequence) is joined: "A and B and C".
+_AND = wording("%(before)s and %(after)s")
 
 
 @runtime_checkable
@@ -366,21 +266,10 @@ def render_message(message_id: str, language: str = "en", /, **params: object) -
     An id that is not in the catalogue is taken as a finished English text and returned as it
     is, so that ``RulesError("Some text.")`` still reads as before.
     """
-    templates = MESSAGES.get(message_id)
-    if templates is None:
+    found = MESSAGES.get(message_id)
+    if found is None:
         return message_id
-    return render_templates(templates, language, params)
-
-
-def render_templates(
-    templates: Mapping[str, Template], language: str, params: Mapping[str, object]
-) -> str:
-    """Render one message from its templates by language (also for catalogues outside rules)."""
-    lang = language_of(language)
-    template = templates[lang]
-    if isinstance(template, dict):
-        template = template["one" if params["count"] == 1 else "other"]
-    return template.format(**{name: render_param(value, lang) for name, value in params.items()})
+    return found.render(language, **params)
 
 
 def render_param(value: object, language: str = "en") -> str:
@@ -398,7 +287,10 @@ def render_param(value: object, language: str = "en") -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, Sequence):
-        if all(isinstance(item, Message) for item in value):
-            return _AND[lang].join(render_param(item, lang) for item in value)
+        if value and all(isinstance(item, Message) for item in value):
+            return functools.reduce(
+                lambda before, after: _AND.render(lang, before=before, after=after),
+                (render_param(item, lang) for item in value),
+            )
         return " ".join(render_param(item, lang) for item in value)
     return str(value)

@@ -1,17 +1,28 @@
-"""The end of a game and of a session: hand values, settlement (R4-R6) and the target (R7)."""
+"""The end of a game and of a session, decided by the rule system's methods.
+
+These functions are the shapes the rest of the code calls; each asks the rule system.
+"""
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Generic, TypeVar
+from collections.abc import Iterable, Mapping, Sequence
 
-from scorekeeper.rules.cards import Card, Rank, Suit
-from scorekeeper.rules.errors import CardAlreadyPlayedError, SettlementError
-from scorekeeper.rules.variants import TREPPENROMME, RommeDoubling, Settlement, Variant
+from scorekeeper.rules.cards import Card
+from scorekeeper.rules.errors import SettlementError
+from scorekeeper.rules.variants import TREPPENROMME, Variant, base
+from scorekeeper.rules.variants.base import GameSettlement, P, SessionStanding
 
-P = TypeVar("P", bound=Hashable)
+__all__ = [
+    "GameSettlement",
+    "SessionStanding",
+    "hand_points_range",
+    "hand_value",
+    "refuse_repeated_cards",
+    "repeated_cards",
+    "romme_hand_possible",
+    "session_standing",
+    "settle_game",
+]
 
 
 def hand_value(cards: Iterable[Card], variant: Variant = TREPPENROMME) -> int:
@@ -30,63 +41,33 @@ def hand_points_range(variant: Variant = TREPPENROMME) -> tuple[int, int]:
     >>> hand_points_range()
     (2, 396)
     """
-    pack = [Card(suit=suit, rank=rank) for suit in Suit for rank in Rank] * variant.packs
-    values = [variant.hand_value(card) for card in pack]
-    return min(values), sum(values) + variant.jokers * variant.joker_in_hand
+    return variant.hand_points_range()
 
 
 def repeated_cards(groups: Iterable[Iterable[Card]], variant: Variant = TREPPENROMME) -> list[Card]:
-    """Name every card that appears more often than the packs hold, across all groups.
+    """Name every card that appears more often than the rule system's packs hold.
 
     >>> from scorekeeper.rules.cards import parse_cards
     >>> repeated_cards([parse_cards("6♠ 6♥ 6♦"), parse_cards("5♠ 6♠ 7♠")])
     [Card.from_code('6♠')]
     """
-    counts = Counter(card for group in groups for card in group)
-    return sorted(card for card, count in counts.items() if count > variant.packs)
+    return base.repeated_cards(groups, variant.packs)
 
 
 def refuse_repeated_cards(
     groups: Iterable[Iterable[Card]], variant: Variant = TREPPENROMME
 ) -> None:
-    """Raise if any card appears more often than the packs hold."""
-    repeated = repeated_cards(groups, variant)
-    if repeated:
-        raise CardAlreadyPlayedError(
-            "cards.entered_twice" if variant.packs == 1 else "cards.more_than_packs",
-            cards=repeated,
-            count=len(repeated),
-        )
+    """Raise if any card appears more often than the rule system's packs hold."""
+    base.refuse_repeated_cards(groups, variant.packs)
 
 
 def romme_hand_possible(entry_players: Sequence[P], winner: P) -> bool:
-    """Tell whether every entry of the winner comes after every other player's entries.
-
-    The scorekeeper records entries, not turns; an entry of another player after one of the
-    winner's proves the winner put cards down in an earlier turn (R4).
+    """Tell whether every entry of the winner comes after every other player's entries (R4).
 
     >>> romme_hand_possible(["Ann", "Bob", "Ann"], "Ann")
     False
-    >>> romme_hand_possible(["Bob", "Cid", "Ann", "Ann"], "Ann")
-    True
     """
-    first_of_winner = next(
-        (index for index, player in enumerate(entry_players) if player == winner), None
-    )
-    if first_of_winner is None:
-        return False
-    return all(player == winner for player in entry_players[first_of_winner:])
-
-
-@dataclass(frozen=True)
-class GameSettlement(Generic[P]):
-    """What the end of a game books: each hand's value and each player's gain."""
-
-    winner: P | None
-    romme: bool
-    hand_points: dict[P, int]
-    gains: dict[P, int]
-    factors: dict[P, int]
+    return TREPPENROMME.romme_possible(entry_players, winner)
 
 
 def settle_game(
@@ -98,97 +79,20 @@ def settle_game(
     never_melded: Iterable[P] = (),
     variant: Variant = TREPPENROMME,
 ) -> GameSettlement[P]:
-    """Settle the cards left in the losers' hands; ``winner=None`` abandons the game (R6).
-
-    A hand is its cards, or the points the table counted for it (a whole number).
+    """Settle the cards left in the losers' hands by the rule system; ``winner=None`` abandons.
 
     >>> from scorekeeper.rules.cards import parse_cards
     >>> hands = {"Bob": parse_cards("A♠ 7♥"), "Cid": parse_cards("K♣")}
     >>> settle_game(["Ann", "Bob", "Cid"], "Ann", hands, romme=True).gains
     {'Ann': 64, 'Bob': 0, 'Cid': 0}
     """
-    if len(set(players)) != len(players):
-        raise SettlementError("settlement.player_twice")
-    if winner is None:
-        if romme:
-            raise SettlementError("settlement.abandoned_romme")
-        nobody = dict.fromkeys(players, 0)
-        return GameSettlement(None, False, {}, nobody, {})
-    if winner not in players:
-        raise SettlementError("settlement.winner_not_playing")
-    strangers = [player for player in hands if player not in players]
-    if strangers:
-        raise SettlementError("settlement.stranger_hand")
-    if winner in hands:
-        raise SettlementError("settlement.winner_has_hand")
-    losers = [player for player in players if player != winner]
-    lowest, highest = hand_points_range(variant)
-    hand_points: dict[P, int] = {}
-    for loser in losers:
-        if loser not in hands:
-            raise SettlementError("settlement.hand_missing")
-        hand = hands[loser]
-        if isinstance(hand, int):
-            if not lowest <= hand <= highest:
-                raise SettlementError(
-                    "settlement.hand_points", lowest=lowest, highest=highest, points=hand
-                )
-            hand_points[loser] = hand
-        elif not hand:
-            raise SettlementError("settlement.empty_hand")
-        else:
-            hand_points[loser] = hand_value(hand, variant)
-    refuse_repeated_cards((hand for hand in hands.values() if not isinstance(hand, int)), variant)
-
-    never = set(never_melded)
-    rule = variant.romme_doubling
-    factors = {
-        loser: variant.romme_factor
-        if (rule is RommeDoubling.WINNER_WENT_OUT_AT_ONCE and romme)
-        or (rule is RommeDoubling.LOSER_NEVER_MELDED and loser in never)
-        else 1
-        for loser in losers
-    }
-    owed = {loser: hand_points[loser] * factors[loser] for loser in losers}
-    gains = dict.fromkeys(players, 0)
-    if variant.settlement is Settlement.WINNER_COLLECTS:
-        gains[winner] = sum(owed.values())
-    elif variant.settlement is Settlement.LOSERS_MINUS:
-        gains.update({loser: -points for loser, points in owed.items()})
-    else:
-        gains.update({loser: -points for loser, points in owed.items()})
-        gains[winner] = sum(owed.values())
-    return GameSettlement(winner, romme, hand_points, gains, factors)
-
-
-@dataclass(frozen=True)
-class SessionStanding(Generic[P]):
-    """The totals of a session against its target, and its winner once there is one (R7)."""
-
-    totals: dict[P, int]
-    target: int
-    winner: P | None
-    leaders: tuple[P, ...]
-
-    @property
-    def tie_at_top(self) -> bool:
-        """Tell whether two or more players share the highest total at or above the target."""
-        return self.winner is None and len(self.leaders) > 1 and self.reached
-
-    @property
-    def reached(self) -> bool:
-        """Tell whether the highest total has reached the target."""
-        return bool(self.totals) and max(self.totals.values()) >= self.target
-
-    def to_go(self, player: P) -> int:
-        """Return how many points a player still needs to reach the target."""
-        return max(0, self.target - self.totals[player])
+    return variant.settle(players, winner, hands, romme=romme, never_melded=never_melded)
 
 
 def session_standing(
     totals: Mapping[P, int], target: int, *, game_in_progress: bool = False
 ) -> SessionStanding[P]:
-    """Decide the session by R7: checked only between games; a tie at the top plays on.
+    """Decide a session played to a target by R7: checked between games; a tie plays on.
 
     >>> session_standing({"Ann": 510, "Bob": 530}, 500).winner
     'Bob'
@@ -197,10 +101,5 @@ def session_standing(
     """
     if target < 1:
         raise SettlementError("settlement.target")
-    totals = dict(totals)
-    top = max(totals.values(), default=0)
-    leaders = tuple(player for player, total in totals.items() if total == top)
-    winner = None
-    if not game_in_progress and top >= target and len(leaders) == 1:
-        winner = leaders[0]
-    return SessionStanding(totals, target, winner, leaders)
+    variant = TREPPENROMME.with_end({"target": target})
+    return variant.standing(totals, 0, game_in_progress=game_in_progress)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Generic, TypeVar
@@ -104,3 +104,64 @@ def values_after_replay(
     except RulesError:
         return None
     return values
+
+
+def first_entry_changed(
+    entries: Sequence[TableEntry[K]], written: Mapping[K, int], variant: Variant = TREPPENROMME
+) -> K | None:
+    """Return the first entry that no longer fits, or no longer has its written value (R3).
+
+    What a removal or a correction leaves must replay to the same values: a later layoff
+    valued by a card that is gone would otherwise change its points after the fact.
+
+    >>> from scorekeeper.rules.cards import parse_cards
+    >>> entries = [TableEntry(2, tuple(parse_cards("A♠")), onto=1)]
+    >>> first_entry_changed(entries, {2: 10})
+    2
+    """
+    table: Table[K] = Table(variant)
+    for entry in entries:
+        try:
+            value = table.play(entry).value
+        except RulesError:
+            return entry.key
+        if value != written[entry.key]:
+            return entry.key
+    return None
+
+
+def replay_correction(
+    entries: Sequence[TableEntry[K]],
+    written: Mapping[K, int],
+    corrected: TableEntry[K],
+    variant: Variant = TREPPENROMME,
+) -> tuple[Meld | Layoff, TableEntry[K] | None]:
+    """Replay a game with one entry corrected: the entry as corrected, and what it changes.
+
+    The corrected entry is refused with the rules' own reason; the second value is the first
+    other entry whose value the correction changes (None when it changes none).
+
+    >>> from scorekeeper.rules.cards import parse_cards
+    >>> meld = TableEntry(1, tuple(parse_cards("J♠ Q♠ K♠")))
+    >>> layoff = TableEntry(2, tuple(parse_cards("A♠")), onto=1)
+    >>> played, changed = replay_correction([meld, layoff], {1: 30, 2: 10},
+    ...                                     TableEntry(1, tuple(parse_cards("10♠ J♠ Q♠"))))
+    >>> played.value, changed.key
+    (30, 2)
+    """
+    table: Table[K] = Table(variant)
+    played: Meld | Layoff | None = None
+    changed: TableEntry[K] | None = None
+    for entry in entries:
+        if entry.key == corrected.key:
+            played = table.play(corrected)
+            continue
+        try:
+            value: int | None = table.play(entry).value
+        except RulesError:
+            value = None
+        if value != written[entry.key] and changed is None:
+            changed = entry
+    if played is None:
+        raise ValueError("the corrected entry is not among the entries")
+    return played, changed

@@ -228,6 +228,19 @@
 
   /* Starting a session: the list of first dealers names the players as they are typed. */
   function Seating(form) {
+    /* The target shown follows the rule system chosen, until the recorder types another. */
+    var target = $(form, "input[name=target]");
+    var defaults = JSON.parse((target && target.getAttribute("data-defaults")) || "{}");
+    var chosen = $(form, "input[name=variant]:checked");
+    var previous = chosen ? chosen.value : "";
+    $$(form, "input[name=variant]").forEach(function (radio) {
+      radio.addEventListener("change", function () {
+        if (target && String(defaults[previous]) === target.value && defaults[radio.value]) {
+          target.value = defaults[radio.value];
+        }
+        previous = radio.value;
+      });
+    });
     $$(form, "input[name^=names-]").forEach(function (input) {
       var option = $(form, 'select[name=dealer] option[value="' + input.name.slice(6) + '"]');
       if (!option) { return; }

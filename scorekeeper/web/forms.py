@@ -28,13 +28,18 @@ from scorekeeper.models import Player
 from scorekeeper.web.helpers import rules_message
 from scorekeeper.web.once import new_token
 
-SEATS = 4
+# The most players any rule system seats (Boathouse Rum: 6).
+SEATS = max(variant.max_players for variant in rules.VARIANTS.values())
 LARGEST_TARGET = 1_000_000
 LARGEST_HAND = 10_000
 CARDS_REQUIRED = _l("Tap or type the cards, e.g. Q♣ K♣ A♣.")
 CARDS_HINT = _l("e.g. Q♣ K♣ A♣ or qc kc ac")
 MELD_REQUIRED = _l("Tap the meld on the table to lay the cards off onto.")
 MOVED_ONTO_REQUIRED = _l("Tap the meld the cards went onto.")
+_END_REQUIRED = {
+    "target": _l("Enter the target, e.g. 500 or 1000."),
+    "games": _l("Enter the number of games, e.g. 5."),
+}
 
 
 class OnceForm(FlaskForm):  # type: ignore[misc]
@@ -48,19 +53,49 @@ class ButtonForm(FlaskForm):  # type: ignore[misc]
 
 
 class SessionForm(OnceForm):
-    """Start a session: the players in seating order, the target and the first dealer."""
+    """Start a session: the rule system, the players in seating order, the house rules."""
 
+    variant = RadioField(
+        _l("Rule system"),
+        choices=[SelectChoice(name, variant.title) for name, variant in rules.VARIANTS.items()],
+        default=rules.TREPPENROMME.name,
+    )
     names = FieldList(StringField(_l("Name")), min_entries=SEATS)
+    end = RadioField(
+        _l("The session ends"),
+        choices=[
+            SelectChoice("target", _l("at a target")),
+            SelectChoice("games", _l("after a number of games")),
+        ],
+        default="target",
+    )
     target = IntegerField(
         _l("Target (points)"),
         default=500,
         validators=[
-            InputRequired(_l("Enter the target, e.g. 500 or 1000.")),
+            Optional(),
             NumberRange(
                 max=LARGEST_TARGET,
                 message=_l("The target may be at most %(max)s points."),
             ),
         ],
+    )
+    games = IntegerField(
+        _l("Number of games"),
+        validators=[
+            Optional(),
+            NumberRange(
+                min=1, max=1000, message=_l("The number of games is a whole number from 1 to 1000.")
+            ),
+        ],
+    )
+    romme_doubling = RadioField(
+        _l("Rommé hand (Treppenrommé)"),
+        choices=[
+            SelectChoice("winner", _l("all hands double when the winner went out at once")),
+            SelectChoice("loser", _l("the hand of each player who never melded doubles")),
+        ],
+        default="winner",
     )
     dealer = SelectField(
         _l("First dealer"),
@@ -77,10 +112,17 @@ class SessionForm(OnceForm):
     def validate(self, extra_validators: Any = None) -> bool:
         """Validate the fields and the seating together, so every mistake shows at once."""
         valid: bool = super().validate(extra_validators)
+        ends = {"target": self.target, "games": self.games}
+        needed = ends.get(str(self.end.data))
+        if needed is not None and needed.data is None and not needed.errors:
+            needed.errors.append(str(_END_REQUIRED[needed.name]))
+            valid = False
+        variant = rules.VARIANTS.get(str(self.variant.data), rules.Treppenromme)()
         problems = rules.seating_problems(
             self.player_names(),
-            None if self.target.errors else self.target.data,
+            self.target.data if self.end.data == "target" and not self.target.errors else None,
             None if self.dealer.errors else self.first_dealer(),
+            variant,
         )
         shown_at = {
             "players": self.form_errors,
@@ -94,6 +136,15 @@ class SessionForm(OnceForm):
             else:
                 shown_at[about].append(rules_message(problem))
         return valid and not problems
+
+    def house_rules(self) -> dict[str, object]:
+        """Return the house rules chosen, for the rule system chosen."""
+        chosen: dict[str, object] = {"end": {str(self.end.data): self[str(self.end.data)].data}}
+        wanted = rules.VARIANTS[str(self.variant.data)].all_house_rules()
+        for rule in wanted:
+            if rule.name != "end" and rule.name in self:
+                chosen[rule.name] = self[rule.name].data
+        return chosen
 
     def player_names(self) -> list[str]:
         """Return the names typed, without the empty seats at the end."""

@@ -196,6 +196,24 @@ def _said(entry: Entry | services.EntryRow, player: str, owner: str = "", now: s
     return str(said)
 
 
+def house_rules_said(variant: rules.Variant) -> list[str]:
+    """Return the rules of a session in words: its rule system, how it ends, its house rules."""
+    said = [variant.label(language())]
+    end = variant.house_rules["end"]
+    if "target" in end:
+        said.append(str(gettext("to %(target)s points", target=end["target"])))
+    elif "games" in end:
+        said.append(str(ngettext("%(num)s game", "%(num)s games", end["games"])))
+    elif "limit" in end:
+        said.append(str(gettext("until a total reaches %(limit)s", limit=end["limit"])))
+    doubling = variant.house_rules.get("romme_doubling")
+    if doubling == "winner":
+        said.append(str(gettext("a Rommé hand doubles every hand")))
+    elif doubling == "loser":
+        said.append(str(gettext("the hand of a player who never melded doubles")))
+    return said
+
+
 def safe_next(target: str | None) -> str:
     """Return the target if it is a path on this site, else the home page."""
     if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:

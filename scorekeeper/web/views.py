@@ -157,8 +157,16 @@ def home() -> Page:
     # holds that session's key (nobody else learns its names).
     again = next((played for played in mine if played.public_id == request.args.get("again")), None)
     if again is not None:
+        variant = services.variant_of(again)
+        end = variant.house_rules["end"]
         form = SessionForm(
-            data={"names": [player.name for player in again.players], "target": again.target}
+            data={
+                "names": [player.name for player in again.players],
+                "variant": variant.name,
+                **variant.house_rules,
+                "end": next(iter(end)),
+                **end,
+            }
         )
     return render_template("home.html", form=form, mine=mine)
 
@@ -179,8 +187,10 @@ def create_session() -> Answer:
         try:
             session = services.create_session(
                 form.player_names(),
-                form.target.data,
+                None,
                 form.first_dealer(),
+                variant=form.variant.data,
+                house_rules=form.house_rules(),
                 start_first_game=True,
                 keys=keys,
             )
@@ -218,11 +228,13 @@ def start_game(public_id: str) -> Answer:
 def history(public_id: str) -> Page:
     """Show every game with its points, its entries in order and its settlement."""
     session = _session()
+    variant = services.variant_of(session)
     games = [
         {
             "game": game,
             "points": services.game_points(game),
             "lines": {line.player_id: line for line in game.settlement_lines},
+            "groupings": services.hand_groupings(variant, game.settlement_lines),
         }
         for game in services.games_of(session)
     ]
@@ -232,6 +244,7 @@ def history(public_id: str) -> Page:
         scores=services.session_scores(session),
         games=games,
         names=_names(session),
+        house_rules=helpers.house_rules_said(variant),
     )
 
 
@@ -566,7 +579,9 @@ def _session_page(
         "scores": scores,
         "standing": scores.standing,
         "names": _names(session),
-        "dealer": services.next_dealer(session, dealt, game is not None),
+        "dealer": services.next_dealer(session, scores.games),
+        "deal": services.deal_of(game) if game is not None else None,
+        "house_rules": helpers.house_rules_said(services.variant_of(session)),
         "game": game,
         "past": [past for past in scores.games if past.status != "open"][-RECENT_GAMES:],
         "games_played": dealt - (1 if game is not None else 0),
@@ -628,5 +643,6 @@ def _finish_page(
         preview=preview,
         confirm=confirm,
         names=_names(game.session),
+        variant=services.variant_of(game.session),
         picker=helpers.picker_rows(table.cards),
     ), status

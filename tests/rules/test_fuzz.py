@@ -15,11 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import (
-    TREPPENROMME,
     Card,
     MeldKind,
     RulesError,
-    Settlement,
     Table,
     cards_text,
     check_target,
@@ -140,7 +138,6 @@ def test_settling_any_end_of_game_books_the_hands_or_refuses(data, seated, romme
         hand = hand_of[loser]
         expected = hand if isinstance(hand, int) else hand_value(hand)
         assert settled.hand_points[loser] == expected >= 0
-    assert TREPPENROMME.settlement is Settlement.WINNER_COLLECTS
     owed = sum(settled.hand_points[loser] * settled.factors[loser] for loser in losers)
     assert settled.gains[winner] == owed
 

@@ -1,15 +1,15 @@
-"""Every rules message reads in English and in German, with cards in each language's letters."""
+"""Every rules message is in the gettext catalogue, English and German, cards in their letters."""
 
 import ast
 import inspect
 import pathlib
-import string
+import re
 
 import pytest
+from babel.messages.pofile import read_po
 
 import scorekeeper.rules
 from scorekeeper.rules import (
-    LANGUAGES,
     MESSAGES,
     CardAlreadyPlayedError,
     CardNotationError,
@@ -41,14 +41,9 @@ from scorekeeper.rules import (
 from scorekeeper.rules import errors as errors_module
 
 RULES_DIR = pathlib.Path(inspect.getfile(scorekeeper.rules)).parent
+SOURCE_DIR = RULES_DIR.parent
+TRANSLATIONS = SOURCE_DIR / "translations"
 PLAYERS = ["Ann", "Bob", "Cid"]
-# Ids the rules core itself does not raise; the service layer raises them with rules errors.
-SERVICE_IDS = {
-    "cards.on_table_not_in_hand",
-    "seating.target_too_high",
-    "settlement.no_romme_hand",
-    "settlement.winner_without_entries",
-}
 
 
 class NoCorner(Treppenromme):
@@ -77,70 +72,157 @@ def cards(text):
     return parse_cards(text)
 
 
-def forms(template):
-    """Return the template's wordings: one, or one per count form."""
-    return list(template.values()) if isinstance(template, dict) else [template]
+def read_catalogue(path):
+    with path.open("rb") as file:
+        return read_po(file)
+
+
+TEMPLATE = read_catalogue(TRANSLATIONS / "messages.pot")
+GERMAN = read_catalogue(TRANSLATIONS / "de" / "LC_MESSAGES" / "messages.po")
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+REGISTRY = sorted(MESSAGES)
+
+
+def msgid(wording):
+    """Return the catalogue's id of a wording: its msgid, or (msgid, msgid_plural)."""
+    return wording.singular if wording.plural is None else (wording.singular, wording.plural)
+
+
+def english_forms(wording):
+    """Return the English wordings: one, or the singular and the plural."""
+    return [wording.singular] if wording.plural is None else [wording.singular, wording.plural]
+
+
+def german_forms(wording):
+    """Return the German wordings from the .po: one, or one per plural form."""
+    string = GERMAN[wording.singular].string
+    return list(string) if isinstance(string, tuple) else [string]
 
 
 def fields(text):
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+    return set(PLACEHOLDER.findall(text))
+
+
+def filled(text, params):
+    return PLACEHOLDER.sub(lambda match: str(params[match.group(1)]), text)
 
 
 # --- the catalogue ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("message_id", sorted(MESSAGES))
-def test_every_message_is_written_in_english_and_german(message_id):
-    assert set(MESSAGES[message_id]) == set(LANGUAGES) == {"en", "de"}
+@pytest.mark.parametrize("message_id", REGISTRY)
+def test_every_message_is_in_the_extracted_catalogue_template(message_id):
+    wording = MESSAGES[message_id]
+    assert wording.singular in TEMPLATE, "run pybabel extract (see babel.cfg)"
+    assert TEMPLATE[wording.singular].id == msgid(wording)
 
 
-@pytest.mark.parametrize("message_id", sorted(MESSAGES))
+@pytest.mark.parametrize("message_id", REGISTRY)
+def test_every_message_is_translated_into_german(message_id):
+    wording = MESSAGES[message_id]
+    assert wording.singular in GERMAN, "run pybabel update (see babel.cfg)"
+    entry = GERMAN[wording.singular]
+    assert entry.id == msgid(wording)
+    assert not entry.fuzzy
+    assert all(german_forms(wording))
+    assert len(german_forms(wording)) == len(english_forms(wording))
+
+
+def test_german_has_a_singular_for_exactly_one_and_a_plural_for_every_other_count():
+    assert GERMAN.num_plurals == 2
+    assert GERMAN.plural_expr == "(n != 1)"
+
+
+@pytest.mark.parametrize("message_id", REGISTRY)
 def test_every_wording_of_a_message_has_the_same_placeholders(message_id):
-    wordings = [text for template in MESSAGES[message_id].values() for text in forms(template)]
+    wordings = english_forms(MESSAGES[message_id]) + german_forms(MESSAGES[message_id])
     assert len({frozenset(fields(text)) for text in wordings}) == 1, wordings
+    for text in wordings:
+        assert "%" not in PLACEHOLDER.sub("", text), text
+        assert "{" not in text, text
 
 
-@pytest.mark.parametrize("message_id", sorted(MESSAGES))
-def test_a_wording_that_depends_on_a_count_has_one_and_other(message_id):
-    for template in MESSAGES[message_id].values():
-        if isinstance(template, dict):
-            assert set(template) == {"one", "other"}
-
-
-@pytest.mark.parametrize("message_id", sorted(MESSAGES))
+@pytest.mark.parametrize("message_id", REGISTRY)
 @pytest.mark.parametrize("count", [1, 2])
-def test_every_message_renders_in_both_languages(message_id, count):
-    names = set().union(*(fields(text) for text in forms(MESSAGES[message_id]["en"])))
-    params = {name: f"<{name}>" for name in names} | {"count": count}
+def test_every_message_renders_in_both_languages_in_the_form_its_count_chooses(message_id, count):
+    wording = MESSAGES[message_id]
+    params = {name: f"<{name}>" for name in fields(wording.singular)} | {"count": count}
+    form = 0 if wording.plural is None or count == 1 else 1
     english = render_message(message_id, "en", **params)
     german = render_message(message_id, "de", **params)
-    assert "{" not in english + german
-    if MESSAGES[message_id]["en"] != MESSAGES[message_id]["de"]:  # not only placeholders
+    assert english == filled(english_forms(wording)[form], params)
+    assert german == filled(german_forms(wording)[form], params), (
+        "compile the catalogue: pybabel compile -d scorekeeper/translations"
+    )
+    if english_forms(wording) != german_forms(wording):  # not only placeholders
         assert english != german
 
 
-def error_ids_in_the_rules_source():
-    """Yield (file, line, id) for every message id given to a rules error or a Message."""
+@pytest.mark.parametrize(
+    ("shown", "english", "german"),
+    [
+        ("Q♣", "Q♣ is already on the table.", "D♣ liegt schon auf dem Tisch."),
+        ("Q♣ K♣", "Q♣ K♣ are already on the table.", "D♣ K♣ liegen schon auf dem Tisch."),
+    ],
+)
+def test_the_count_chooses_the_plural_form_in_both_languages(shown, english, german):
+    taken = cards(shown)
+    error = CardAlreadyPlayedError("table.already_on_table", cards=taken, count=len(taken))
+    assert error.message("en") == english
+    assert error.message("de") == german
+
+
+@pytest.mark.parametrize(
+    ("count", "english", "german"),
+    [
+        (1, "Treppenrommé is played by 2 to 4 players; 1 were entered.", "1 wurde eingegeben."),
+        (5, "Treppenrommé is played by 2 to 4 players; 5 were entered.", "5 wurden eingegeben."),
+    ],
+)
+def test_a_message_worded_by_count_only_in_german_reads_alike_in_english(count, english, german):
+    params = {"variant": "Treppenrommé", "low": 2, "high": 4, "count": count}
+    assert render_message("seating.player_count", "en", **params) == english
+    assert render_message("seating.player_count", "de", **params).endswith(german)
+
+
+def test_a_count_that_is_no_whole_number_is_refused():
+    with pytest.raises(TypeError):
+        render_message("table.already_on_table", "de", cards=cards("Q♣"), count="1")
+
+
+def error_ids_in_the_source():
+    """Yield (file, line, id) for every message id given to a rules error or a Message.
+
+    The source is the rules core and the layers above it, which raise rules errors too.
+    """
     raisers = {
         name
         for name, value in vars(errors_module).items()
         if isinstance(value, type) and issubclass(value, RulesError)
     } | {"Message"}
-    for path in sorted(RULES_DIR.glob("*.py")):
+    for path in sorted(SOURCE_DIR.rglob("*.py")):
+        if path == RULES_DIR / "errors.py":
+            continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            if not isinstance(node, ast.Call):
                 continue
-            if node.func.id not in raisers or path.name == "errors.py":
+            if isinstance(node.func, ast.Name):
+                called = node.func.id
+            elif isinstance(node.func, ast.Attribute):
+                called = node.func.attr
+            else:
+                continue
+            if called not in raisers:
                 continue
             first = node.args[0]
             choices = [first.body, first.orelse] if isinstance(first, ast.IfExp) else [first]
             for choice in choices:
                 message_id = choice.value if isinstance(choice, ast.Constant) else None
-                yield path.name, node.lineno, message_id
+                yield str(path.relative_to(SOURCE_DIR)), node.lineno, message_id
 
 
 def test_every_rules_error_is_raised_with_a_message_id_from_the_catalogue():
-    found = list(error_ids_in_the_rules_source())
+    found = list(error_ids_in_the_source())
     assert len(found) >= 40
     unknown = [
         (name, line, message_id) for name, line, message_id in found if message_id not in MESSAGES
@@ -149,10 +231,10 @@ def test_every_rules_error_is_raised_with_a_message_id_from_the_catalogue():
 
 
 def test_every_message_in_the_catalogue_is_raised_somewhere():
-    raised = {message_id for _, _, message_id in error_ids_in_the_rules_source()}
+    raised = {message_id for _, _, message_id in error_ids_in_the_source()}
     # NotASequenceError puts every sequence reason into this one message.
     raised.add("sequence.not_a_sequence")
-    assert set(MESSAGES) - raised == SERVICE_IDS
+    assert set(MESSAGES) - raised == set()
 
 
 # --- each error, as the players read it ------------------------------------------------------
@@ -564,6 +646,17 @@ def test_a_sequence_error_keeps_its_reason_apart_in_english_and_german():
     assert error.reason == "A♦ 2♦ are missing between K♦ and 3♦."
     assert error.reason_message.render("de") == "A♦ 2♦ fehlen zwischen K♦ und 3♦."
     assert error.message_id == "sequence.not_a_sequence"
+
+
+def test_the_gaps_of_a_sequence_are_joined_with_the_language_s_and():
+    with pytest.raises(GapInSequenceError) as caught:
+        classify(cards("3♠ 5♠ 7♠"))
+    assert caught.value.reason == (
+        "4♠ is missing between 3♠ and 5♠ and 6♠ is missing between 5♠ and 7♠."
+    )
+    assert caught.value.reason_message.render("de") == (
+        "4♠ fehlt zwischen 3♠ und 5♠ und 6♠ fehlt zwischen 5♠ und 7♠."
+    )
 
 
 @pytest.mark.parametrize("language", ["de", "DE", "de-AT", "de_CH"])

@@ -7,11 +7,10 @@ import pytest
 from scorekeeper.rules import (
     TREPPENROMME,
     CardAlreadyPlayedError,
-    RommeDoubling,
     RulesError,
     SettlementError,
-    Treppenromme,
     classify,
+    find_variant,
     full_pack,
     hand_value,
     parse_cards,
@@ -262,16 +261,14 @@ def test_settlement_errors_are_rules_errors():
 def test_the_default_reading_ignores_who_never_melded():
     hands = {"Bob": parse_cards("A♠ 7♥"), "Cid": parse_cards("K♣")}
     result = settle_game(PLAYERS, "Ann", hands, never_melded=["Cid"])
-    assert TREPPENROMME.romme_doubling is RommeDoubling.WINNER_WENT_OUT_AT_ONCE
+    assert TREPPENROMME.house_rules["romme_doubling"] == "winner"
     assert result.factors == {"Bob": 1, "Cid": 1}
     assert result.gains["Ann"] == 32
 
 
-class LoserNeverMelded(Treppenromme):
+def LoserNeverMelded():
     """Seed 003's reading as a house rule: each loser who never melded pays double (R5)."""
-
-    name = "treppenromme-003"
-    romme_doubling = RommeDoubling.LOSER_NEVER_MELDED
+    return find_variant("treppenromme", {"romme_doubling": "loser"})
 
 
 def test_the_house_rule_doubles_each_loser_who_never_melded():
@@ -295,21 +292,6 @@ def test_the_house_rule_doubles_every_loser_who_never_melded():
     )
     assert result.factors == {"Bob": 2, "Cid": 2}
     assert result.gains["Ann"] == 64
-
-
-class NoDoubling(Treppenromme):
-    """A made-up house rule without any doubling."""
-
-    name = "no-doubling"
-    romme_doubling = RommeDoubling.NONE
-
-
-def test_a_rule_system_without_doubling_never_doubles():
-    hands = {"Bob": parse_cards("K♣")}
-    result = settle_game(
-        ["Ann", "Bob"], "Ann", hands, romme=True, never_melded=["Bob"], variant=NoDoubling()
-    )
-    assert result.gains["Ann"] == 10
 
 
 # --- the session (R7) --------------------------------------------------------------------------

@@ -129,6 +129,8 @@ def test_the_answers_of_a_small_game_match_the_response_schemas(
     game_path = f"{API}/games/{{game_id}}"
 
     call("get", f"{API}/openapi.json", 200)
+    call("get", f"{API}/variants", 200)
+    call("post", f"{API}/check", 200, {"cards": "K♠ A♠ 2♠", "variant": "boathouse_rum"})
     call("post", f"{API}/check", 200, {"cards": "Q♣ K♣ A♣ 2♣ 3♣"})
     call("post", f"{API}/check", 200, {"cards": "A♦ 2♦", "onto": "J♦ Q♦ K♦"})
     call("post", f"{API}/check", 200, {"cards": "6♠ 7♥ 8♦"})

@@ -122,7 +122,7 @@ def test_creating_a_session_seats_the_players_and_deals_game_one(
         assert [game.dealer.name for game in session.games] == ["Bob"]
     page = text(client.get(f"/sessions/{table.session}").get_data(as_text=True))
     assert "Session to 1000 points" in page
-    assert "Bob deals and plays first." in page
+    assert "Bob deals 7 cards each and plays first." in page
     assert "Ann 0 1000" in page
 
 
@@ -705,8 +705,8 @@ def test_the_finish_preview_shows_the_settlement_and_writes_nothing(
     page = text(response.get_data(as_text=True))
     assert "The settlement, not booked yet" in page
     assert "Rommé hand: the cards left in the other hands count double." in page
-    assert "Bob K♦ 7♥ = 17 × 2 +0" in page
-    assert "Cid A♠ = 15 × 2 +0" in page
+    assert "Bob K♦ 7♥ = 17 × 2 = 34 +0" in page
+    assert "Cid A♠ = 15 × 2 = 30 +0" in page
     assert "Ann went out +64" in page
     assert "Confirm and book the settlement" in page
     html = response.get_data(as_text=True)

@@ -1,0 +1,534 @@
+"""What every rule system decides, with the common answers; a rule system overrides them.
+
+A rule system is a class with class-level constants (the pack, the players, the meld rules) and
+methods that decide (what a card is worth, how a game is settled, who deals next, when a session
+ends). An instance carries the house rules a session chose, checked and with defaults filled in.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, Generic, TypeVar
+
+from scorekeeper.rules.cards import Card, Rank, Suit
+from scorekeeper.rules.errors import CardAlreadyPlayedError, HouseRuleError, SettlementError
+from scorekeeper.rules.grouping import Grouping
+
+P = TypeVar("P", bound=Hashable)
+
+# Points are stored in 32-bit INTEGER columns on PostgreSQL.
+LARGEST_NUMBER = 2**31 - 1
+# A session to a fixed number of games: more than a table plays in a year of evenings.
+MOST_GAMES = 1000
+
+
+class AcePosition(enum.Enum):
+    """Where an ace lies in a meld, which decides what it is worth."""
+
+    IN_SET = "set"
+    HIGH = "high"
+    CORNER = "corner"
+    LOW = "low"
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """One house rule of a rule system: its name, its default and the values it allows.
+
+    ``choices`` lists the allowed values; an ``end`` rule allows ``{kind: whole number}`` for
+    each kind in ``ends`` instead, within the bounds given there.
+    """
+
+    name: str
+    default: Any
+    choices: tuple[str, ...] = ()
+    ends: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+
+    def check(self, value: object) -> Any:
+        """Return the value if the rule allows it, or raise why not."""
+        if self.ends:
+            return self._check_end(value)
+        if value not in self.choices:
+            raise HouseRuleError("rules.value", rule=self.name, allowed=" | ".join(self.choices))
+        return value
+
+    def _check_end(self, value: object) -> dict[str, int]:
+        allowed = " | ".join(
+            f'{{"{kind}": {low}…{high}}}' for kind, (low, high) in self.ends.items()
+        )
+        if not isinstance(value, Mapping) or len(value) != 1:
+            raise HouseRuleError("rules.value", rule=self.name, allowed=allowed)
+        ((kind, number),) = value.items()
+        if kind not in self.ends or not _whole(number):
+            raise HouseRuleError("rules.value", rule=self.name, allowed=allowed)
+        low, high = self.ends[kind]
+        if not low <= number <= high:
+            raise HouseRuleError("rules.value", rule=self.name, allowed=allowed)
+        return {kind: number}
+
+    def describe(self) -> dict[str, Any]:
+        """Return the rule as the API lists it: name, default and allowed values."""
+        if self.ends:
+            allowed: list[Any] = [
+                {kind: {"min": low, "max": high}} for kind, (low, high) in self.ends.items()
+            ]
+        else:
+            allowed = list(self.choices)
+        return {"name": self.name, "default": self.default, "allowed": allowed}
+
+
+def repeated_cards(groups: Iterable[Iterable[Card]], packs: int = 1) -> list[Card]:
+    """Name every card that appears more often than the packs hold, across all groups.
+
+    >>> from scorekeeper.rules.cards import parse_cards
+    >>> repeated_cards([parse_cards("6♠ 6♥ 6♦"), parse_cards("5♠ 6♠ 7♠")])
+    [Card.from_code('6♠')]
+    """
+    counts = Counter(card for group in groups for card in group)
+    return sorted(card for card, count in counts.items() if count > packs)
+
+
+def refuse_repeated_cards(groups: Iterable[Iterable[Card]], packs: int = 1) -> None:
+    """Raise if any card appears more often than the packs hold."""
+    repeated = repeated_cards(groups, packs)
+    if repeated:
+        raise CardAlreadyPlayedError(
+            "cards.entered_twice" if packs == 1 else "cards.more_than_packs",
+            cards=repeated,
+            count=len(repeated),
+        )
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class GameSettlement(Generic[P]):
+    """What the end of a game books: each hand's value and each player's gain.
+
+    ``hand_points`` is what a loser's hand counts before any doubling; ``factors`` the
+    doubling. Where only unmatched cards are paid for (Boathouse Rum), ``unmatched`` and
+    ``matched`` say which cards of a hand given as cards were paid for and which were matched.
+    """
+
+    winner: P | None
+    romme: bool
+    hand_points: dict[P, int]
+    gains: dict[P, int]
+    factors: dict[P, int]
+    romme_possible: bool = False
+    paid: dict[P, int] = field(default_factory=dict)
+    unmatched: dict[P, tuple[Card, ...]] = field(default_factory=dict)
+    matched: dict[P, tuple[tuple[Card, ...], ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SessionStanding(Generic[P]):
+    """The totals of a session against how it ends, and its winner once there is one.
+
+    ``target`` is the total to reach, ``limit`` the total that ends the session when a player
+    falls to it, ``games`` the number of games it lasts; one of them is set.
+    """
+
+    totals: dict[P, int]
+    target: int | None
+    winner: P | None
+    leaders: tuple[P, ...]
+    limit: int | None = None
+    games: int | None = None
+    games_ended: int = 0
+    over: bool = False
+
+    @property
+    def tie_at_top(self) -> bool:
+        """Tell whether the session would be over but for a tie at the top."""
+        return self.over and self.winner is None and len(self.leaders) > 1
+
+    @property
+    def reached(self) -> bool:
+        """Tell whether the end of the session has been reached (a tie plays on)."""
+        return self.over
+
+    @property
+    def games_left(self) -> int | None:
+        """Return how many games are left in a session of a fixed number of games."""
+        if self.games is None:
+            return None
+        return max(0, self.games - self.games_ended)
+
+    def to_go(self, player: P) -> int | None:
+        """Return a player's distance to the target, or to the limit; None for a game count."""
+        if self.target is not None:
+            return max(0, self.target - self.totals[player])
+        if self.limit is not None:
+            return max(0, self.totals[player] - self.limit)
+        return None
+
+
+class Variant:
+    """A rule system; subclass it, override where the rules differ, and register the subclass.
+
+    >>> from scorekeeper.rules.variants import find_variant
+    >>> find_variant("treppenromme", {"end": {"games": 5}}).house_rules
+    {'end': {'games': 5}, 'romme_doubling': 'winner'}
+    """
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    packs: ClassVar[int] = 1
+    jokers: ClassVar[int] = 0
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    set_sizes: ClassVar[tuple[int, int]] = (3, 4)
+    min_sequence: ClassVar[int] = 3
+    ace_turns_corner: ClassVar[bool] = True
+    ace_in_meld: ClassVar[dict[AcePosition, int]] = {}
+    court_value: ClassVar[int] = 10
+    ace_in_hand: ClassVar[int] = 15
+    joker_in_hand: ClassVar[int] = 0
+    first_meld_minimum: ClassVar[int] = 0
+    romme_factor: ClassVar[int] = 2
+    # Whether melds and layoffs score points (in Boathouse Rum they only show who melded).
+    melds_score: ClassVar[bool] = True
+    default_target: ClassVar[int] = 500
+    # What a hand given as points may count at the least: every hand holds a card.
+    least_hand_points: ClassVar[int] = 2
+
+    HOUSE_RULES: ClassVar[tuple[HouseRule, ...]] = ()
+
+    def __init__(self, house_rules: Mapping[str, object] | None = None) -> None:
+        self.house_rules = self.check_house_rules(house_rules or {})
+
+    @classmethod
+    def end_rule(cls) -> HouseRule:
+        """Return the house rule of how a session ends: to the target or a number of games."""
+        return HouseRule(
+            "end",
+            {"target": cls.default_target},
+            ends={"target": (1, LARGEST_NUMBER), "games": (1, MOST_GAMES)},
+        )
+
+    @classmethod
+    def all_house_rules(cls) -> tuple[HouseRule, ...]:
+        """Return every house rule of the rule system, how the session ends first."""
+        return (cls.end_rule(), *cls.HOUSE_RULES)
+
+    @classmethod
+    def check_house_rules(cls, chosen: Mapping[str, object]) -> dict[str, Any]:
+        """Return the house rules with every default filled in, or raise what is not allowed."""
+        known = {rule.name: rule for rule in cls.all_house_rules()}
+        strangers = sorted(str(name) for name in chosen if name not in known)
+        if strangers:
+            raise HouseRuleError(
+                "rules.unknown",
+                variant=cls.title,
+                rule=strangers[0],
+                allowed=", ".join(known),
+            )
+        return {
+            name: rule.check(chosen[name]) if name in chosen else rule.default
+            for name, rule in known.items()
+        }
+
+    def with_end(self, end: Mapping[str, int]) -> Variant:
+        """Return the same rule system with another end of the session, e.g. ``{"games": 5}``."""
+        return type(self)({**self.house_rules, "end": end})
+
+    # --- the table ---------------------------------------------------------------------------
+
+    def players_allowed(self) -> range:
+        """Return the numbers of players the rule system is played by."""
+        return range(self.min_players, self.max_players + 1)
+
+    def cards_dealt(self, player_count: int) -> int:
+        """Return how many cards each player is dealt."""
+        return 7
+
+    def first_player_seat(self, dealer_seat: int, player_count: int) -> int:
+        """Return the seat that plays first in a game: the dealer."""
+        return dealer_seat
+
+    def next_dealer_seat(self, dealer_seat: int, winner_seat: int | None, player_count: int) -> int:
+        """Return the seat that deals the next game: the dealer's left neighbour."""
+        return (dealer_seat + 1) % player_count
+
+    def dealer_seat(
+        self,
+        first_dealer_seat: int,
+        last_game: tuple[int, int | None, bool] | None,
+        player_count: int,
+    ) -> int:
+        """Return the seat dealing the game in progress, or the next game when none is open.
+
+        ``last_game`` is the latest game's dealer seat, winner seat and whether it is open.
+
+        >>> Variant().dealer_seat(2, None, 3), Variant().dealer_seat(2, (2, 0, False), 3)
+        (2, 0)
+        """
+        if last_game is None:
+            return first_dealer_seat
+        dealer, winner, still_open = last_game
+        if still_open:
+            return dealer
+        return self.next_dealer_seat(dealer, winner, player_count)
+
+    # --- values ------------------------------------------------------------------------------
+
+    def pip_value(self, card: Card) -> int:
+        """Return a non-ace card's value: its number, or the court value for J, Q, K."""
+        if card.rank >= Rank.JACK:
+            return self.court_value
+        return int(card.rank)
+
+    def meld_value(self, card: Card, position: AcePosition | None) -> int:
+        """Return what a card scores where it lies in a meld (the position matters for aces)."""
+        if card.rank == Rank.ACE:
+            if position is None:
+                raise ValueError("an ace in a meld needs its position")
+            return self.ace_in_meld[position]
+        return self.pip_value(card)
+
+    def hand_value(self, card: Card) -> int:
+        """Return what a card left in a hand is worth at the end of a game."""
+        if card.rank == Rank.ACE:
+            return self.ace_in_hand
+        return self.pip_value(card)
+
+    def hand_points_range(self) -> tuple[int, int]:
+        """Return the least and the most that a hand given as points can count."""
+        pack = [Card(suit=suit, rank=rank) for suit in Suit for rank in Rank] * self.packs
+        values = [self.hand_value(card) for card in pack]
+        return self.least_hand_points, sum(values) + self.jokers * self.joker_in_hand
+
+    # --- the end of a game -------------------------------------------------------------------
+
+    def romme_possible(self, entry_players: Sequence[P], winner: P) -> bool:
+        """Tell whether the winner can have put every card down in one turn.
+
+        The scorekeeper records entries, not turns: an entry of another player after one of
+        the winner's proves the winner put cards down in an earlier turn.
+
+        >>> Variant().romme_possible(["Bob", "Cid", "Ann", "Ann"], "Ann")
+        True
+        >>> Variant().romme_possible(["Ann", "Bob", "Ann"], "Ann")
+        False
+        """
+        first = next((at for at, player in enumerate(entry_players) if player == winner), None)
+        if first is None:
+            return False
+        return all(player == winner for player in entry_players[first:])
+
+    def refuse_winner(self, entry_players: Sequence[P], winner: P, name: str) -> None:
+        """Refuse a winner who put nothing down in the game: they cannot have gone out."""
+        if winner not in entry_players:
+            raise SettlementError("settlement.winner_without_entries", name=name)
+
+    def finish(
+        self,
+        names: Mapping[P, str],
+        winner: P | None,
+        hands: Mapping[P, Sequence[Card] | int],
+        *,
+        entry_players: Sequence[P],
+        on_table: Iterable[Card] = (),
+        romme: bool | None = None,
+    ) -> GameSettlement[P]:
+        """Settle the end of a game as it was played; ``winner=None`` abandons it (R6).
+
+        ``names`` are the players in seating order, ``entry_players`` who made each entry of
+        the game in order, ``on_table`` the cards lying there. ``romme=None`` lets the entries
+        decide whether the winner had a Rommé hand.
+
+        >>> from scorekeeper.rules.cards import parse_cards
+        >>> names = {1: "Ann", 2: "Bob"}
+        >>> Variant().finish(names, 1, {2: parse_cards("K♣")}, entry_players=[2, 1]).gains
+        {1: 20, 2: 0}
+        """
+        players = list(names)
+        if winner is None:
+            return self.settle(players, None, {}, romme=bool(romme))
+        if winner not in names:
+            raise SettlementError("settlement.winner_not_playing")
+        self.refuse_winner(entry_players, winner, names[winner])
+        possible = self.romme_possible(entry_players, winner)
+        if romme and not possible:
+            raise SettlementError("settlement.no_romme_hand", name=names[winner])
+        table = set(on_table)
+        for player, hand in hands.items():
+            taken = [] if isinstance(hand, int) else [card for card in hand if card in table]
+            if taken:
+                raise CardAlreadyPlayedError(
+                    "cards.on_table_not_in_hand",
+                    cards=taken,
+                    name=names.get(player, ""),
+                    count=len(taken),
+                )
+        never_melded = [player for player in players if player not in entry_players]
+        settled = self.settle(
+            players,
+            winner,
+            hands,
+            romme=possible if romme is None else romme,
+            never_melded=never_melded,
+        )
+        return replace(settled, romme_possible=possible)
+
+    def hand_grouping(self, hand: Sequence[Card]) -> Grouping | None:
+        """Return how a hand splits into matched and paid-for cards, where that matters."""
+        return None
+
+    def hand_points(self, hand: Sequence[Card]) -> int:
+        """Return what a loser's hand counts before any doubling: all its cards."""
+        return sum(self.hand_value(card) for card in hand)
+
+    def factor(self, loser: P, romme: bool, never_melded: frozenset[P]) -> int:
+        """Return how many times a loser's hand counts: double for a Rommé hand."""
+        return self.romme_factor if romme else 1
+
+    def book(self, winner: P, owed: Mapping[P, int], players: Sequence[P]) -> dict[P, int]:
+        """Return each player's gain from what each loser owes: the winner collects it all."""
+        gains = dict.fromkeys(players, 0)
+        gains[winner] = sum(owed.values())
+        return gains
+
+    def settle(
+        self,
+        players: Sequence[P],
+        winner: P | None,
+        hands: Mapping[P, Sequence[Card] | int],
+        *,
+        romme: bool = False,
+        never_melded: Iterable[P] = (),
+    ) -> GameSettlement[P]:
+        """Settle the cards left in the losers' hands; ``winner=None`` abandons the game (R6).
+
+        A hand is its cards, or the points the table counted for it (a whole number).
+        """
+        if len(set(players)) != len(players):
+            raise SettlementError("settlement.player_twice")
+        if winner is None:
+            if romme:
+                raise SettlementError("settlement.abandoned_romme")
+            return GameSettlement(None, False, {}, dict.fromkeys(players, 0), {})
+        if winner not in players:
+            raise SettlementError("settlement.winner_not_playing")
+        if any(player not in players for player in hands):
+            raise SettlementError("settlement.stranger_hand")
+        if winner in hands:
+            raise SettlementError("settlement.winner_has_hand")
+        losers = [player for player in players if player != winner]
+        lowest, highest = self.hand_points_range()
+        for loser in losers:
+            if loser not in hands:
+                raise SettlementError("settlement.hand_missing")
+            hand = hands[loser]
+            if isinstance(hand, int) and not lowest <= hand <= highest:
+                raise SettlementError(
+                    "settlement.hand_points", lowest=lowest, highest=highest, points=hand
+                )
+            if not isinstance(hand, int) and not hand:
+                raise SettlementError("settlement.empty_hand")
+        refuse_repeated_cards(
+            (hand for hand in hands.values() if not isinstance(hand, int)), self.packs
+        )
+        return self._settled(players, winner, losers, hands, romme, frozenset(never_melded))
+
+    def _settled(
+        self,
+        players: Sequence[P],
+        winner: P,
+        losers: Sequence[P],
+        hands: Mapping[P, Sequence[Card] | int],
+        romme: bool,
+        never_melded: frozenset[P],
+    ) -> GameSettlement[P]:
+        hand_points = {
+            loser: hand if isinstance(hand, int) else self.hand_points(hand)
+            for loser, hand in ((loser, hands[loser]) for loser in losers)
+        }
+        return self._booked(players, winner, hand_points, romme, never_melded)
+
+    def _booked(
+        self,
+        players: Sequence[P],
+        winner: P,
+        hand_points: dict[P, int],
+        romme: bool,
+        never_melded: frozenset[P],
+    ) -> GameSettlement[P]:
+        factors = {loser: self.factor(loser, romme, never_melded) for loser in hand_points}
+        owed = {loser: points * factors[loser] for loser, points in hand_points.items()}
+        gains = self.book(winner, owed, players)
+        return GameSettlement(winner, romme, hand_points, gains, factors, paid=owed)
+
+    # --- the session -------------------------------------------------------------------------
+
+    def standing(
+        self, totals: Mapping[P, int], games_ended: int, *, game_in_progress: bool = False
+    ) -> SessionStanding[P]:
+        """Decide the session, checked only between games; a tie at the top plays on (R7).
+
+        >>> from scorekeeper.rules.variants import find_variant
+        >>> find_variant().standing({"Ann": 510, "Bob": 530}, 3).winner
+        'Bob'
+        >>> find_variant("treppenromme", {"end": {"games": 4}}).standing({"Ann": 5}, 4).winner
+        'Ann'
+        """
+        totals = dict(totals)
+        top = max(totals.values(), default=0)
+        leaders = tuple(player for player, total in totals.items() if total == top)
+        ((kind, number),) = self.house_rules["end"].items()
+        over = self._over(kind, number, totals, games_ended)
+        winner = None
+        if over and not game_in_progress and len(leaders) == 1:
+            winner = leaders[0]
+        return SessionStanding(
+            totals,
+            number if kind == "target" else None,
+            winner,
+            leaders,
+            limit=number if kind == "limit" else None,
+            games=number if kind == "games" else None,
+            games_ended=games_ended,
+            over=over,
+        )
+
+    def _over(self, kind: str, number: int, totals: Mapping[P, int], games_ended: int) -> bool:
+        """Tell whether the session's end is reached: the target, or the number of games."""
+        if kind == "games":
+            return games_ended >= number
+        return bool(totals) and max(totals.values()) >= number
+
+    # --- names -------------------------------------------------------------------------------
+
+    def label(self, language: str = "en") -> str:
+        """Return the rule system's name as shown to the players, e.g. ``Treppenrommé``."""
+        return self.title
+
+    def describe(self) -> dict[str, Any]:
+        """Return the rule system as the API lists it (the title in English)."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "players": list(self.players_allowed()),
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "rules": [rule.describe() for rule in self.all_house_rules()],
+        }
+
+    def __repr__(self) -> str:
+        if self.house_rules == type(self)().house_rules:
+            return f"find_variant({self.name!r})"
+        return f"find_variant({self.name!r}, {self.house_rules!r})"
+
+    # Two instances with the same house rules are the same rule system (meld values are cached
+    # by it).
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.house_rules == self.house_rules
+
+    def __hash__(self) -> int:
+        return hash((type(self), repr(sorted(self.house_rules.items()))))
