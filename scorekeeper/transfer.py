@@ -3,11 +3,12 @@
 The document keeps every id and every time (ISO 8601, UTC), so that exporting what an import
 wrote gives the same document again. Sessions keep their public ids and the digests of their
 keys, so the links and keys handed out before still open them (version 2; version 1 had
-neither)::
+neither), and the house rules their table chose (version 3; a version 2 session has none and
+reads as its rule system's defaults with its target)::
 
-    {"format": "treppenromme-scorekeeper", "version": 2, "sessions": [
+    {"format": "treppenromme-scorekeeper", "version": 3, "sessions": [
         {"id", "public_id", "edit_key_digest", "view_key_digest",
-         "variant", "target", "first_dealer_seat", "status", "created_at",
+         "variant", "target", "house_rules", "first_dealer_seat", "status", "created_at",
          "players": [{"id", "seat", "name", "banked"}],
          "games": [{"id", "number", "dealer_id", "status", "winner_id", "romme",
                     "started_at", "ended_at",
@@ -34,7 +35,9 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Entry, Game, GameSession, Player, SettlementLine, TableCard
 
 FORMAT = "treppenromme-scorekeeper"
-VERSION = 2
+VERSION = 3
+# Version 2 lacks only the sessions' house rules.
+_READABLE = (2, 3)
 
 # INTEGER columns are 32 bits on PostgreSQL; refuse larger numbers before the database does.
 _SMALLEST_INT = -(2**31)
@@ -65,7 +68,7 @@ class _Field:
     """One key of a record in the document and the model attribute it is stored in."""
 
     key: str
-    kind: str  # "id", "int", "text", "bool" or "time"
+    kind: str  # "id", "int", "text", "bool", "time" or "object" (stored as JSON text)
     nullable: bool = False
     length: int = 0
     choices: tuple[str, ...] = ()
@@ -94,7 +97,8 @@ _SESSION = (
     _text("edit_key_digest", 64),
     _text("view_key_digest", 64),
     _text("variant", 40),
-    _int("target"),
+    _int("target", nullable=True),
+    _Field("house_rules", "object", nullable=True),
     _int("first_dealer_seat"),
     _text("status", 10, "open", "finished"),
     _Field("created_at", "time"),
@@ -190,6 +194,8 @@ def _read(
 
 
 def _dumped(field: _Field, value: Any) -> Any:
+    if field.kind == "object" and value is not None:
+        return json.loads(value)
     if field.kind == "time" and value is not None:
         # SQLite gives back the UTC time it stored without its zone; PostgreSQL gives a zone.
         if value.tzinfo is None:
@@ -293,11 +299,12 @@ class _Reader:
             raise UnknownFormatError(
                 f'This is not a scorekeeper export: it needs "format": "{FORMAT}".'
             )
-        if document.get("version") != VERSION:
+        if document.get("version") not in _READABLE:
             raise UnknownFormatError(
                 f"This export has version {document.get('version')!r}; "
-                f"this scorekeeper reads version {VERSION} only."
+                f"this scorekeeper reads versions {' and '.join(map(str, _READABLE))}."
             )
+        self.version = document["version"]
         self._keys(document, "the document", ("format", "version", "sessions"))
         for index, session in enumerate(self._list(document, "sessions", "the document")):
             self._session(session, f"sessions[{index}]")
@@ -314,14 +321,19 @@ class _Reader:
         ]
 
     def _session(self, record: object, path: str) -> None:
+        if self.version == 2 and isinstance(record, dict) and "house_rules" not in record:
+            record = {**record, "house_rules": None}
         row = self._record(record, path, _SESSION, "sessions", ("players", "games"))
         if not row["public_id"] or row["public_id"] in self.public_ids:
             raise MalformedDocumentError(f"{path}.public_id: empty, or the id of another session.")
         self.public_ids.add(row["public_id"])
         try:
-            rules.find_variant(row["variant"])
+            if row["house_rules"] is None:
+                rules.find_variant(row["variant"], {"end": {"target": row["target"] or 500}})
+            else:
+                rules.find_variant(row["variant"], json.loads(row["house_rules"]))
         except ValueError as error:
-            raise MalformedDocumentError(f"{path}.variant: {error}.") from None
+            raise MalformedDocumentError(f"{path}.variant: {error}") from None
         players: set[int] = set()
         for index, player in enumerate(self._list(record, "players", path)):
             player_row = self._record(player, f"{path}.players[{index}]", _PLAYER, "players")
@@ -444,6 +456,7 @@ _CHECKS: dict[str, tuple[str, Callable[[Any, _Field], bool]]] = {
         ),
     ),
     "bool": ("true or false", lambda value, _field: isinstance(value, bool)),
+    "object": ("an object", lambda value, _field: isinstance(value, dict)),
     "time": ("an ISO 8601 time with its zone", lambda value, _field: _time(value) is not None),
 }
 
@@ -461,6 +474,8 @@ def _loaded(field: _Field, value: Any, path: str) -> Any:
         if field.nullable:
             expected += ", or null"
         raise MalformedDocumentError(f"{path}.{field.key}: {value!r} is not {expected}.")
+    if field.kind == "object":
+        return json.dumps(value, sort_keys=True)
     return _time(value) if field.kind == "time" else value
 
 

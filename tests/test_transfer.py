@@ -69,7 +69,7 @@ def build_tables() -> dict[str, int]:
 
     A long session with a Rommé game (one hand as cards, one as points), an abandoned game and
     an open game with melds, layoffs and a deleted entry; a short session won at its target;
-    a session without games.
+    a Boathouse Rum session of five games without a game yet.
     """
     long = services.create_session(["Ann", "Bob", "Cid"], target=1000, first_dealer=1)
     ann, bob, cid = (player.id for player in long.players)
@@ -98,7 +98,13 @@ def build_tables() -> dict[str, int]:
     services.finish_game(won, jurgen, {zoe: "K♠ 5♦"}, False)
     assert services.get_session(short.id).status == "finished"
 
-    services.create_session(["Eve", "Dan"], target=500, first_dealer=None)
+    # Boathouse Rum to a number of games: a session with no target and its own house rules.
+    services.create_session(
+        ["Eve", "Dan"],
+        variant="boathouse_rum",
+        house_rules={"end": {"games": 5}},
+        first_dealer=None,
+    )
     return {"open_game": game, "ann": ann, "session": long.id}
 
 
@@ -158,11 +164,14 @@ def test_exporting_what_an_import_wrote_gives_the_same_document(
 def test_the_document_keeps_every_id_time_card_hand_and_running_total(
     app: Flask, document: dict[str, Any]
 ) -> None:
-    assert (document["format"], document["version"]) == ("treppenromme-scorekeeper", 2)
+    assert (document["format"], document["version"]) == ("treppenromme-scorekeeper", 3)
     long, short, empty = document["sessions"]
     assert [player["name"] for player in long["players"]] == ["Ann", "Bob", "Cid"]
     assert [game["status"] for game in long["games"]] == ["finished", "abandoned", "open"]
     assert (short["status"], short["games"][0]["romme"], empty["games"]) == ("finished", False, [])
+    assert long["house_rules"] == {"end": {"target": 1000}, "romme_doubling": "winner"}
+    assert (empty["variant"], empty["target"]) == ("boathouse_rum", None)
+    assert empty["house_rules"] == {"end": {"games": 5}}
     romme = long["games"][0]
     assert romme["romme"] is True
     assert romme["winner_id"] == long["players"][0]["id"]
@@ -279,7 +288,7 @@ def test_import_refuses_even_a_database_with_only_an_empty_session(
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda d: d.update(version=3), "version 3"),
+        (lambda d: d.update(version=4), "version 4"),
         (lambda d: d.update(version="1"), "version '1'"),
         (lambda d: d.update(format="something-else"), "not a scorekeeper export"),
         (lambda d: d.pop("format"), "not a scorekeeper export"),
@@ -490,7 +499,7 @@ def test_the_console_commands_export_and_import_round_trip(
 BAD_FILES = {
     b"{not json": "not JSON",
     b'{"format": "treppenromme-scorekeeper", "version": 9, "sessions": []}': "version 9",
-    b'{"format": "treppenromme-scorekeeper", "version": 2, "sessions": [1]}': "object",
+    b'{"format": "treppenromme-scorekeeper", "version": 3, "sessions": [1]}': "object",
     b"\xff\xfe": "not UTF-8",
 }
 
@@ -508,7 +517,7 @@ def test_the_import_command_refuses_a_bad_file_with_exit_code_1(
     assert missing.returncode == 1
     assert "nowhere.json" in missing.stderr.decode()
     assert scorekeeper(empty_database_url, tmp_path, "export").stdout.decode() == (
-        '{\n  "format": "treppenromme-scorekeeper",\n  "version": 2,\n  "sessions": []\n}\n'
+        '{\n  "format": "treppenromme-scorekeeper",\n  "version": 3,\n  "sessions": []\n}\n'
     )
 
 
@@ -526,3 +535,38 @@ def test_the_flask_commands_export_and_import_as_well(
     assert "not empty" in result.output
     with empty_app.app_context():
         assert export_sessions() == document
+
+
+@BOTH
+def test_a_version_2_document_imports_its_sessions_with_their_rule_systems_defaults(
+    empty_app: Flask, document: dict[str, Any]
+) -> None:
+    document["version"] = 2
+    for session in document["sessions"]:
+        session.pop("house_rules")
+        session["target"] = session["target"] or 500
+    with empty_app.app_context():
+        assert import_sessions(document) == 3
+        imported = export_sessions()["sessions"]
+        assert [session["house_rules"] for session in imported] == [None, None, None]
+        rule_systems = [
+            services.variant_of(services.get_session(session["id"])) for session in imported
+        ]
+        assert [variant.house_rules["end"] for variant in rule_systems] == [
+            {"target": 1000},
+            {"target": 20},
+            {"target": 500},
+        ]
+
+
+@BOTH
+@pytest.mark.parametrize(
+    "house_rules", [{"end": {"games": 0}}, {"opening": 40}, "to 100", {"end": {"target": -1}}]
+)
+def test_import_refuses_house_rules_the_rule_system_does_not_allow(
+    empty_app: Flask, document: dict[str, Any], house_rules: object
+) -> None:
+    document["sessions"][2]["house_rules"] = house_rules
+    with empty_app.app_context(), pytest.raises(MalformedDocumentError, match="sessions\\[2\\]"):
+        import_sessions(document)
+    assert nothing_in(empty_app)

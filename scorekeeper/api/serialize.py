@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from scorekeeper import rules, services
-from scorekeeper.models import Entry, Game, GameSession
+from scorekeeper.models import GameSession
 
 
 def session_json(session: GameSession | services.SessionSummary) -> dict[str, Any]:
@@ -47,7 +47,7 @@ def session_json(session: GameSession | services.SessionSummary) -> dict[str, An
     }
 
 
-def game_json(game: Game | services.GameState) -> dict[str, Any]:
+def game_json(game: services.GameState) -> dict[str, Any]:
     """Return a game with the melds as they lie now, its entries in order, and its points."""
     table = services.table_of(game)
     melds = [entry for entry in game.entries if entry.kind == "meld"]
@@ -68,7 +68,7 @@ def game_json(game: Game | services.GameState) -> dict[str, Any]:
     }
 
 
-def meld_json(entry: Entry | services.EntryRow, lying: rules.Meld) -> dict[str, Any]:
+def meld_json(entry: services.EntryRow, lying: rules.Meld) -> dict[str, Any]:
     """Return a meld as it lies now: its cards with layoffs, and the value written for it."""
     return {
         "id": entry.id,
@@ -79,7 +79,7 @@ def meld_json(entry: Entry | services.EntryRow, lying: rules.Meld) -> dict[str, 
     }
 
 
-def entry_json(entry: Entry | services.EntryRow) -> dict[str, Any]:
+def entry_json(entry: services.EntryRow) -> dict[str, Any]:
     """Return one entry as the recorder wrote it."""
     return {
         "id": entry.id,

@@ -275,7 +275,7 @@ def start_game(session_id: str) -> tuple[Response, int]:
 @bp.get("/games/<int:game_id>")
 def get_game(game_id: int) -> Response:
     """Return a game with its melds, entries and points."""
-    return jsonify(serialize.game_json(services.get_game(game_id)))
+    return jsonify(serialize.game_json(services.read_game(game_id)))
 
 
 @bp.post("/games/<int:game_id>/melds")

@@ -109,7 +109,7 @@
         say("✗ " + fill(text(taken.length === 1 ? "taken-one" : "taken-other"), { cards: letters.labels(taken) }), "bad");
         return;
       }
-      var body = { cards: cards };
+      var body = { cards: cards, variant: form.getAttribute("data-variant") || "treppenromme" };
       if (meld) { body.onto = meld.getAttribute("data-cards"); }
       fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
         .then(function (response) { return response.json(); })

@@ -151,10 +151,11 @@ def test_the_first_dealer_list_names_the_players_as_they_are_typed(
     phone = new_phone("de")
     phone.open()
     dealers = phone.page.locator("select[name=dealer] option")
-    expect(dealers).to_have_text(["Ausgelost", "Spieler 1", "Spieler 2", "Spieler 3", "Spieler 4"])
+    seats = [f"Spieler {number}" for number in range(1, 7)]
+    expect(dealers).to_have_text(["Ausgelost", *seats])
     phone.page.fill("#names-0", "Anna")
     phone.page.fill("#names-1", "Bernd")
-    expect(dealers).to_have_text(["Ausgelost", "Anna", "Bernd", "Spieler 3", "Spieler 4"])
+    expect(dealers).to_have_text(["Ausgelost", "Anna", "Bernd", *seats[2:]])
     phone.page.fill("#names-0", "")
     expect(dealers.nth(1)).to_have_text("Spieler 1")
 

@@ -1,0 +1,91 @@
+"""How the use cases refuse: one error class per kind, each with its message in the catalogue."""
+
+from __future__ import annotations
+
+from scorekeeper import rules
+from scorekeeper.database import retry_on_race
+from scorekeeper.extensions import db
+
+# What the use cases say when they refuse: gettext msgids of the app's catalogue, as the
+# rules' messages (the German is in translations/de/LC_MESSAGES/messages.po).
+MESSAGES: dict[str, rules.Wording] = {
+    # Said alike when the key is missing or wrong, so that nobody learns which sessions exist.
+    "no_session": rules.wording(
+        "There is no such session, or it needs its key (the link from the phone that started it)."
+    ),
+    "no_game": rules.wording(
+        "There is no such game, or it needs its session's key (the link from the phone that "
+        "started it)."
+    ),
+    "no_entry": rules.wording("There is no such entry in this game."),
+    "no_such_meld": rules.wording("That meld is not on the table in this game."),
+    "meld_is_no_layoff": rules.wording(
+        "A meld lies on the table by itself: only laid-off cards can be moved onto another meld."
+    ),
+    "meld_recorded_later": rules.wording(
+        "That meld was recorded after these cards were laid off: it was not on the table yet."
+    ),
+    "no_such_player": rules.wording("That player does not play in this session."),
+    "hand_of_a_stranger": rules.wording("A hand was entered for someone who does not play here."),
+    "session_over": rules.wording("This session is over: start a new session to play on."),
+    "game_still_open": rules.wording("A game is still open: finish or abandon it first."),
+    "game_over": rules.wording("Game %(number)s is over: its entries are final."),
+    "nothing_to_undo": rules.wording("There is nothing to undo in this game yet."),
+    "later_entry_builds_on_it": rules.wording(
+        "A later entry builds on these cards: %(name)s's %(cards)s (entry %(position)s). Correct "
+        "or delete that entry first."
+    ),
+    "meld_has_layoffs": rules.wording(
+        "Cards were laid off onto this meld: delete those layoffs first."
+    ),
+    "later_layoff_builds_on_it": rules.wording(
+        "A later layoff builds on these cards: delete that layoff first."
+    ),
+    "undo_out_of_date": rules.wording(
+        "Nothing was undone: the latest entry is no longer the one this page showed (it was "
+        "undone already, or someone recorded since). Look at the game again."
+    ),
+    "game_not_ended": rules.wording(
+        "Game %(number)s is still being played: there is no settlement to take back."
+    ),
+    "later_game_played": rules.wording(
+        "Game %(number)s was played after it: only the last game can be reopened, while the game "
+        "dealt after it has nothing recorded."
+    ),
+    "raced": rules.wording(
+        "Another phone recorded at the same moment: look at the game and try again."
+    ),
+}
+
+
+class ServiceError(Exception):
+    """A refusal of a use case, with its message in English and German."""
+
+    def __init__(self, message_id: str, /, **params: object) -> None:
+        self.message_id = message_id
+        self.params = params
+        super().__init__(self.message("en"))
+
+    def message(self, language: str = "en") -> str:
+        """Return the message in a language ("de" German, anything else English)."""
+        return MESSAGES[self.message_id].render(language, **self.params)
+
+
+class NotFoundError(ServiceError, LookupError):
+    """The session, game, player, meld or entry does not exist (here)."""
+
+
+class ConflictError(ServiceError):
+    """The request does not fit the state things are in now (a closed game, a finished session)."""
+
+
+class InvalidRequestError(ServiceError, ValueError):
+    """The request names a player or meld that is not part of this game."""
+
+
+def _raced() -> ConflictError:
+    return ConflictError("raced")
+
+
+# Run a write again when a concurrent write got there first (see database.retry_on_race).
+write_use_case = retry_on_race(lambda: db.session, _raced)

@@ -1,0 +1,335 @@
+"""The rows the use cases read and write, the statements built once, and the shared steps."""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import NamedTuple, Protocol, TypeVar
+
+import sqlalchemy as sa
+
+from scorekeeper import rules
+from scorekeeper.extensions import db
+from scorekeeper.models import Entry, Game, GameSession, Player, SettlementLine, TableCard
+from scorekeeper.services.errors import ConflictError, InvalidRequestError, NotFoundError
+
+# Ids beyond a 64-bit integer cannot exist; refuse them before the database overflows.
+LARGEST_ID = 2**63 - 1
+
+
+def variant_of(session: GameSession) -> rules.Variant:
+    """Return the rule system a session is played by, with its house rules."""
+    return rule_system(session.variant, session.house_rules, session.target)
+
+
+def rule_system(name: str, house_rules: str | None, target: int | None) -> rules.Variant:
+    """Return a rule system with the house rules stored for a session.
+
+    Sessions stored before house rules existed have none: their rule system's defaults, played
+    to the target they have.
+    """
+    if house_rules is None:
+        return rules.find_variant(name, {"end": {"target": target or 500}})
+    return _rule_system(name, house_rules)
+
+
+@functools.lru_cache(maxsize=256)
+def _rule_system(name: str, house_rules: str) -> rules.Variant:
+    # Every read of a game builds its rule system: the same few stored texts come back.
+    return rules.find_variant(name, json.loads(house_rules))
+
+
+class GameSummary(NamedTuple):
+    """What a list of games shows of each: read as plain rows, not as whole games."""
+
+    id: int
+    number: int
+    dealer_id: int
+    status: str
+    winner_id: int | None
+    romme: bool | None
+
+
+def seat_that_deals(
+    variant: rules.Variant,
+    first_dealer_seat: int,
+    seats: Sequence[tuple[int, int]],
+    last: GameSummary | None,
+) -> int:
+    """Ask the rule system who deals, from the latest game (its dealer, winner and status)."""
+    seat_of = dict(seats)
+    last_game = None
+    if last is not None:
+        winner = seat_of[last.winner_id] if last.winner_id is not None else None
+        last_game = (seat_of[last.dealer_id], winner, last.status == "open")
+    return variant.dealer_seat(first_dealer_seat, last_game, len(seats))
+
+
+class Deal(NamedTuple):
+    """How a game is dealt: the cards each player gets and who plays first."""
+
+    cards_dealt: int
+    first_player: int
+
+
+def deal_of(game: Game | GameState) -> Deal:
+    """Ask the rule system how many cards a game deals and who plays first."""
+    if isinstance(game, GameState):
+        variant, seats = game.variant, [player.id for player in game.players]
+    else:
+        variant, seats = variant_of(game.session), [player.id for player in game.session.players]
+    dealer_seat = seats.index(game.dealer_id)
+    first = variant.first_player_seat(dealer_seat, len(seats))
+    return Deal(variant.cards_dealt(len(seats)), seats[first])
+
+
+def table_of(game: Game | GameState, before: int | None = None) -> rules.Table[int]:
+    """Rebuild the table of a game from its entries, keyed by meld entry id.
+
+    ``before`` stops at the entry in that position: the table as it lay when it was recorded.
+    """
+    variant = game.variant if isinstance(game, GameState) else variant_of(game.session)
+    entries = game.entries
+    if before is not None:
+        entries = [entry for entry in entries if entry.position < before]
+    return rules.replay((table_entry(entry) for entry in entries), variant)
+
+
+def table_entry(entry: Entry | EntryRow) -> rules.TableEntry[int]:
+    cards = tuple(rules.Card.from_code(card.card) for card in entry.cards)
+    return rules.TableEntry(key=entry.id, cards=cards, onto=entry.meld_id)
+
+
+GAMES = Game.__table__
+
+
+SESSIONS = GameSession.__table__
+
+
+PLAYERS = Player.__table__
+
+
+ENTRIES = Entry.__table__
+
+
+TABLE_CARDS = TableCard.__table__
+
+
+SETTLEMENT_LINES = SettlementLine.__table__
+
+
+class CardRow(NamedTuple):
+    """A card an entry put on the table, with the value written for it."""
+
+    id: int
+    card: str
+    value: int
+
+
+class EntryRow(NamedTuple):
+    """An entry as stored, with its cards in order."""
+
+    id: int
+    position: int
+    kind: str
+    player_id: int
+    meld_id: int | None
+    meld_kind: str | None
+    value: int
+    created_at: datetime
+    cards: list[CardRow]
+
+
+class PlayerRow(NamedTuple):
+    """A player of a session as stored."""
+
+    id: int
+    seat: int
+    name: str
+    banked: int
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A game with its session's players and its entries, as a write reads them."""
+
+    id: int
+    session_id: int
+    number: int
+    dealer_id: int
+    status: str
+    winner_id: int | None
+    romme: bool | None
+    variant: rules.Variant
+    session_status: str
+    target: int | None
+    players: list[PlayerRow]
+    entries: list[EntryRow]
+    session_public_id: str
+    first_dealer_seat: int
+
+    @property
+    def dealer(self) -> PlayerRow:
+        """Return the player who dealt the game."""
+        return next(player for player in self.players if player.id == self.dealer_id)
+
+    def points(self) -> dict[int, int]:
+        """Return each player's points from the entries (the game's points while it is open)."""
+        points = dict.fromkeys((player.id for player in self.players), 0)
+        for entry in self.entries:
+            points[entry.player_id] += entry.value
+        return points
+
+
+def game_state(connection: sa.Connection, game_id: int, *, lock: bool = True) -> GameState:
+    """Read a game, for a write with the lock that makes writers to one game wait in line.
+
+    SQLite transactions hold the database's write lock from their start (database.py); on
+    PostgreSQL the game row is locked (FOR UPDATE) before its entries are read, so a writer
+    that waited sees the entries written meanwhile. ``lock=False`` reads for an answer.
+    """
+    if not 0 < game_id <= LARGEST_ID:
+        raise NotFoundError("no_game")
+    statement = _GAME_ROWS_LOCKED if lock else _GAME_ROWS
+    rows = connection.execute(statement, {"game_id": game_id}).all()
+    if not rows:
+        raise NotFoundError("no_game")
+    first = rows[0]
+    entries: list[EntryRow] = []
+    for row in connection.execute(_ENTRY_ROWS, {"game_id": game_id}):
+        if not entries or entries[-1].id != row[0]:
+            entries.append(EntryRow(*row[:8], []))
+        if row[8] is not None:
+            entries[-1].cards.append(CardRow(row[8], row[9], row[10]))
+    return GameState(
+        *first[:7],
+        variant=rule_system(first[7], first[16], first[9]),
+        session_status=first[8],
+        target=first[9],
+        players=[PlayerRow(row[10], row[11], row[12], row[13]) for row in rows],
+        entries=entries,
+        session_public_id=first[14],
+        first_dealer_seat=first[15],
+    )
+
+
+_GAME_ROWS = (
+    sa.select(
+        GAMES.c.id,
+        GAMES.c.session_id,
+        GAMES.c.number,
+        GAMES.c.dealer_id,
+        GAMES.c.status,
+        GAMES.c.winner_id,
+        GAMES.c.romme,
+        SESSIONS.c.variant,
+        SESSIONS.c.status,
+        SESSIONS.c.target,
+        PLAYERS.c.id,
+        PLAYERS.c.seat,
+        PLAYERS.c.name,
+        PLAYERS.c.banked,
+        SESSIONS.c.public_id,
+        SESSIONS.c.first_dealer_seat,
+        SESSIONS.c.house_rules,
+    )
+    .select_from(
+        GAMES.join(SESSIONS, SESSIONS.c.id == GAMES.c.session_id).join(
+            PLAYERS, PLAYERS.c.session_id == SESSIONS.c.id
+        )
+    )
+    .where(GAMES.c.id == sa.bindparam("game_id"))
+    .order_by(PLAYERS.c.seat)
+)
+_GAME_ROWS_LOCKED = _GAME_ROWS.with_for_update(of=GAMES)
+
+
+_ENTRY_ROWS = (
+    sa.select(
+        ENTRIES.c.id,
+        ENTRIES.c.position,
+        ENTRIES.c.kind,
+        ENTRIES.c.player_id,
+        ENTRIES.c.meld_id,
+        ENTRIES.c.meld_kind,
+        ENTRIES.c.value,
+        ENTRIES.c.created_at,
+        TABLE_CARDS.c.id,
+        TABLE_CARDS.c.card,
+        TABLE_CARDS.c.value,
+    )
+    .select_from(ENTRIES.outerjoin(TABLE_CARDS, TABLE_CARDS.c.entry_id == ENTRIES.c.id))
+    .where(ENTRIES.c.game_id == sa.bindparam("game_id"))
+    .order_by(ENTRIES.c.position, TABLE_CARDS.c.position)
+)
+
+
+def open_state(connection: sa.Connection, game_id: int) -> GameState:
+    state = game_state(connection, game_id)
+    refuse_closed(state)
+    return state
+
+
+def player_of(state: GameState, player_id: int) -> PlayerRow:
+    player = next((player for player in state.players if player.id == player_id), None)
+    if player is None:
+        raise InvalidRequestError("no_such_player")
+    return player
+
+
+def insert_row(connection: sa.Connection, insert: sa.Insert, values: dict[str, object]) -> int:
+    """Insert one row and return its id."""
+    key = connection.execute(insert, values).inserted_primary_key
+    assert key is not None
+    return int(key[0])
+
+
+def commit() -> None:
+    db.session.commit()
+    # The rows changed around the ORM: objects this session loaded before must read them again.
+    db.session.expire_all()
+
+
+# The games of a session, and the points of those that ended (the lines of their settlement).
+GAMES_OF = (
+    sa.select(
+        GAMES.c.id,
+        GAMES.c.number,
+        GAMES.c.dealer_id,
+        GAMES.c.status,
+        GAMES.c.winner_id,
+        GAMES.c.romme,
+    )
+    .where(GAMES.c.session_id == sa.bindparam("session"))
+    .order_by(GAMES.c.number)
+)
+
+
+def read_game(game_id: int) -> GameState:
+    """Return a game with its players and entries as the answers show it, or raise NotFound."""
+    return game_state(db.session.connection(), game_id, lock=False)
+
+
+def refuse_closed(game: Game | GameState) -> None:
+    """Refuse a change to a game that is over: its entries are final."""
+    if game.status != "open":
+        raise ConflictError("game_over", number=game.number)
+
+
+class _Identified(Protocol):
+    @property
+    def id(self) -> int: ...
+
+
+E = TypeVar("E", bound=_Identified)
+
+
+def entry_in(entries: Sequence[E], entry_id: int) -> E:
+    """Return the entry with this id among a game's entries, or raise NotFoundError."""
+    entry = next((entry for entry in entries if entry.id == entry_id), None)
+    if entry is None:
+        raise NotFoundError("no_entry")
+    return entry

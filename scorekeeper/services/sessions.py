@@ -1,0 +1,167 @@
+"""Use cases of a session: seat the players with their house rules, deal the next game."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+
+import sqlalchemy as sa
+
+from scorekeeper import rules
+from scorekeeper.extensions import db
+from scorekeeper.keys import SessionKeys
+from scorekeeper.models import Game, GameSession, Player, utcnow
+from scorekeeper.services.errors import ConflictError, NotFoundError, write_use_case
+from scorekeeper.services.rows import (
+    GAMES,
+    GAMES_OF,
+    LARGEST_ID,
+    PLAYERS,
+    SESSIONS,
+    GameState,
+    GameSummary,
+    PlayerRow,
+    commit,
+    insert_row,
+    rule_system,
+    seat_that_deals,
+)
+
+# The target is stored in an INTEGER column, 32 bits on PostgreSQL.
+_LARGEST_TARGET = 2**31 - 1
+
+
+# The statements of the writes, built once: building one costs more than running it.
+_INSERT_GAME = sa.insert(GAMES)
+
+
+@write_use_case
+def create_session(
+    names: list[str],
+    target: int | None = None,
+    first_dealer: int | None = 0,
+    *,
+    variant: str = rules.Treppenromme.name,
+    house_rules: Mapping[str, object] | None = None,
+    start_first_game: bool = False,
+    keys: SessionKeys | None = None,
+) -> GameSession:
+    """Seat the players and open a session; ``first_dealer=None`` draws the dealer by lot.
+
+    ``target`` is short for the house rule ``{"end": {"target": target}}``. Only the digests
+    of ``keys`` are kept: the caller hands the keys themselves out.
+    """
+    chosen = dict(house_rules or {})
+    if target is not None:
+        rules.check_target(target)
+        if target > _LARGEST_TARGET:
+            raise rules.SeatingError("seating.target_too_high", largest=_LARGEST_TARGET)
+        if chosen.setdefault("end", {"target": target}) != {"target": target}:
+            raise rules.HouseRuleError("rules.target_and_end")
+    rule_system = rules.find_variant(variant, chosen)
+    problems = rules.seating_problems(names, target, first_dealer, rule_system)
+    if problems:
+        raise next(iter(problems.values()))
+    seated = rules.seat_players(names, rule_system)
+    if first_dealer is None:
+        first_dealer = random.randrange(len(seated))
+    keys = keys or SessionKeys.new()
+    session = GameSession(
+        variant=rule_system.name,
+        target=rule_system.house_rules["end"].get("target"),
+        house_rules=json.dumps(rule_system.house_rules, sort_keys=True),
+        first_dealer_seat=first_dealer,
+        status="open",
+        edit_key_digest=keys.edit_digest,
+        view_key_digest=keys.view_digest,
+    )
+    session.players = [Player(seat=seat, name=name) for seat, name in enumerate(seated)]
+    db.session.add(session)
+    if start_first_game:
+        db.session.flush()
+        seat = rule_system.dealer_seat(first_dealer, None, len(seated))
+        # Set the ids: appending to session.games would load that (empty) list first.
+        db.session.add(
+            Game(
+                session_id=session.id,
+                number=1,
+                dealer_id=session.players[seat].id,
+                status="open",
+            )
+        )
+    db.session.commit()
+    return session
+
+
+@write_use_case
+def start_game(session_id: int) -> GameState:
+    """Start the next game of a session; the deal passes to the left."""
+    if not 0 < session_id <= LARGEST_ID:
+        raise NotFoundError("no_session")
+    connection = db.session.connection()
+    rows = connection.execute(_SESSION_ROWS, {"session_id": session_id}).all()
+    if not rows:
+        raise NotFoundError("no_session")
+    name, status, target, first_dealer_seat, public_id, house_rules = rows[0][:6]
+    variant = rule_system(name, house_rules, target)
+    players = [PlayerRow(row[6], row[7], row[8], row[9]) for row in rows]
+    if status == "finished":
+        raise ConflictError("session_over")
+    row = connection.execute(_LAST_GAME, {"session": session_id}).one_or_none()
+    last = GameSummary(*row) if row is not None else None
+    if last is not None and last.status == "open":
+        raise ConflictError("game_still_open")
+    number = last.number + 1 if last is not None else 1
+    seats = [(player.id, player.seat) for player in players]
+    dealer = players[seat_that_deals(variant, first_dealer_seat, seats, last)]
+    game = {
+        "session_id": session_id,
+        "number": number,
+        "dealer_id": dealer.id,
+        "status": "open",
+        "started_at": utcnow(),
+    }
+    game_id = insert_row(connection, _INSERT_GAME, game)
+    commit()
+    return GameState(
+        game_id,
+        session_id,
+        number,
+        dealer.id,
+        "open",
+        None,
+        None,
+        variant,
+        status,
+        target,
+        players,
+        [],
+        public_id,
+        first_dealer_seat,
+    )
+
+
+_SESSION_ROWS = (
+    sa.select(
+        SESSIONS.c.variant,
+        SESSIONS.c.status,
+        SESSIONS.c.target,
+        SESSIONS.c.first_dealer_seat,
+        SESSIONS.c.public_id,
+        SESSIONS.c.house_rules,
+        PLAYERS.c.id,
+        PLAYERS.c.seat,
+        PLAYERS.c.name,
+        PLAYERS.c.banked,
+    )
+    .select_from(SESSIONS.join(PLAYERS, PLAYERS.c.session_id == SESSIONS.c.id))
+    .where(SESSIONS.c.id == sa.bindparam("session_id"))
+    .order_by(PLAYERS.c.seat)
+    # PostgreSQL: a start waits for a reopening of the session's last game (reopen_game).
+    .with_for_update(of=SESSIONS)
+)
+
+
+# The latest game of a session, which says who deals the next.
+_LAST_GAME = GAMES_OF.order_by(None).order_by(GAMES.c.number.desc()).limit(1)
