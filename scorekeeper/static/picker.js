@@ -241,6 +241,23 @@
         previous = radio.value;
       });
     });
+    /* Only the house rules of the rule system and the ending chosen are shown (all without JS). */
+    var value = function (name) {
+      var radio = $(form, "input[name=" + name + "]:checked");
+      return radio ? radio.value : "";
+    };
+    var show = function () {
+      $$(form, "[data-variant-only]").forEach(function (part) {
+        part.hidden = part.getAttribute("data-variant-only") !== value("variant");
+      });
+      $$(form, "[data-end-only]").forEach(function (part) {
+        part.hidden = part.getAttribute("data-end-only") !== value("end");
+      });
+    };
+    $$(form, "input[name=variant], input[name=end]").forEach(function (radio) {
+      radio.addEventListener("change", show);
+    });
+    show();
     $$(form, "input[name^=names-]").forEach(function (input) {
       var option = $(form, 'select[name=dealer] option[value="' + input.name.slice(6) + '"]');
       if (!option) { return; }

@@ -95,3 +95,36 @@ def test_a_boathouse_game_for_five_is_played_and_settled_at_360_pixels(
     page.goto(page.url.split("#")[0] + "/history")
     expect(page.locator("body")).to_contain_text(words["matched"])
     fits()
+
+
+def test_six_players_with_long_names_fit_every_page_at_360_pixels(
+    new_phone: Callable[..., Phone],
+) -> None:
+    phone = new_phone("de", viewport={"width": 360, "height": 740})
+    page = phone.page
+
+    def fits() -> None:
+        root = "document.documentElement"
+        width = page.evaluate(f"[{root}.scrollWidth, {root}.clientWidth]")
+        assert width[0] <= width[1], (page.url, width)
+
+    phone.open()
+    phone.tap(page.locator(".variants label.chip", has_text="Boathouse Rum"))
+    names = ["Annemarie", "Bartholomäus", "Christiane", "Dorothea", "Eberhardt", "Friederike"]
+    for seat, name in enumerate(names):
+        page.fill(f"#names-{seat}", name)
+    phone.tap(page.locator("label.chip", has_text="nach einer Zahl von Spielen"))
+    page.fill("#games", "4")
+    fits()
+    with page.expect_navigation():
+        phone.tap(page.get_by_role("button", name="Partie beginnen"))
+    session_page = page.url.split("#")[0]
+    expect(page.locator("p.rules")).to_contain_text("Boathouse Rum · 4 Spiele · noch 4 Spiele")
+    expect(page.locator(".players label.chip")).to_have_count(6)
+    fits()
+    record(phone, "K♠", "A♠", "2♠", player="Friederike")
+    with page.expect_navigation():
+        phone.tap("a[href$='/finish']")
+    fits()
+    page.goto(session_page + "/history")
+    fits()
