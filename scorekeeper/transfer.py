@@ -103,6 +103,12 @@ _SESSION = (
     _text("status", 10, "open", "finished"),
     _Field("created_at", "time"),
 )
+# Version 2: no house rules, and every session has its target.
+_SESSION_2 = tuple(
+    _int("target") if field.key == "target" else field
+    for field in _SESSION
+    if field.key != "house_rules"
+)
 _PLAYER = (_id("id"), _int("seat"), _text("name", 40), _int("banked"))
 _GAME = (
     _id("id"),
@@ -321,19 +327,30 @@ class _Reader:
         ]
 
     def _session(self, record: object, path: str) -> None:
-        if self.version == 2 and isinstance(record, dict) and "house_rules" not in record:
-            record = {**record, "house_rules": None}
-        row = self._record(record, path, _SESSION, "sessions", ("players", "games"))
+        if self.version == 2:
+            row = self._record(record, path, _SESSION_2, "sessions", ("players", "games"))
+            row["house_rules"] = None
+        else:
+            row = self._record(record, path, _SESSION, "sessions", ("players", "games"))
         if not row["public_id"] or row["public_id"] in self.public_ids:
             raise MalformedDocumentError(f"{path}.public_id: empty, or the id of another session.")
         self.public_ids.add(row["public_id"])
         try:
             if row["house_rules"] is None:
-                rules.find_variant(row["variant"], {"end": {"target": row["target"] or 500}})
+                rules.find_variant(row["variant"])
             else:
-                rules.find_variant(row["variant"], json.loads(row["house_rules"]))
+                variant = rules.find_variant(row["variant"], json.loads(row["house_rules"]))
         except ValueError as error:
             raise MalformedDocumentError(f"{path}.variant: {error}") from None
+        if row["house_rules"] is None and row["target"] is None:
+            raise MalformedDocumentError(f"{path}.target: a session without house rules needs one.")
+        if row["house_rules"] is not None:
+            target = variant.house_rules["end"].get("target")
+            if row["target"] != target:
+                raise MalformedDocumentError(
+                    f"{path}.target: {row['target']!r} is not the target of its house rules "
+                    f"({target!r})."
+                )
         players: set[int] = set()
         for index, player in enumerate(self._list(record, "players", path)):
             player_row = self._record(player, f"{path}.players[{index}]", _PLAYER, "players")

@@ -344,3 +344,25 @@ def test_sessions_from_before_house_rules_read_as_treppenromme_with_their_target
             targets = connection.execute(sa.text("SELECT target FROM sessions ORDER BY id")).all()
         assert [row.target for row in targets] == [1000, 500]
         db.engine.dispose()
+
+
+def test_going_back_before_house_rules_is_refused_while_boathouse_sessions_exist(
+    empty_url: str, backend: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    if backend != "sqlite":
+        # Flask-Migrate exits on the refusal and leaves psycopg's connection to the garbage
+        # collector, which the warnings-as-errors setting turns into a failure; the guard's SQL
+        # is the same on both.
+        pytest.skip("the refusal is checked on SQLite")
+    app = empty_app(empty_url)
+    with app.app_context():
+        upgrade()
+        services.create_session(["Ann", "Bob"], variant="boathouse_rum")
+        db.session.remove()
+        with pytest.raises(SystemExit):
+            downgrade(revision="0006_entry_ids_never_reused")
+        assert "another rule system than Treppenrommé" in capfd.readouterr().err
+        with db.engine.connect() as connection:
+            columns = {column["name"] for column in sa.inspect(connection).get_columns("sessions")}
+        assert "house_rules" in columns
+        db.engine.dispose()

@@ -659,3 +659,56 @@ def test_reopening_is_refused_behind_a_next_game_that_ended_even_without_entries
         services.ConflictError, lambda: services.reopen_game(game_id), "Game 2 was played after it"
     )
     assert services.reopen_game(next_game.id).status == "open"  # the last game itself: yes
+
+
+# --- rule systems and house rules ---------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("ctx")
+def test_create_session_keeps_the_rule_system_and_every_house_rule() -> None:
+    session = seated(("Ann", "Bob", "Cid", "Dan", "Eve"), variant="boathouse_rum")
+    assert session.variant == "boathouse_rum"
+    assert services.variant_of(session).house_rules == {"end": {"target": 100}}
+    assert session.target == 100
+    by_games = seated(house_rules={"end": {"games": 4}, "romme_doubling": "loser"})
+    assert by_games.target is None
+    assert services.variant_of(by_games).house_rules == {
+        "end": {"games": 4},
+        "romme_doubling": "loser",
+    }
+
+
+@pytest.mark.usefixtures("ctx")
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"variant": "skat"}, rules.HouseRuleError),
+        (
+            {"variant": "boathouse_rum", "house_rules": {"romme_doubling": "loser"}},
+            rules.HouseRuleError,
+        ),
+        ({"house_rules": {"end": {"games": 0}}}, rules.HouseRuleError),
+        ({"target": 300, "house_rules": {"end": {"target": 200}}}, rules.HouseRuleError),
+        ({"target": 0}, rules.SeatingError),
+    ],
+)
+def test_create_session_refuses_what_the_rule_system_does_not_allow_and_writes_nothing(
+    kwargs: dict[str, Any], error: type[Exception]
+) -> None:
+    assert_refused(error, lambda: seated(**kwargs))
+
+
+@pytest.mark.usefixtures("ctx")
+def test_a_boathouse_game_is_settled_by_the_unmatched_cards_and_the_deal_follows_b5() -> None:
+    session = seated(("Ann", "Bob"), variant="boathouse_rum", first_dealer=0)
+    ann, bob = ids(session)
+    game = services.start_game(session.id)
+    assert (game.dealer_id, services.deal_of(game)) == (ann, services.Deal(10, bob))
+    services.record_meld(game.id, bob, "K♠ A♠ 2♠")
+    services.record_meld(game.id, ann, "4♣ 5♣ 6♣")
+    services.record_meld(game.id, bob, "7♦ 8♦ 9♦")
+    finished = services.finish_game(game.id, bob, {ann: "7♠ 7♥ 7♣ 10♦ J♦"})
+    assert finished.settlement.unmatched == {ann: tuple(rules.parse_cards("10♦ J♦"))}
+    assert finished.settlement.gains == {ann: 0, bob: 20}
+    assert finished.session is not None and finished.session.dealer_id == bob
+    assert services.start_game(session.id).dealer_id == bob

@@ -441,7 +441,8 @@ def test_import_refuses_a_malformed_document_with_a_plain_message_and_writes_not
     [
         # Both players in one seat: the sessions are written before the players are refused.
         lambda d: d["sessions"][1]["players"][1].update(seat=0),
-        lambda d: long_session(d).update(target=0),
+        # Two players of one session with one name.
+        lambda d: d["sessions"][1]["players"][1].update(name="Jürgen"),
         lambda d: open_entries(d)[1].update(position=1),
     ],
 )
@@ -568,5 +569,41 @@ def test_import_refuses_house_rules_the_rule_system_does_not_allow(
 ) -> None:
     document["sessions"][2]["house_rules"] = house_rules
     with empty_app.app_context(), pytest.raises(MalformedDocumentError, match="sessions\\[2\\]"):
+        import_sessions(document)
+    assert nothing_in(empty_app)
+
+
+@BOTH
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda session: session.update(target=999), r"target: 999 is not the target"),
+        (lambda session: session.update(target=5), r"target: 5 is not the target"),
+    ],
+)
+def test_import_refuses_a_target_that_is_not_the_one_of_the_house_rules(
+    empty_app: Flask,
+    document: dict[str, Any],
+    change: Callable[[dict[str, Any]], object],
+    message: str,
+) -> None:
+    change(document["sessions"][0 if "999" in message else 2])
+    with empty_app.app_context(), pytest.raises(MalformedDocumentError, match=message):
+        import_sessions(document)
+    assert nothing_in(empty_app)
+
+
+@BOTH
+def test_a_version_2_document_is_read_as_version_2_was_written(
+    empty_app: Flask, document: dict[str, Any]
+) -> None:
+    document["version"] = 2
+    # Version 2 knew no house rules: a session that still carries them is refused.
+    with empty_app.app_context(), pytest.raises(MalformedDocumentError, match="house_rules"):
+        import_sessions(copy.deepcopy(document))
+    for session in document["sessions"]:
+        session.pop("house_rules")
+    document["sessions"][2]["target"] = None
+    with empty_app.app_context(), pytest.raises(MalformedDocumentError, match="target"):
         import_sessions(document)
     assert nothing_in(empty_app)

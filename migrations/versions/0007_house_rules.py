@@ -27,8 +27,18 @@ def upgrade():
 
 
 def downgrade():
-    # A session that ends after a number of games has no target to go back to: it keeps the
-    # target of its rule system's default (500), the nearest thing the old schema can hold.
+    # The code before this revision plays Treppenrommé only: another rule system's sessions
+    # would break every page of theirs. Refuse rather than leave them unreadable.
+    others = op.get_bind().execute(
+        sa.text("SELECT count(*) FROM sessions WHERE variant != 'treppenromme'")
+    ).scalar()
+    if others:
+        raise RuntimeError(
+            f"{others} sessions are played by another rule system than Treppenrommé: "
+            "export them (scorekeeper export) and remove them before going back."
+        )
+    # A Treppenrommé session of a number of games has no target to go back to: it gets the
+    # usual target (500), the nearest thing the old schema can hold.
     op.execute("UPDATE sessions SET target = 500 WHERE target IS NULL")
     with op.batch_alter_table("sessions") as batch:
         batch.alter_column("target", existing_type=sa.Integer(), nullable=False)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper import rules
+
 _ERROR = {"$ref": "#/components/schemas/Error"}
 _POINTS = {
     "type": "object",
@@ -59,7 +61,7 @@ _IDEMPOTENCY_KEY = {
 
 
 _VARIANT_NAME = {
-    "enum": ["treppenromme", "boathouse_rum"],
+    "enum": list(rules.VARIANTS),
     "default": "treppenromme",
     "description": "The rule system.",
 }
@@ -502,7 +504,17 @@ OPENAPI: dict[str, Any] = {
             },
             "Session": {
                 "type": "object",
-                "required": ["id", "status", "target", "players", "winner", "totals", "games"],
+                "required": [
+                    "id",
+                    "status",
+                    "target",
+                    "variant",
+                    "rules",
+                    "players",
+                    "winner",
+                    "totals",
+                    "games",
+                ],
                 "properties": {
                     "id": _SESSION_ID,
                     "status": {"enum": ["open", "finished"]},
@@ -565,7 +577,17 @@ OPENAPI: dict[str, Any] = {
             },
             "Game": {
                 "type": "object",
-                "required": ["id", "number", "dealer", "status", "melds", "entries", "points"],
+                "required": [
+                    "id",
+                    "number",
+                    "dealer",
+                    "cards_dealt",
+                    "first_player",
+                    "status",
+                    "melds",
+                    "entries",
+                    "points",
+                ],
                 "properties": {
                     "id": _ID,
                     "session": _SESSION_ID,
@@ -599,7 +621,16 @@ OPENAPI: dict[str, Any] = {
             },
             "Finish": {
                 "type": "object",
-                "required": ["winner", "romme", "hand_points", "settlement", "session"],
+                "required": [
+                    "winner",
+                    "romme",
+                    "hand_points",
+                    "paid",
+                    "unmatched",
+                    "matched",
+                    "settlement",
+                    "session",
+                ],
                 "properties": {
                     "game": _ID,
                     "status": {"type": "string"},

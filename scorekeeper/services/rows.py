@@ -32,7 +32,8 @@ def rule_system(name: str, house_rules: str | None, target: int | None) -> rules
     to the target they have.
     """
     if house_rules is None:
-        return rules.find_variant(name, {"end": {"target": target or 500}})
+        usual = rules.find_variant(name).default_target
+        return rules.find_variant(name, {"end": {"target": target or usual}})
     return _rule_system(name, house_rules)
 
 

@@ -96,7 +96,7 @@ def create_session(
 
 @write_use_case
 def start_game(session_id: int) -> GameState:
-    """Start the next game of a session; the deal passes to the left."""
+    """Start the next game of a session, dealt by whom the rule system says."""
     if not 0 < session_id <= LARGEST_ID:
         raise NotFoundError("no_session")
     connection = db.session.connection()

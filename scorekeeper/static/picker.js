@@ -86,7 +86,8 @@
       var said = meld
         ? fill(text("layoff"), { cards: letters.labels(answer.added), meld: letters.labels(answer.cards), value: answer.value })
         : kind + " " + letters.labels(answer.cards) + ": " + answer.value;
-      (answer.aces || []).forEach(function (ace) {
+      // An ace worth nothing (Boathouse Rum scores no melds) needs no explaining.
+      (answer.aces || []).filter(function (ace) { return ace.value; }).forEach(function (ace) {
         said += ", " + fill(text("ace-" + ace.position), { value: ace.value });
       });
       return "✓ " + said;
@@ -238,6 +239,7 @@
         if (target && String(defaults[previous]) === target.value && defaults[radio.value]) {
           target.value = defaults[radio.value];
         }
+        if (target && defaults[radio.value]) { target.placeholder = defaults[radio.value]; }
         previous = radio.value;
       });
     });

@@ -36,10 +36,7 @@ CARDS_REQUIRED = _l("Tap or type the cards, e.g. Q♣ K♣ A♣.")
 CARDS_HINT = _l("e.g. Q♣ K♣ A♣ or qc kc ac")
 MELD_REQUIRED = _l("Tap the meld on the table to lay the cards off onto.")
 MOVED_ONTO_REQUIRED = _l("Tap the meld the cards went onto.")
-_END_REQUIRED = {
-    "target": _l("Enter the target, e.g. 500 or 1000."),
-    "games": _l("Enter the number of games, e.g. 5."),
-}
+GAMES_REQUIRED = _l("Enter the number of games, e.g. 5.")
 
 
 class OnceForm(FlaskForm):  # type: ignore[misc]
@@ -69,9 +66,9 @@ class SessionForm(OnceForm):
         ],
         default="target",
     )
+    # Left empty, the session plays to its rule system's usual target (500, or 100 in Boathouse).
     target = IntegerField(
         _l("Target (points)"),
-        default=500,
         validators=[
             Optional(),
             NumberRange(
@@ -112,10 +109,8 @@ class SessionForm(OnceForm):
     def validate(self, extra_validators: Any = None) -> bool:
         """Validate the fields and the seating together, so every mistake shows at once."""
         valid: bool = super().validate(extra_validators)
-        ends = {"target": self.target, "games": self.games}
-        needed = ends.get(str(self.end.data))
-        if needed is not None and needed.data is None and not needed.errors:
-            needed.errors.append(str(_END_REQUIRED[needed.name]))
+        if self.end.data == "games" and self.games.data is None and not self.games.errors:
+            self.games.errors.append(str(GAMES_REQUIRED))
             valid = False
         variant = rules.VARIANTS.get(str(self.variant.data), rules.Treppenromme)()
         problems = rules.seating_problems(
@@ -139,8 +134,12 @@ class SessionForm(OnceForm):
 
     def house_rules(self) -> dict[str, object]:
         """Return the house rules chosen, for the rule system chosen."""
-        chosen: dict[str, object] = {"end": {str(self.end.data): self[str(self.end.data)].data}}
-        wanted = rules.VARIANTS[str(self.variant.data)].all_house_rules()
+        variant = rules.VARIANTS[str(self.variant.data)]
+        if self.end.data == "games":
+            chosen: dict[str, object] = {"end": {"games": self.games.data}}
+        else:
+            chosen = {"end": {"target": self.target.data or variant.default_target}}
+        wanted = variant.all_house_rules()
         for rule in wanted:
             if rule.name != "end" and rule.name in self:
                 chosen[rule.name] = self[rule.name].data

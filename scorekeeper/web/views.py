@@ -168,7 +168,27 @@ def home() -> Page:
                 **end,
             }
         )
-    return render_template("home.html", form=form, mine=mine)
+    return render_template("home.html", form=form, mine=mine, **_session_choices())
+
+
+def _session_choices() -> dict[str, Any]:
+    """Return what the new-session form says of each rule system: players, usual target."""
+    variants = [variant() for variant in rules.VARIANTS.values()]
+    return {
+        "players_allowed": [
+            gettext(
+                "%(title)s %(low)s to %(high)s",
+                title=variant.label(helpers.language()),
+                low=variant.min_players,
+                high=variant.max_players,
+            )
+            for variant in variants
+        ],
+        "target_defaults": {variant.name: variant.default_target for variant in variants},
+        "usual_targets": [
+            f"{variant.label(helpers.language())} {variant.default_target}" for variant in variants
+        ],
+    }
 
 
 @bp.get("/sessions")
@@ -202,7 +222,7 @@ def create_session() -> Answer:
             access.keep_key(session.public_id, keys.edit)
             return redirect(url_for("web.session_page", public_id=session.public_id))
     mine = services.sessions_opened_by(access.held_keys())
-    return render_template("home.html", form=form, mine=mine), 422
+    return render_template("home.html", form=form, mine=mine, **_session_choices()), 422
 
 
 @bp.get("/sessions/<public_id>")
@@ -245,6 +265,7 @@ def history(public_id: str) -> Page:
         games=games,
         names=_names(session),
         house_rules=helpers.house_rules_said(variant),
+        doubles_never_melded=variant.house_rules.get("romme_doubling") == "loser",
     )
 
 

@@ -94,8 +94,11 @@ def test_treppenromme_takes_seed_003s_doubling_and_a_number_of_games(client: Fla
         ({"rules": {"end": {"games": 2.5}}}, ["games"]),
         ({"rules": "winner"}, ["rules"]),
         ({"target": 300, "rules": {"end": {"games": 3}}}, ["target"]),
-        ({"players": ["A", "B", "C", "D", "E"]}, ["2", "4"]),
-        ({"variant": "boathouse_rum", "players": list("ABCDEFG")}, ["2", "6"]),
+        ({"players": ["A", "B", "C", "D", "E"]}, ["played by 2 to 4 players; 5 were entered"]),
+        (
+            {"variant": "boathouse_rum", "players": list("ABCDEFG")},
+            ["Boathouse Rum is played by 2 to 6 players; 7 were entered"],
+        ),
     ],
 )
 def test_an_unknown_system_rule_or_value_is_refused_naming_what_is_allowed(
@@ -275,4 +278,59 @@ def test_a_session_of_a_fixed_number_of_games_ends_after_the_last(client: FlaskC
         finished = ok(post(client, game, "finish", {"winner": bob, "hands": {str(ann): "9♥"}}))
         assert finished["session"]["games_left"] == left
     assert finished["session"]["status"] == "finished"
+    assert finished["session"]["winner"] == bob
+
+
+def test_a_tie_at_the_top_after_the_last_game_plays_another(client: FlaskClient):
+    session = boathouse(client, ["Ann", "Bob"], rules={"end": {"games": 2}})
+    ann, bob = ids(session)
+    for winner, loser in ((ann, bob), (bob, ann)):
+        game = start(client, session)
+        ok(post(client, game, "melds", {"player": winner, "cards": "J♥ Q♥ K♥"}), 201)
+        ok(post(client, game, "melds", {"player": loser, "cards": "2♣ 3♣ 4♣"}), 201)
+        body = {"winner": winner, "hands": {str(loser): "9♥"}}
+        finished = ok(post(client, game, "finish", body))
+    assert finished["session"]["status"] == "open"
+    assert finished["session"]["games_left"] == 0
+    assert finished["session"]["totals"] == {str(ann): 9, str(bob): 9}
+    game = start(client, session)
+    ok(post(client, game, "melds", {"player": bob, "cards": "J♠ Q♠ K♠"}), 201)
+    ok(post(client, game, "melds", {"player": ann, "cards": "2♦ 3♦ 4♦"}), 201)
+    finished = ok(post(client, game, "finish", {"winner": ann, "hands": {str(bob): "5♥"}}))
+    assert finished["session"]["status"] == "finished"
+    assert finished["session"]["winner"] == ann
+
+
+def test_reopening_the_last_game_of_a_session_of_games_plays_it_on(client: FlaskClient):
+    session = boathouse(client, ["Ann", "Bob"], rules={"end": {"games": 1}})
+    ann, bob = ids(session)
+    game = start(client, session)
+    ok(post(client, game, "melds", {"player": bob, "cards": "J♥ Q♥ K♥"}), 201)
+    ok(post(client, game, "melds", {"player": ann, "cards": "2♣ 3♣ 4♣"}), 201)
+    finished = ok(post(client, game, "finish", {"winner": bob, "hands": {str(ann): "9♥"}}))
+    assert (finished["session"]["status"], finished["session"]["winner"]) == ("finished", bob)
+    reopened = ok(post(client, game, "reopen", None))
+    assert reopened["status"] == "open"
+    again = ok(client.get(f"{API}/sessions/{session['id']}"))
+    assert (again["status"], again["winner"], again["games_left"]) == ("open", None, 1)
+    body = {"winner": ann, "hands": {str(bob): "9♠ 8♠"}, "romme": False}
+    finished = ok(post(client, game, "finish", body))
+    assert (finished["session"]["status"], finished["session"]["winner"]) == ("finished", ann)
+    assert finished["session"]["totals"] == {str(ann): 17, str(bob): 0}
+
+
+def test_the_highest_total_at_the_end_of_a_game_wins_not_the_first_to_cross(
+    client: FlaskClient,
+):
+    session = boathouse(client, ["Ann", "Bob"], target=20)
+    ann, bob = ids(session)
+    game = start(client, session)
+    ok(post(client, game, "melds", {"player": ann, "cards": "J♥ Q♥ K♥"}), 201)
+    ok(post(client, game, "melds", {"player": bob, "cards": "2♣ 3♣ 4♣"}), 201)
+    ok(post(client, game, "finish", {"winner": ann, "hands": {str(bob): "9♥ 8♥"}}))
+    game = start(client, session)
+    ok(post(client, game, "melds", {"player": ann, "cards": "J♠ Q♠ K♠"}), 201)
+    ok(post(client, game, "melds", {"player": bob, "cards": "2♦ 3♦ 4♦"}), 201)
+    finished = ok(post(client, game, "finish", {"winner": bob, "hands": {str(ann): "K♣ Q♦"}}))
+    # Ann reached 17, Bob 20 now: Bob is the only one at the target.
     assert finished["session"]["winner"] == bob

@@ -136,7 +136,17 @@ def test_treppenromme_with_seed_003s_doubling_is_chosen_on_the_form(
     meld(client, table, "Bob", "4c 5c 6c")
     meld(client, table, "Ann", "jh qh kh")
     # Cid never melded: his hand doubles; Bob's does not, and Ann's Rommé hand doubles nothing.
-    book(client, table, finish_data(table, "Ann", {"Bob": "9h", "Cid": "9s"}))
+    data = finish_data(table, "Ann", {"Bob": "9h", "Cid": "9s"})
+    preview = text(client.post(f"/games/{table.game}/finish", data=data).get_data(as_text=True))
+    assert "A Rommé hand; under the rules of this session it doubles no hand by itself." in preview
+    assert "so the hands count double" not in preview
+    assert "Bob 9♥ = 9 +0" in preview
+    assert "Cid 9♠ = 9 × 2 = 18 +0" in preview
+    assert "The hands of the players who never melded or laid off count double" in preview
+    book(client, table, data)
+    history = text(client.get(f"/sessions/{table.session}/history").get_data(as_text=True))
+    assert "9♠ = 9 × 2 (never melded)" in history
+    assert "(Rommé hand)" not in history
     with app.app_context():
         session = services.get_session(table.session_pk)
         totals = services.session_scores(session).totals
@@ -153,7 +163,6 @@ def test_treppenromme_with_seed_003s_doubling_is_chosen_on_the_form(
         ),
         ({"end": "games", "games": "", "target": ""}, "Enter the number of games, e.g. 5."),
         ({"end": "games", "games": "0"}, "The number of games is a whole number from 1 to 1000."),
-        ({"end": "target", "target": ""}, "Enter the target, e.g. 500 or 1000."),
     ],
 )
 def test_a_session_form_that_cannot_be_played_says_why_and_saves_nothing(
@@ -165,6 +174,17 @@ def test_a_session_form_that_cannot_be_played_says_why_and_saves_nothing(
     assert response.status_code == 422
     assert message in text(response.get_data(as_text=True))
     assert count(app, GameSession) == 0
+
+
+@pytest.mark.parametrize(("variant", "usual"), [("treppenromme", 500), ("boathouse_rum", 100)])
+def test_a_target_left_empty_is_the_usual_target_of_the_rule_system(
+    client: FlaskClient, app: Flask, variant: str, usual: int
+):
+    table = start(client, names=("Ann", "Bob"), variant=variant, target="")
+    with app.app_context():
+        session = services.get_session(table.session_pk)
+        assert services.variant_of(session).house_rules["end"] == {"target": usual}
+    assert f"Session to {usual} points" in session_page(client, table)
 
 
 def test_play_again_keeps_the_rule_system_and_the_house_rules(client: FlaskClient):
