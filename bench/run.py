@@ -508,6 +508,9 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
         f"({TABLES} simulated tables at once; medians of the rounds, ratios round by round). "
         f"Each server first gets {WARM_UP_SECONDS:g} s of the same load, not measured.",
         "",
+        "The grouping of a Boathouse Rum hand that pays least is measured by `bench/grouping.py`:"
+        " [performance-grouping.md](performance-grouping.md).",
+        "",
         "## Recording throughput and latency (SQLite, `scorekeeper serve`)",
         "",
         "| server | requests/s | p50 ms | p95 ms | p99 ms | requests | failed | CPU ms/request |",

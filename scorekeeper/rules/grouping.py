@@ -10,6 +10,7 @@ stand, which keeps the work bounded even for the whole pack.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -21,9 +22,12 @@ SUITS = tuple(Suit)
 # A suit's state in the search: the length of the block the suit began with (``OPEN`` while
 # every card since the first rank is free of sets) and the length of the block that is running.
 OPEN = -1
-# Lengths are counted up to this much: three make a sequence; without the corner a block
-# ending in the ace must still make one when the ace goes to the other side, so four.
-COUNTED = {True: 3, False: 4}
+# The fewest cards of a sequence, and of a set.
+SHORTEST = 3
+# Lengths are counted up to three, enough to tell a sequence. Without the corner the ace
+# comes last, and a block ending in it is counted up to four: it must know whether it still
+# makes a sequence when the ace goes to the other side.
+COUNTED = SHORTEST
 
 # The search state: one code per suit, (head + 1) * 8 + running block.
 _State = tuple[int, int, int, int]
@@ -53,7 +57,7 @@ def least_paying_grouping(
     """
     held = set(hand)
     if len(held) != len(hand):
-        twice = sorted({card for card in hand if list(hand).count(card) > 1})
+        twice = sorted(card for card, count in Counter(hand).items() if count > 1)
         raise CardAlreadyPlayedError("cards.entered_twice", cards=twice, count=len(twice))
     values = {card: value(card) for card in held}
     negative = sorted(card for card, worth in values.items() if worth < 0)
@@ -83,12 +87,14 @@ class _Search:
     """Choose the sets of a hand rank by rank, round the suits' circle from a cut.
 
     Each suit keeps the length of its first block (it may join the last one round the
-    corner) and of the block now running; a block that ends short is charged then.
+    corner) and of the block now running; a block that ends short is charged then. A branch
+    that cannot beat the cheapest grouping found so far is cut short (branch and bound), and
+    what each state costs is remembered, so no state is searched twice in full.
     """
 
     def __init__(self, held: set[Card], values: dict[Card, int], corner: bool) -> None:
         self.corner = corner
-        self.counted = COUNTED[corner]
+        self.counted = [COUNTED] * (RANKS_IN_SUIT - 1) + [COUNTED if corner else COUNTED + 1]
         on = [[False] * (RANKS_IN_SUIT + 1) for _ in SUITS]
         for card in held:
             on[SUITS.index(card.suit)][card.rank] = True
@@ -110,11 +116,14 @@ class _Search:
         for cards in self.present:
             count = bin(cards).count("1")
             choices = [cards]
-            if count >= 3:
+            if count >= SHORTEST:
                 choices.append(0)
             if count == 4:
                 choices.extend(1 << suit for suit in range(4))
             self.choices.append(choices)
+        self.steps: list[list[dict[int, tuple[int, int]]]] = [
+            [{} for _ in SUITS] for _ in self.ranks
+        ]
         self.exact: dict[tuple[int, _State], int] = {}
         self.lower: dict[tuple[int, _State], int] = {}
 
@@ -122,6 +131,7 @@ class _Search:
         """Return, rank by rank, the cards left free of sets by a grouping that pays least."""
         start: _State = (0, 0, 0, 0)  # every suit's head block open, nothing running
         target = self.least(0, start, _NO_BUDGET)
+        # Follow, rank by rank, the first choice that still reaches the least cost.
         free = []
         state = start
         for position in range(RANKS_IN_SUIT):
@@ -141,6 +151,7 @@ class _Search:
         known = self.exact.get(key)
         if known is not None:
             return known
+        # What a state costs at least, learnt when an earlier search of it ran out of budget.
         floor = self.lower.get(key, 0)
         if floor >= budget:
             return floor
@@ -166,14 +177,20 @@ class _Search:
 
     def _moves(self, position: int, state: _State) -> list[tuple[int, int, _State]]:
         """Return each choice of sets at a rank with what it charges now and the state after."""
+        steps = self.steps[position]
         moves = []
         for choice in self.choices[position]:
             charged = 0
             after = []
             for suit, code in enumerate(state):
-                code, charge = self._advance(position, suit, code, bool(choice >> suit & 1))
-                charged += charge
-                after.append(code)
+                key = code * 2 + (choice >> suit & 1)
+                step = steps[suit].get(key)
+                if step is None:
+                    # A suit's step depends on little, so it is worked out once and looked up.
+                    step = self._advance(position, suit, code, bool(key & 1))
+                    steps[suit][key] = step
+                charged += step[1]
+                after.append(step[0])
             moves.append((charged, choice, (after[0], after[1], after[2], after[3])))
         moves.sort(key=lambda move: move[0])
         return moves
@@ -182,11 +199,11 @@ class _Search:
         """Return a suit's state after one more rank, and what a block that ended short costs."""
         head, running = code // 8 - 1, code % 8
         if free:
-            return code - running + min(running + 1, self.counted), 0
+            return code - running + min(running + 1, self.counted[position]), 0
         if head == OPEN:
             if self.crossing[suit]:
                 # The first block may still join the last one round the corner: charged at the end.
-                return (min(running, 3) + 1) * 8, 0
+                return (min(running, COUNTED) + 1) * 8, 0
             return 8, self._short(suit, position - running, running)
         return (head + 1) * 8, self._short(suit, position - running, running)
 
@@ -198,7 +215,7 @@ class _Search:
         first = self._short(suit, 0, head)
         last = self._short(suit, RANKS_IN_SUIT - tail, tail)
         if self.corner:
-            if head and tail and head + tail >= 3:
+            if head and tail and head + tail >= SHORTEST:
                 return 0  # one block round the corner
             return first + last
         if not tail:
@@ -206,12 +223,12 @@ class _Search:
         # The ace, last, ends the last block (Q-K-A) or begins the first (A-2-3).
         ace = self.costs[suit][-1]
         low = self._short(suit, RANKS_IN_SUIT - tail, tail - 1)
-        low += first + ace if head + 1 < 3 else 0
+        low += first + ace if head + 1 < SHORTEST else 0
         return min(first + last, low)
 
     def _short(self, suit: int, start: int, length: int) -> int:
         """Return what a block of one or two cards costs, and nothing for a longer one."""
-        if not 1 <= length <= 2:
+        if not 0 < length < SHORTEST:
             return 0
         return sum(self.costs[suit][start : start + length])
 
@@ -263,9 +280,9 @@ def _sequences(ranks: set[int], costs: dict[Rank, int], corner: bool) -> list[li
             low = [block[:ace], block[ace:]]
             split.extend(low if _paid(low, costs) < _paid(high, costs) else high)
         blocks = split
-    return [block for block in blocks if len(block) >= 3]
+    return [block for block in blocks if len(block) >= SHORTEST]
 
 
 def _paid(blocks: list[list[int]], costs: dict[Rank, int]) -> int:
     """Return what the cards of blocks too short for a sequence cost."""
-    return sum(costs[Rank(rank)] for block in blocks if len(block) < 3 for rank in block)
+    return sum(costs[Rank(rank)] for block in blocks if len(block) < SHORTEST for rank in block)
