@@ -126,6 +126,8 @@ class Entry(db.Model):  # type: ignore[name-defined,misc]
     # A layoff names the meld entry it was laid onto; a meld leaves this empty.
     meld_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("entries.id"), index=True)
     meld_kind: so.Mapped[str | None] = so.mapped_column(sa.String(10))
+    # The second and later melds of an entry of several melds name its first meld here.
+    group_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("entries.id"), index=True)
     value: so.Mapped[int]
     created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
 

@@ -219,22 +219,53 @@ OPENAPI: dict[str, Any] = {
             "parameters": [_id_param("game_id")],
             "post": {
                 "security": _EDIT,
-                "summary": "Record a meld",
+                "summary": "Record a meld, or several melds put down at once as one entry",
                 "parameters": [_IDEMPOTENCY_KEY],
                 "requestBody": _body(
                     {
                         "type": "object",
-                        "required": ["player", "cards"],
-                        "properties": {"player": _ID, "cards": _CARDS_IN},
+                        "required": ["player"],
+                        "description": "Either cards (one meld) or melds (several, one entry).",
+                        "properties": {
+                            "player": _ID,
+                            "cards": _CARDS_IN,
+                            "melds": {"type": "array", "minItems": 1, "items": _CARDS_IN},
+                        },
                     }
                 ),
                 "responses": {
                     "201": _answer(
-                        "The meld; entry is the id of the entry that recorded it (the same id).",
+                        "For cards: the meld, and entry, the id of the entry that recorded it "
+                        "(the same id). For melds: the entry's id, each meld and their value.",
                         {
-                            "allOf": [
-                                {"$ref": "#/components/schemas/Meld"},
-                                {"type": "object", "properties": {"entry": _ID}},
+                            "oneOf": [
+                                {
+                                    "allOf": [
+                                        {"$ref": "#/components/schemas/Meld"},
+                                        {"type": "object", "properties": {"entry": _ID}},
+                                    ]
+                                },
+                                {
+                                    "type": "object",
+                                    "required": ["entry", "melds", "value"],
+                                    "properties": {
+                                        "entry": _ID,
+                                        "melds": {
+                                            "type": "array",
+                                            "items": {
+                                                "type": "object",
+                                                "required": ["id", "kind", "cards", "value"],
+                                                "properties": {
+                                                    "id": _ID,
+                                                    "kind": {"enum": ["set", "sequence"]},
+                                                    "cards": _CARDS_OUT,
+                                                    "value": {"type": "integer"},
+                                                },
+                                            },
+                                        },
+                                        "value": {"type": "integer"},
+                                    },
+                                },
                             ]
                         },
                     ),
@@ -568,6 +599,11 @@ OPENAPI: dict[str, Any] = {
                     "type": {"enum": ["meld", "layoff"]},
                     "player": _ID,
                     "meld": _ID,
+                    "melds": {
+                        "type": "array",
+                        "items": _ID,
+                        "description": "A meld entry's melds: one, or several put down at once.",
+                    },
                     "cards": _CARDS_OUT,
                     "values": {"type": "array", "items": {"type": "integer"}},
                     "value": {"type": "integer"},

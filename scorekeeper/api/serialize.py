@@ -63,7 +63,7 @@ def game_json(game: services.GameState) -> dict[str, Any]:
         "winner": game.winner_id,
         "romme": game.romme,
         "melds": [meld_json(entry, table.melds[entry.id]) for entry in melds],
-        "entries": [entry_json(entry) for entry in game.entries],
+        "entries": _entries_json(game.entries),
         "points": _by_player(services.game_points(game)),
     }
 
@@ -79,9 +79,28 @@ def meld_json(entry: services.EntryRow, lying: rules.Meld) -> dict[str, Any]:
     }
 
 
+def _entries_json(entries: list[services.EntryRow]) -> list[dict[str, Any]]:
+    """Return the entries in order; the melds recorded together are one entry."""
+    items: list[dict[str, Any]] = []
+    first: dict[int, dict[str, Any]] = {}
+    for entry in entries:
+        if entry.group_id is None:
+            item = first[entry.id] = entry_json(entry)
+            items.append(item)
+            continue
+        item = first[entry.group_id]
+        item["melds"].append(entry.id)
+        item["cards"] += [card.card for card in entry.cards]
+        item["values"] += [card.value for card in entry.cards]
+        item["value"] += entry.value
+    return items
+
+
 def entry_json(entry: services.EntryRow) -> dict[str, Any]:
     """Return one entry as the recorder wrote it."""
+    melds = {"melds": [entry.id]} if entry.kind == "meld" else {}
     return {
+        **melds,
         "id": entry.id,
         "type": entry.kind,
         "player": entry.player_id,

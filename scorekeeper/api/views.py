@@ -281,9 +281,21 @@ def get_game(game_id: int) -> Response:
 @bp.post("/games/<int:game_id>/melds")
 @idempotent
 def record_meld(game_id: int) -> tuple[Response, int]:
-    """Record a new meld."""
+    """Record a new meld (``cards``), or several put down at once as one entry (``melds``)."""
     body = _body()
-    player, cards = _id(body, "player"), _cards(body, "cards")
+    player = _id(body, "player")
+    if "melds" in body:
+        if "cards" in body:
+            raise BadBody(_l("Send the cards of one meld or several melds, not both."))
+        several = services.record_melds(game_id, player, _melds(body))
+        return jsonify(
+            {
+                "entry": several.id,
+                "melds": [serialize.meld_json(row, meld) for row, meld in several.melds],
+                "value": several.value,
+            }
+        ), 201
+    cards = _cards(body, "cards")
     recorded = services.record_meld(game_id, player, cards)
     return jsonify(
         {**serialize.meld_json(recorded.entry, recorded.meld), "entry": recorded.id}
@@ -419,6 +431,13 @@ def _cards(body: dict[str, Any], field: str) -> str:
     if isinstance(value, list) and all(isinstance(card, str) for card in value):
         return " ".join(value)
     raise BadBody(_l('%(field)s must be cards as text, e.g. "Q♣ K♣ A♣".', field=field))
+
+
+def _melds(body: dict[str, Any]) -> list[str]:
+    value = body.get("melds")
+    if not isinstance(value, list) or not value:
+        raise BadBody(_l('melds must be a list of melds, e.g. ["Q♣ K♣ A♣", "3♦ 3♥ 3♠"].'))
+    return [_cards({"meld": meld}, "meld") for meld in value]
 
 
 def _first_dealer(value: object, names: list[Any]) -> int | None:

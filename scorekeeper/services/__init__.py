@@ -21,11 +21,13 @@ from scorekeeper.services.endings import (
 from scorekeeper.services.entries import (
     Corrected,
     Recorded,
+    RecordedMelds,
     Undone,
     correct_entry,
     delete_entry,
     record_layoff,
     record_meld,
+    record_melds,
     undo_last_entry,
 )
 from scorekeeper.services.errors import (
@@ -85,6 +87,7 @@ __all__ = [
     "NotFoundError",
     "PlayerRow",
     "Recorded",
+    "RecordedMelds",
     "ServiceError",
     "SessionScores",
     "SessionSummary",
@@ -112,6 +115,7 @@ __all__ = [
     "read_game",
     "record_layoff",
     "record_meld",
+    "record_melds",
     "refuse_closed",
     "reopen_game",
     "replace_keys",

@@ -53,6 +53,23 @@ class Recorded:
 
 
 @dataclass(frozen=True)
+class RecordedMelds:
+    """An entry of one or more melds just written: each meld's row and the meld as it lies."""
+
+    melds: list[tuple[EntryRow, rules.Meld]]
+
+    @property
+    def id(self) -> int:
+        """Return the id of the entry: the id of its first meld."""
+        return self.melds[0][0].id
+
+    @property
+    def value(self) -> int:
+        """Return the value written for the entry, its melds' together."""
+        return sum(row.value for row, _meld in self.melds)
+
+
+@dataclass(frozen=True)
 class Corrected:
     """The entry as corrected, and the game after it."""
 
@@ -69,8 +86,8 @@ class Undone:
 
     @property
     def id(self) -> int:
-        """Return the id the entry had."""
-        return self.entry.id
+        """Return the id the entry had (of its first meld, for several melds at once)."""
+        return self.entry.entry_id
 
 
 _INSERT_ENTRY = sa.insert(ENTRIES)
@@ -112,6 +129,27 @@ def record_meld(game_id: int, player_id: int, cards: str) -> Recorded:
 
 
 @write_use_case
+def record_melds(game_id: int, player_id: int, melds: list[str]) -> RecordedMelds:
+    """Record several melds a player put down in one go as one entry (e.g. an opening)."""
+    if not melds:
+        raise InvalidRequestError("no_melds")
+    connection = db.session.connection()
+    state = open_state(connection, game_id)
+    player = player_of(state, player_id)
+    table = table_of(state)
+    # Each meld is checked against the table with the melds before it: a card lies once.
+    played = [table.meld(-1 - at, rules.parse_cards(cards)) for at, cards in enumerate(melds)]
+    written: list[tuple[EntryRow, rules.Meld]] = []
+    for meld in played:
+        group = written[0][0].id if written else None
+        row = _write(connection, state, "meld", player.id, meld, group_id=group)
+        state = replace(state, entries=[*state.entries, row])
+        written.append((row, meld))
+    commit()
+    return RecordedMelds(written)
+
+
+@write_use_case
 def record_layoff(game_id: int, player_id: int, meld_id: int, cards: str) -> Recorded:
     """Record cards a player lays off onto a meld on the table, valued where they lie (R2)."""
     connection = db.session.connection()
@@ -136,6 +174,7 @@ def _write(
     player_id: int,
     played: rules.Meld | rules.Layoff,
     meld_id: int | None = None,
+    group_id: int | None = None,
 ) -> EntryRow:
     """Insert an entry and its cards after the game's latest entry; return it as stored."""
     entry = EntryRow(
@@ -147,6 +186,7 @@ def _write(
         meld_kind=played.kind.value if isinstance(played, rules.Meld) else None,
         value=played.value,
         created_at=utcnow(),
+        group_id=group_id,
         cards=[],
     )
     stored = entry._asdict()
@@ -204,7 +244,7 @@ def undo_last_entry(game_id: int, seen_last: int | None = None) -> Undone:
     if not state.entries:
         raise ConflictError("nothing_to_undo")
     last = state.entries[-1]
-    if seen_last is not None and last.id != seen_last:
+    if seen_last is not None and seen_last not in (last.id, last.entry_id):
         raise ConflictError("undo_out_of_date")
     after = _delete(connection, state, last)
     commit()
@@ -212,11 +252,18 @@ def undo_last_entry(game_id: int, seen_last: int | None = None) -> Undone:
 
 
 def _delete(connection: sa.Connection, state: GameState, entry: EntryRow) -> GameState:
-    """Delete an entry and its cards if nothing builds on it; return the game without it."""
-    remaining = [other for other in state.entries if other.id != entry.id]
-    _refuse_dependants(state, remaining, entry)
-    connection.execute(_DELETE_CARDS, {"entry": entry.id})
-    connection.execute(_DELETE_ENTRY, {"entry": entry.id})
+    """Delete an entry (all its melds) and its cards if nothing builds on it.
+
+    Return the game without it.
+    """
+    rows = [other for other in state.entries if other.entry_id == entry.entry_id]
+    remaining = [other for other in state.entries if other.entry_id != entry.entry_id]
+    for row in rows:
+        _refuse_dependants(state, remaining, row)
+    # The later melds name the first: they go first.
+    for row in reversed(rows):
+        connection.execute(_DELETE_CARDS, {"entry": row.id})
+        connection.execute(_DELETE_ENTRY, {"entry": row.id})
     return replace(state, entries=remaining)
 
 
@@ -238,6 +285,8 @@ def correct_entry(
     state = game_state(connection, game_id)
     entry = entry_in(state.entries, entry_id)
     refuse_closed(state)
+    if entry.group_id is not None or any(other.group_id == entry.id for other in state.entries):
+        raise ConflictError("several_melds")
     player = entry.player_id if player_id is None else player_of(state, player_id).id
     onto = entry.meld_id
     if meld_id is not None:

@@ -52,6 +52,10 @@ MESSAGES: dict[str, rules.Wording] = {
         "Game %(number)s was played after it: only the last game can be reopened, while the game "
         "dealt after it has nothing recorded."
     ),
+    "no_melds": rules.wording("Give at least one meld."),
+    "several_melds": rules.wording(
+        "This entry put down several melds at once: undo or delete it and record it again."
+    ),
     "raced": rules.wording(
         "Another phone recorded at the same moment: look at the game and try again."
     ),

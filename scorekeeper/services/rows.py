@@ -141,7 +141,14 @@ class EntryRow(NamedTuple):
     meld_kind: str | None
     value: int
     created_at: datetime
+    # The first meld of the entry this meld was recorded with, when that entry has several.
+    group_id: int | None
     cards: list[CardRow]
+
+    @property
+    def entry_id(self) -> int:
+        """Return the id of the entry this row belongs to: its own, or its first meld's."""
+        return self.group_id if self.group_id is not None else self.id
 
 
 class PlayerRow(NamedTuple):
@@ -202,9 +209,9 @@ def game_state(connection: sa.Connection, game_id: int, *, lock: bool = True) ->
     entries: list[EntryRow] = []
     for row in connection.execute(_ENTRY_ROWS, {"game_id": game_id}):
         if not entries or entries[-1].id != row[0]:
-            entries.append(EntryRow(*row[:8], []))
-        if row[8] is not None:
-            entries[-1].cards.append(CardRow(row[8], row[9], row[10]))
+            entries.append(EntryRow(*row[:9], []))
+        if row[9] is not None:
+            entries[-1].cards.append(CardRow(row[9], row[10], row[11]))
     return GameState(
         *first[:7],
         variant=rule_system(first[7], first[16], first[9]),
@@ -258,6 +265,7 @@ _ENTRY_ROWS = (
         ENTRIES.c.meld_kind,
         ENTRIES.c.value,
         ENTRIES.c.created_at,
+        ENTRIES.c.group_id,
         TABLE_CARDS.c.id,
         TABLE_CARDS.c.card,
         TABLE_CARDS.c.value,
