@@ -253,9 +253,9 @@ def test_entries_keep_their_rows_through_migration_0006_and_their_ids_never_come
         upgrade()
         # Later migrations add columns (0008: group_id, empty): the rows are otherwise the same.
         after = _rows("entries"), _rows("table_cards")
-        assert [[row[: len(old[0])] for row in rows] for rows, old in zip(after, before)] == [
-            list(rows) for rows in before
-        ]
+        assert [
+            [row[: len(old[0])] for row in rows] for rows, old in zip(after, before, strict=True)
+        ] == [list(rows) for rows in before]
         if backend == "sqlite":
             with db.engine.connect() as connection:
                 assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1

@@ -166,7 +166,8 @@ def finish_game(
     if standing.winner is not None:
         session_status = "finished"
         connection.execute(_END_SESSION, {"session": game.session_id})
-    ended = replace(ended, session_status=session_status, players=players)
+    booked = {player.id: meld_points[player.id] + gains[player.id] for player in game.players}
+    ended = replace(ended, session_status=session_status, players=players, booked=booked)
     # Read the session for the answer now: after the commit it would be a second transaction,
     # waiting in line behind every other writer again.
     summary = summary_after(connection, ended)
@@ -217,7 +218,13 @@ def reopen_game(game_id: int) -> GameState:
     connection.execute(_REOPEN_SESSION, {"session": game.session_id})
     commit()
     return replace(
-        game, status="open", winner_id=None, romme=None, session_status="open", players=players
+        game,
+        status="open",
+        winner_id=None,
+        romme=None,
+        session_status="open",
+        players=players,
+        booked=None,
     )
 
 

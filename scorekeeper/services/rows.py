@@ -178,6 +178,8 @@ class GameState:
     entries: list[EntryRow]
     session_public_id: str
     first_dealer_seat: int
+    # What the settlement booked for each player (melds and settlement), once the game ended.
+    booked: dict[int, int] | None = None
 
     @property
     def dealer(self) -> PlayerRow:
@@ -185,7 +187,9 @@ class GameState:
         return next(player for player in self.players if player.id == self.dealer_id)
 
     def points(self) -> dict[int, int]:
-        """Return each player's points from the entries (the game's points while it is open)."""
+        """Return each player's points: booked once the game ended, else from the entries."""
+        if self.booked is not None:
+            return dict(self.booked)
         points = dict.fromkeys((player.id for player in self.players), 0)
         for entry in self.entries:
             points[entry.player_id] += entry.value
@@ -212,8 +216,14 @@ def game_state(connection: sa.Connection, game_id: int, *, lock: bool = True) ->
             entries.append(EntryRow(*row[:9], []))
         if row[9] is not None:
             entries[-1].cards.append(CardRow(row[9], row[10], row[11]))
+    booked = None
+    if first[4] != "open":
+        booked = dict.fromkeys((row[10] for row in rows), 0)
+        for player_id, points in connection.execute(_BOOKED, {"game_id": game_id}):
+            booked[player_id] += points
     return GameState(
         *first[:7],
+        booked=booked,
         variant=rule_system(first[7], first[16], first[9]),
         session_status=first[8],
         target=first[9],
@@ -253,6 +263,12 @@ _GAME_ROWS = (
     .order_by(PLAYERS.c.seat)
 )
 _GAME_ROWS_LOCKED = _GAME_ROWS.with_for_update(of=GAMES)
+
+
+# What the settlement of an ended game booked for each player.
+_BOOKED = sa.select(
+    SETTLEMENT_LINES.c.player_id, SETTLEMENT_LINES.c.meld_points + SETTLEMENT_LINES.c.gain
+).where(SETTLEMENT_LINES.c.game_id == sa.bindparam("game_id"))
 
 
 _ENTRY_ROWS = (

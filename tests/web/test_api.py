@@ -178,7 +178,7 @@ def test_a_failure_of_the_server_answers_500_in_json_in_the_language_asked_for(
     def broken(*_args: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(services, "get_game", broken)
+    monkeypatch.setattr(services, "read_game", broken)
     answer = table.client.get(f"{API}/games/{table.game}?lang=de")
     assert answer.status_code == 500
     assert answer.json == {
