@@ -1,4 +1,8 @@
-"""Cards and the card notation: rank then suit, e.g. ``Q♣``, ``10h``, ``DD`` (Dame of diamonds)."""
+"""Cards and the card notation: rank then suit, e.g. ``Q♣``, ``10h``, ``DD`` (Dame of diamonds).
+
+Where a rule system plays with jokers (German Rummy, G8), ``JKR`` (or ``Joker``, any case) is a
+joker and ``JKR=7♠`` a joker the recorder says stands for 7♠; a card or a joker is a *piece*.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from scorekeeper.rules.errors import CardNotationError
 
@@ -112,6 +117,9 @@ _SYMBOLS = "♠♤♥♡♦♢♣♧"
 _SUIT_END = re.compile(f"[{_SYMBOLS}][\ufe0e\ufe0f]?")
 # A token longer than this cannot be a card; do not echo megabytes back in the error.
 _LONGEST_TOKEN = 12
+# A joker: ``JKR`` or ``Joker`` in any case, then ``=`` and the card it stands for, if said.
+_JOKER = re.compile(r"(?:jkr|joker)(?:=(?P<card>.*))?", re.IGNORECASE | re.DOTALL)
+_JOKER_CODE = "JKR"
 
 
 @dataclass(frozen=True, order=True)
@@ -162,18 +170,108 @@ class Card:
         return f"Card.from_code({self.code!r})"
 
 
+@dataclass(frozen=True)
+class Joker:
+    """A joker (G8), and the card the recorder says it stands for, if they said.
+
+    >>> Joker.from_code("joker=7s")
+    Joker.from_code('JKR=7♠')
+    >>> Joker.from_code("JKR=dd").label("de"), str(Joker())
+    ('JKR=D♦', 'JKR')
+    """
+
+    stands_for: Card | None = None
+
+    @classmethod
+    def from_code(cls, code: str) -> Joker:
+        """Read a joker: ``JKR`` or ``Joker`` (any case), or ``JKR=7♠`` for the card it is."""
+        token = _IGNORED.sub("", code.strip())
+        shown = _shown(token)
+        match = _JOKER.fullmatch(token)
+        if match is None:
+            raise CardNotationError("notation.not_a_joker", token=shown)
+        said = match.group("card")
+        if said is None:
+            return cls()
+        try:
+            return cls(stands_for=Card.from_code(said))
+        except CardNotationError:
+            raise CardNotationError("notation.joker_card", token=shown) from None
+
+    @property
+    def code(self) -> str:
+        """Return the canonical text form: ``JKR``, or ``JKR=7♠`` for a joker said to be 7♠."""
+        if self.stands_for is None:
+            return _JOKER_CODE
+        return f"{_JOKER_CODE}={self.stands_for.code}"
+
+    def label(self, language: str = "en") -> str:
+        """Return the joker as written in a language: ``JKR``, or ``JKR=D♠`` in German."""
+        if self.stands_for is None:
+            return _JOKER_CODE
+        return f"{_JOKER_CODE}={self.stands_for.label(language)}"
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Joker.from_code({self.code!r})"
+
+
+# What a meld, a layoff or a hand is made of where jokers are played.
+Piece: TypeAlias = Card | Joker
+
+
+def is_joker_code(code: str) -> bool:
+    """Tell whether a token is written as a joker (``JKR``, ``Joker``, ``JKR=7♠``).
+
+    >>> is_joker_code("joker"), is_joker_code("JKR=7♠"), is_joker_code("J♠")
+    (True, True, False)
+    """
+    return _JOKER.fullmatch(_IGNORED.sub("", code.strip())) is not None
+
+
 def parse_cards(text: str) -> list[Card]:
     """Read cards separated by spaces, commas or hyphens, in any order.
 
-    Suit symbols end a card, so cards written with symbols may also stand together.
+    Suit symbols end a card, so cards written with symbols may also stand together. A joker is
+    refused here: these are the cards of a rule system without jokers (see ``parse_pieces``).
 
     >>> parse_cards("Q♣, K♣ - ac")
     [Card.from_code('Q♣'), Card.from_code('K♣'), Card.from_code('A♣')]
     >>> parse_cards("10♥J♥Q♥")
     [Card.from_code('10♥'), Card.from_code('J♥'), Card.from_code('Q♥')]
     """
-    tokens = [piece for token in _SEPARATORS.split(text) if token for piece in _unglue(token)]
-    return [Card.from_code(token) for token in tokens]
+    cards = []
+    for token in _tokens(text):
+        if is_joker_code(token):
+            raise CardNotationError("notation.no_jokers", token=_shown(token))
+        cards.append(Card.from_code(token))
+    return cards
+
+
+def parse_pieces(text: str) -> list[Piece]:
+    """Read cards and jokers separated by spaces, commas or hyphens, in any order (G8).
+
+    >>> parse_pieces("J♣, Q♣ JKR A♣")
+    [Card.from_code('J♣'), Card.from_code('Q♣'), Joker.from_code('JKR'), Card.from_code('A♣')]
+    >>> parse_pieces("5♠ 6♠ joker=7s")
+    [Card.from_code('5♠'), Card.from_code('6♠'), Joker.from_code('JKR=7♠')]
+    """
+    return [
+        Joker.from_code(token) if is_joker_code(token) else Card.from_code(token)
+        for token in _tokens(text)
+    ]
+
+
+def _tokens(text: str) -> list[str]:
+    """Split the notation into one token per card or joker."""
+    return [piece for token in _SEPARATORS.split(text) if token for piece in _unglue(token)]
+
+
+def _shown(token: str) -> str:
+    """Return a token as an error message may echo it: cut short if it is long."""
+    return token if len(token) <= _LONGEST_TOKEN else token[:_LONGEST_TOKEN] + "…"
 
 
 def _unglue(token: str) -> list[str]:
@@ -189,8 +287,8 @@ def _unglue(token: str) -> list[str]:
     return [*pieces, rest] if rest else pieces
 
 
-def cards_text(cards: Iterable[Card]) -> str:
-    """Write cards in the canonical form, separated by spaces."""
+def cards_text(cards: Iterable[Piece]) -> str:
+    """Write cards (and jokers) in the canonical form, separated by spaces."""
     return " ".join(card.code for card in cards)
 
 

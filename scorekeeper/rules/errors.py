@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from scorekeeper.rules.messages import Message, render_message, render_param
+from scorekeeper.rules.messages import Message, OneOf, render_message, render_param
 
 if TYPE_CHECKING:
-    from scorekeeper.rules.cards import Card
+    from scorekeeper.rules.cards import Card, Piece
 
 
 class RulesError(ValueError):
@@ -69,7 +69,7 @@ class NotASequenceError(InvalidMeldError):
     that a layoff can say "<cards> cannot be laid off onto <meld>: <reason>" in any language.
     """
 
-    def __init__(self, reason_id: str, /, cards: Sequence[Card], **params: object) -> None:
+    def __init__(self, reason_id: str, /, cards: Sequence[Piece], **params: object) -> None:
         self.reason_message = Message(reason_id, params)
         super().__init__("sequence.not_a_sequence", cards=cards, reason=self.reason_message)
         self.cards = render_param(cards)
@@ -88,12 +88,36 @@ class CornerNotAllowedError(NotASequenceError):
     """The variant does not let the ace turn the corner (K-A-2)."""
 
 
+class JokerError(InvalidMeldError):
+    """A joker where the rules do not let it lie (G1), or not standing for what its place needs."""
+
+
+class JokerInDoubtError(RulesError):
+    """A joker that could stand for more than one card (G2): the recorder must say which.
+
+    ``choices`` are the cards it may stand for; ``JKR=`` one of them settles it. The message
+    names them joined by "or"; the param ``choice`` is the one given as an example.
+    """
+
+    def __init__(self, message_id: str, /, choices: Sequence[Card], **params: object) -> None:
+        self.choices: tuple[Card, ...] = tuple(choices)
+        super().__init__(message_id, choices=OneOf(self.choices), **params)
+
+
 class InvalidLayoffError(RulesError):
     """The cards cannot be laid off onto that meld."""
 
 
 class CardAlreadyPlayedError(RulesError):
     """A card that exists once is on the table or in a hand already."""
+
+
+class OpeningError(RulesError):
+    """A player's opening under the minimum, or a layoff or swap before the opening (G3)."""
+
+
+class SwapError(RulesError):
+    """A joker swap the rules do not allow (G4)."""
 
 
 class SettlementError(RulesError):

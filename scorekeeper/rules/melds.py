@@ -1,4 +1,8 @@
-"""Melds (sets and sequences) and layoffs, valued by the variant's ace rules."""
+"""Melds (sets and sequences) and layoffs, valued by the variant's ace rules.
+
+A meld may hold jokers where a rule system plays them (built in :mod:`scorekeeper.rules.jokers`);
+one of natural cards only is a ``NaturalMeld``, whose ``cards`` are all cards.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorekeeper.rules.cards import Card, Rank, Suit, cards_text
+from scorekeeper.rules.cards import Card, Piece, Rank, Suit, cards_text
 from scorekeeper.rules.errors import (
     CardTwiceError,
     CornerNotAllowedError,
@@ -33,8 +37,25 @@ class MeldKind(enum.Enum):
 
 
 @dataclass(frozen=True)
+class JokerPlace:
+    """Where a joker lies in a meld (its index in ``cards``) and the cards it stands for (G2).
+
+    In a sequence it stands for one card, the one its place needs; in a set for the set's rank
+    in every suit that is missing (any of them, all worth the same).
+    """
+
+    index: int
+    stands_for: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
 class Meld:
     """A legal combination as it lies, each card valued by its position now.
+
+    ``values`` are what each card scores where it lies; ``opening_values`` what it counts
+    towards an opening (G3), which differs where melds score nothing but the opening has a
+    minimum. A joker lies in ``cards`` as ``JKR=<card>`` when it stands for one card, as
+    ``JKR`` in a set with several missing suits; ``jokers`` says where each lies and for what.
 
     >>> from scorekeeper.rules.cards import parse_cards
     >>> meld = classify(parse_cards("A♣ 2♣ Q♣ K♣ 3♣"))
@@ -43,17 +64,45 @@ class Meld:
     """
 
     kind: MeldKind
-    cards: tuple[Card, ...]
+    cards: tuple[Piece, ...]
     values: tuple[int, ...]
     ace_positions: tuple[AcePosition | None, ...]
+    jokers: tuple[JokerPlace, ...] = ()
+    opening_values: tuple[int, ...] = ()
 
     @property
     def value(self) -> int:
         """Return the sum of the card values."""
         return sum(self.values)
 
+    @property
+    def opening_value(self) -> int:
+        """Return what the meld counts towards an opening (G3)."""
+        return sum(self.opening_values)
+
+    @property
+    def as_cards(self) -> tuple[Card, ...]:
+        """Return each place as a card: the card, or the (first) card its joker stands for.
+
+        >>> from scorekeeper.rules.cards import parse_cards
+        >>> classify(parse_cards("6♠ 6♥ 6♦")).as_cards == tuple(parse_cards("6♠ 6♥ 6♦"))
+        True
+        """
+        standing = {place.index: place.stands_for[0] for place in self.jokers}
+        return tuple(
+            piece if isinstance(piece, Card) else standing[index]
+            for index, piece in enumerate(self.cards)
+        )
+
     def __str__(self) -> str:
         return cards_text(self.cards)
+
+
+@dataclass(frozen=True)
+class NaturalMeld(Meld):
+    """A meld of natural cards only, as every meld is where no jokers are played."""
+
+    cards: tuple[Card, ...]
 
 
 @dataclass(frozen=True)
@@ -61,7 +110,7 @@ class Layoff:
     """Cards added to a meld, valued by where they lie right after the layoff (R2)."""
 
     meld: Meld
-    cards: tuple[Card, ...]
+    cards: tuple[Piece, ...]
     values: tuple[int, ...]
 
     @property
@@ -70,7 +119,15 @@ class Layoff:
         return sum(self.values)
 
 
-def classify(cards: Sequence[Card], variant: Variant = TREPPENROMME) -> Meld:
+@dataclass(frozen=True)
+class NaturalLayoff(Layoff):
+    """Natural cards laid off onto a meld of natural cards."""
+
+    meld: NaturalMeld
+    cards: tuple[Card, ...]
+
+
+def classify(cards: Sequence[Card], variant: Variant = TREPPENROMME) -> NaturalMeld:
     """Return the set or sequence the cards form, in playing order, or raise why not.
 
     >>> from scorekeeper.rules.cards import parse_cards
@@ -80,7 +137,7 @@ def classify(cards: Sequence[Card], variant: Variant = TREPPENROMME) -> Meld:
     smallest = min(variant.set_sizes[0], variant.min_sequence)
     if not cards:
         raise TooFewCardsError("meld.no_cards", needed=smallest)
-    _refuse_card_twice(cards)
+    refuse_card_twice(cards, variant)
     ranks = Counter(card.rank for card in cards)
     suits = Counter(card.suit for card in cards)
     if len(ranks) == 1:
@@ -88,14 +145,14 @@ def classify(cards: Sequence[Card], variant: Variant = TREPPENROMME) -> Meld:
     if len(suits) == 1:
         return _as_sequence(cards, variant)
     if len(cards) < smallest:
-        raise _too_few(cards, smallest)
-    _explain_mixed(cards, ranks, suits)
+        raise too_few(cards, smallest)
+    explain_mixed(cards, ranks, suits)
     raise AssertionError("unreachable")  # pragma: no cover
 
 
 def lay_off(
     meld_cards: Sequence[Card], added: Sequence[Card], variant: Variant = TREPPENROMME
-) -> Layoff:
+) -> NaturalLayoff:
     """Add cards to a meld on the table and value each by its position afterwards.
 
     >>> from scorekeeper.rules.cards import parse_cards
@@ -124,14 +181,14 @@ def lay_off(
         for card, value in zip(after.cards, after.values, strict=True)
         if card in new_cards
     ]
-    return Layoff(
+    return NaturalLayoff(
         meld=after,
         cards=tuple(card for card, _ in placed),
         values=tuple(value for _, value in placed),
     )
 
 
-def _lay_off_onto_set(before: Meld, added: Sequence[Card], variant: Variant) -> Meld:
+def _lay_off_onto_set(before: NaturalMeld, added: Sequence[Card], variant: Variant) -> NaturalMeld:
     rank = before.cards[0].rank
     strangers = [card for card in added if card.rank != rank]
     if strangers:
@@ -151,7 +208,9 @@ def _lay_off_onto_set(before: Meld, added: Sequence[Card], variant: Variant) -> 
     return _as_set([*before.cards, *added], variant)
 
 
-def _lay_off_onto_sequence(before: Meld, added: Sequence[Card], variant: Variant) -> Meld:
+def _lay_off_onto_sequence(
+    before: NaturalMeld, added: Sequence[Card], variant: Variant
+) -> NaturalMeld:
     suit = before.cards[0].suit
     strangers = [card for card in added if card.suit != suit]
     if strangers:
@@ -177,10 +236,10 @@ def _lay_off_onto_sequence(before: Meld, added: Sequence[Card], variant: Variant
         ) from error
 
 
-def _as_set(cards: Sequence[Card], variant: Variant) -> Meld:
+def _as_set(cards: Sequence[Card], variant: Variant) -> NaturalMeld:
     smallest, largest = variant.set_sizes
     if len(cards) < smallest:
-        raise _too_few(cards, smallest)
+        raise too_few(cards, smallest)
     suits = Counter(card.suit for card in cards)
     repeated = [suit for suit, count in suits.items() if count > 1]
     if repeated:
@@ -192,9 +251,9 @@ def _as_set(cards: Sequence[Card], variant: Variant) -> Meld:
     return _valued(MeldKind.SET, ordered, positions, variant)
 
 
-def _as_sequence(cards: Sequence[Card], variant: Variant) -> Meld:
+def _as_sequence(cards: Sequence[Card], variant: Variant) -> NaturalMeld:
     if len(cards) < variant.min_sequence:
-        raise _too_few(cards, variant.min_sequence)
+        raise too_few(cards, variant.min_sequence)
     by_rank = {int(card.rank): card for card in cards}
     if len(cards) == RANKS_IN_SUIT:
         # R1: the whole suit is a sequence with the ace as its highest card.
@@ -258,7 +317,7 @@ def _sequence_order(ranks: list[int], cards: Sequence[Card], variant: Variant) -
     raise GapInSequenceError("sequence.missing", cards=_in_order(suit, order), gaps=gaps)
 
 
-def _in_order(suit: Suit, ranks: list[int]) -> tuple[Card, ...]:
+def _in_order(suit: Suit, ranks: Sequence[int]) -> tuple[Card, ...]:
     """Return the cards of one suit with these ranks, in this order."""
     return tuple(Card(suit=suit, rank=Rank(rank)) for rank in ranks)
 
@@ -268,15 +327,30 @@ def _valued(
     cards: tuple[Card, ...],
     positions: tuple[AcePosition | None, ...],
     variant: Variant,
-) -> Meld:
-    values = tuple(
-        variant.meld_value(card, position) for card, position in zip(cards, positions, strict=True)
+) -> NaturalMeld:
+    values, opening_values = card_values(cards, positions, variant)
+    return NaturalMeld(
+        kind=kind,
+        cards=cards,
+        values=values,
+        ace_positions=positions,
+        opening_values=opening_values,
     )
-    return Meld(kind=kind, cards=cards, values=values, ace_positions=positions)
 
 
-def _first_twice(cards: Sequence[Card]) -> Card | None:
-    seen: set[Card] = set()
+def card_values(
+    cards: Sequence[Card], positions: Sequence[AcePosition | None], variant: Variant
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Return what each card scores where it lies, and what it counts towards an opening."""
+    placed = list(zip(cards, positions, strict=True))
+    return (
+        tuple(variant.meld_value(card, position) for card, position in placed),
+        tuple(variant.opening_card_value(card, position) for card, position in placed),
+    )
+
+
+def _first_twice(cards: Sequence[Piece]) -> Piece | None:
+    seen: set[Piece] = set()
     for card in cards:
         if card in seen:
             return card
@@ -284,19 +358,31 @@ def _first_twice(cards: Sequence[Card]) -> Card | None:
     return None
 
 
-def _refuse_card_twice(cards: Sequence[Card]) -> None:
+def refuse_card_twice(cards: Sequence[Card], variant: Variant) -> None:
+    """Refuse a card entered twice in one meld, even where two packs hold it twice (G1)."""
     twice = _first_twice(cards)
     if twice is not None:
-        raise CardTwiceError("meld.card_twice", card=twice)
+        raise CardTwiceError(
+            "meld.card_twice" if variant.packs == 1 else "meld.equal_cards", card=twice
+        )
 
 
-def _too_few(cards: Sequence[Card], needed: int) -> TooFewCardsError:
+def too_few(cards: Sequence[Piece], needed: int) -> TooFewCardsError:
+    """Return the error for a meld of fewer cards than it needs."""
     return TooFewCardsError("meld.too_few", needed=needed, cards=tuple(cards), count=len(cards))
 
 
-def _explain_mixed(cards: Sequence[Card], ranks: Counter[Rank], suits: Counter[Suit]) -> None:
-    """Raise the error that best says why cards of several ranks and suits are no meld."""
-    shown = tuple(cards)
+def explain_mixed(
+    cards: Sequence[Card],
+    ranks: Counter[Rank],
+    suits: Counter[Suit],
+    shown: Sequence[Piece] | None = None,
+) -> None:
+    """Raise the error that best says why cards of several ranks and suits are no meld.
+
+    ``shown`` is the meld as entered (with its jokers), if it is not just ``cards``.
+    """
+    shown = tuple(cards) if shown is None else tuple(shown)
     rank, rank_count = ranks.most_common(1)[0]
     suit, suit_count = suits.most_common(1)[0]
     if rank_count >= 2 and rank_count >= suit_count:

@@ -90,6 +90,15 @@ MESSAGES: dict[str, Wording] = {
     "notation.no_rank": wording(
         "“%(token)s” is not a card: “%(rank)s” is not a rank (A 2-10 J Q K, or T, B, D)."
     ),
+    "notation.no_jokers": wording(
+        "“%(token)s” is a joker, and this rule system is played without jokers."
+    ),
+    "notation.not_a_joker": wording(
+        "“%(token)s” is not a joker: write JKR, or JKR=7♠ for the card it stands for."
+    ),
+    "notation.joker_card": wording(
+        "“%(token)s”: after JKR= write the card the joker stands for, e.g. JKR=7♠."
+    ),
     # --- melds --------------------------------------------------------------------------------
     "meld.no_cards": wording("No cards entered: a meld needs at least %(needed)s cards."),
     "meld.too_few": plural_wording(
@@ -97,6 +106,24 @@ MESSAGES: dict[str, Wording] = {
         "A meld needs at least %(needed)s cards; %(cards)s are only %(count)s.",
     ),
     "meld.card_twice": wording("%(card)s is entered twice: every card exists once."),
+    "meld.equal_cards": wording("%(card)s is entered twice: a meld never holds two equal cards."),
+    "meld.no_jokers": wording("%(variant)s is played without jokers."),
+    # --- jokers (G1, G2) ----------------------------------------------------------------------
+    "joker.too_many": wording(
+        "%(cards)s holds more jokers than natural cards: a meld needs at least as many natural "
+        "cards as jokers."
+    ),
+    "joker.side_by_side": wording(
+        "%(cards)s: two jokers lie side by side only in a sequence of four cards or more."
+    ),
+    "joker.three_side_by_side": wording("%(cards)s: three jokers never lie side by side."),
+    "joker.cannot_stand_for": wording(
+        "In %(cards)s a joker cannot stand for %(card)s; there it can stand for %(choices)s."
+    ),
+    # ``choices`` are the cards joined by "or"; ``choice`` is one of them.
+    "joker.in_doubt": wording(
+        "In %(cards)s a joker can stand for %(choices)s: say which, e.g. JKR=%(choice)s."
+    ),
     "meld.neither": wording(
         "%(cards)s is neither a set (cards of one rank) nor a sequence (cards of one suit in "
         "order)."
@@ -126,6 +153,12 @@ MESSAGES: dict[str, Wording] = {
         "%(missing)s is missing between %(before)s and %(after)s",
         "%(missing)s are missing between %(before)s and %(after)s",
     ),
+    # ``count`` is the number of jokers.
+    "sequence.jokers_short": plural_wording(
+        "%(missing)s are missing, and %(count)s joker cannot stand for them all.",
+        "%(missing)s are missing, and %(count)s jokers cannot stand for them all.",
+    ),
+    "sequence.too_long": wording("a suit has only 13 cards."),
     # --- layoffs ------------------------------------------------------------------------------
     "layoff.no_cards": wording("Choose at least one card to lay off."),
     "layoff.card_twice": wording("%(card)s is entered twice."),
@@ -158,12 +191,22 @@ MESSAGES: dict[str, Wording] = {
         "%(cards)s cannot be laid off onto %(meld)s: %(reason)s",
         "%(cards)s cannot be laid off onto %(meld)s: %(reason)s",
     ),
+    "layoff.joker_there": plural_wording(
+        "A joker in %(meld)s stands for %(cards)s: putting it there is a joker swap, not a layoff.",
+        "Jokers in %(meld)s stand for %(cards)s: putting them there is a joker swap, not a layoff.",
+    ),
     "layoff.meld_not_on_table": wording("That meld is not on the table in this game."),
     # --- cards that exist once ----------------------------------------------------------------
     "table.already_on_table": plural_wording(
         "%(cards)s is already on the table.",
         "%(cards)s are already on the table.",
     ),
+    # With two packs (German Rummy, G8): ``copies`` is how often the packs hold each card.
+    "table.not_in_packs": plural_wording(
+        "%(cards)s is not in the packs any more: all %(copies)s copies lie on the table.",
+        "%(cards)s are not in the packs any more: all %(copies)s copies of each lie on the table.",
+    ),
+    "table.no_jokers_left": wording("All %(jokers)s jokers already lie on the table."),
     "cards.entered_twice": plural_wording(
         "%(cards)s is entered twice: with one pack every card exists once.",
         "%(cards)s are entered twice: with one pack every card exists once.",
@@ -172,9 +215,42 @@ MESSAGES: dict[str, Wording] = {
         "%(cards)s is entered more often than the packs hold.",
         "%(cards)s are entered more often than the packs hold.",
     ),
+    "cards.too_many_jokers": plural_wording(
+        "%(count)s joker is entered, but the packs hold only %(jokers)s.",
+        "%(count)s jokers are entered, but the packs hold only %(jokers)s.",
+    ),
     "cards.on_table_not_in_hand": plural_wording(
         "%(cards)s is on the table, so is not in %(name)s's hand.",
         "%(cards)s are on the table, so are not in %(name)s's hand.",
+    ),
+    # --- the opening (G3) and the joker swap (G4) ---------------------------------------------
+    # ``melds`` are the melds of the opening; ``count`` is how many there are.
+    "opening.too_low": plural_wording(
+        "%(melds)s is worth %(value)s; an opening needs at least %(minimum)s.",
+        "%(melds)s are worth %(value)s together; an opening needs at least %(minimum)s.",
+    ),
+    "opening.layoff_first": wording(
+        "%(name)s has not opened yet: there is no layoff before the opening."
+    ),
+    "opening.swap_first": wording(
+        "%(name)s has not opened yet: there is no joker swap before the opening."
+    ),
+    "swap.no_joker": wording("%(meld)s holds no joker to swap."),
+    "swap.no_cards": wording("Choose the card that takes the joker's place in %(meld)s."),
+    "swap.joker_for_joker": wording("Only a natural card can take a joker's place."),
+    "swap.wrong_card": plural_wording(
+        "%(cards)s cannot take a joker's place in %(meld)s: the joker there stands for "
+        "%(choices)s.",
+        "%(cards)s cannot take a joker's place in %(meld)s: the joker there stands for "
+        "%(choices)s.",
+    ),
+    "swap.one_card": wording("The joker in the set %(meld)s is swapped for one card: %(choices)s."),
+    "swap.set_needs_four": wording(
+        "By this table's house rule a joker leaves a set only when the set becomes four natural "
+        "cards: put in %(missing)s."
+    ),
+    "swap.joker_not_in_new_meld": wording(
+        "Each joker taken must go at once into the new meld: write it there as JKR."
     ),
     # --- the end of a game --------------------------------------------------------------------
     "settlement.player_twice": wording("A player is listed twice among the players of the game."),
@@ -222,6 +298,8 @@ MESSAGES: dict[str, Wording] = {
         "%(variant)s has no house rule “%(rule)s”; its house rules are %(allowed)s."
     ),
     "rules.value": wording("The house rule “%(rule)s” allows %(allowed)s."),
+    # The names of rule systems whose name differs by language.
+    "variant.german_rummy": wording("German Rummy"),
     "rules.target_and_end": wording(
         "Give the target or the end of the session in the house rules, not two different ones."
     ),
@@ -229,6 +307,8 @@ MESSAGES: dict[str, Wording] = {
 
 # How a list of messages (the gaps of a sequence) is joined: "A and B and C".
 _AND = wording("%(before)s and %(after)s")
+# How alternatives are joined: "4♠ or 7♠".
+_OR = wording("%(before)s or %(after)s")
 
 
 @runtime_checkable
@@ -249,6 +329,48 @@ class Message:
     def render(self, language: str = "en") -> str:
         """Return the message in a language (German for ``de...``, else English)."""
         return render_message(self.message_id, language, **self.params)
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """Values of which one is meant, rendered joined by the language's "or".
+
+    >>> from scorekeeper.rules.cards import parse_cards
+    >>> OneOf(tuple(parse_cards("4♠ Q♠"))).label("de")
+    '4♠ oder D♠'
+    """
+
+    items: tuple[object, ...]
+
+    def label(self, language: str = "en") -> str:
+        """Return the values in a language, joined by "or"."""
+        return _joined(self.items, _OR, language)
+
+
+@dataclass(frozen=True)
+class AllOf:
+    """Values meant together, e.g. the melds of an opening, joined by the language's "and".
+
+    >>> from scorekeeper.rules.cards import parse_cards
+    >>> AllOf((parse_cards("Q♣ K♣ A♣"), parse_cards("3♦ 3♥ 3♠"))).label("de")
+    'D♣ K♣ A♣ und 3♦ 3♥ 3♠'
+    """
+
+    items: tuple[object, ...]
+
+    def label(self, language: str = "en") -> str:
+        """Return the values in a language, joined by "and"."""
+        return _joined(self.items, _AND, language)
+
+
+def _joined(items: Sequence[object], joint: Wording, language: str) -> str:
+    lang = language_of(language)
+    shown = [render_param(item, lang) for item in items]
+    if not shown:
+        return ""
+    return functools.reduce(
+        lambda before, after: joint.render(lang, before=before, after=after), shown
+    )
 
 
 def language_of(language: str) -> str:

@@ -1,4 +1,4 @@
-"""Who plays, in which seats, who deals, and what target the session plays to."""
+"""Who plays, in which seats, and to what target (who deals is the rule system's to say)."""
 
 from __future__ import annotations
 
@@ -78,26 +78,3 @@ def seating_problems(
     if first_dealer is not None and not 0 <= first_dealer < len(names):
         problems["first_dealer"] = SeatingError("seating.dealer_not_a_player")
     return problems
-
-
-def dealer_seat(first_dealer_seat: int, game_number: int, player_count: int) -> int:
-    """Return the seat that deals a game: the deal passes to the left (clockwise) each game.
-
-    >>> dealer_seat(2, 1, 3), dealer_seat(2, 2, 3), dealer_seat(2, 3, 3)
-    (2, 0, 1)
-    """
-    return (first_dealer_seat + game_number - 1) % player_count
-
-
-def next_dealer_seat(
-    first_dealer_seat: int, games_dealt: int, game_open: bool, player_count: int
-) -> int:
-    """Return the seat that deals the game in progress, or the next game when none is open.
-
-    >>> next_dealer_seat(2, 0, False, 3), next_dealer_seat(2, 1, True, 3)
-    (2, 2)
-    >>> next_dealer_seat(2, 1, False, 3)
-    0
-    """
-    game_number = games_dealt if game_open else games_dealt + 1
-    return dealer_seat(first_dealer_seat, max(game_number, 1), player_count)

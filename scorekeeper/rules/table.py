@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Generic, TypeVar
 
-from scorekeeper.rules.cards import Card
+from scorekeeper.rules.cards import Card, Joker, Piece
 from scorekeeper.rules.errors import CardAlreadyPlayedError, InvalidLayoffError, RulesError
-from scorekeeper.rules.melds import Layoff, Meld, classify, lay_off
+from scorekeeper.rules.jokers import (
+    Swap,
+    classify_pieces,
+    lay_off_pieces,
+    refuse_jokers,
+    swap_joker,
+)
+from scorekeeper.rules.melds import Layoff, Meld
 from scorekeeper.rules.variants import TREPPENROMME, Variant
 
 K = TypeVar("K", bound=Hashable)
@@ -17,15 +25,24 @@ K = TypeVar("K", bound=Hashable)
 
 @dataclass(frozen=True)
 class TableEntry(Generic[K]):
-    """One recorded entry: a meld (``onto`` is None) or a layoff onto the meld keyed ``onto``."""
+    """One recorded entry: a meld (``onto`` is None) or a layoff onto the meld keyed ``onto``.
+
+    A joker swap (G4) puts ``cards`` into the meld keyed ``onto`` in its joker's place and
+    melds ``new_meld``, which holds the joker, under ``key``.
+    """
 
     key: K
-    cards: tuple[Card, ...]
+    cards: tuple[Piece, ...]
     onto: K | None = None
+    new_meld: tuple[Piece, ...] | None = None
 
 
 class Table(Generic[K]):
-    """The melds on the table, keyed by the entry that melded them; every card lies once.
+    """The melds on the table, keyed by the entry that melded them, with the copies lying.
+
+    Every card lies as often as the rule system's packs hold it (once in Treppenrommé, twice
+    in German Rummy), jokers as often as it has them. ``cards`` is every card lying at least
+    once, ``copies`` how often each lies, ``jokers`` how many jokers lie.
 
     >>> from scorekeeper.rules.cards import parse_cards
     >>> table = Table()
@@ -41,47 +58,122 @@ class Table(Generic[K]):
         self.variant = variant
         self.melds: dict[K, Meld] = {}
         self.cards: set[Card] = set()
+        self.copies: Counter[Card] = Counter()
+        self.jokers = 0
 
-    def meld(self, key: K, cards: Sequence[Card]) -> Meld:
+    def meld(self, key: K, cards: Sequence[Piece]) -> Meld:
         """Put a new meld on the table and return it valued."""
         self._refuse_on_table(cards)
         meld = _classified(tuple(cards), self.variant)
         self.melds[key] = meld
-        self.cards.update(meld.cards)
+        self._lay(meld.cards)
         return meld
 
-    def lay_off(self, key: K, onto: K, cards: Sequence[Card]) -> Layoff:
+    def lay_off(self, key: K, onto: K, cards: Sequence[Piece]) -> Layoff:
         """Lay cards off onto a meld on the table and return the layoff valued (R2, R3)."""
         if onto not in self.melds:
             raise InvalidLayoffError("layoff.meld_not_on_table")
         self._refuse_on_table(cards)
         layoff = _laid_off(self.melds[onto].cards, tuple(cards), self.variant)
         self.melds[onto] = layoff.meld
-        self.cards.update(layoff.cards)
+        self._lay(layoff.cards)
         return layoff
 
+    def swap(self, key: K, onto: K, cards: Sequence[Piece], new_meld: Sequence[Piece]) -> Swap:
+        """Put cards into a meld in its joker's place and meld the joker anew under ``key`` (G4).
+
+        >>> from scorekeeper.rules.cards import parse_pieces
+        >>> from scorekeeper.rules.variants.german_rummy import GermanRummy
+        >>> table = Table(GermanRummy())
+        >>> str(table.meld(1, parse_pieces("6♠ 6♥ JKR")))
+        '6♠ 6♥ JKR'
+        >>> swap = table.swap(2, 1, parse_pieces("6♣"), parse_pieces("8♥ JKR 10♥"))
+        >>> str(table.melds[1]), str(table.melds[2]), table.jokers
+        ('6♠ 6♥ 6♣', '8♥ JKR=9♥ 10♥', 1)
+        """
+        if onto not in self.melds:
+            raise InvalidLayoffError("layoff.meld_not_on_table")
+        new_cards = [piece for piece in new_meld if isinstance(piece, Card)]
+        self._refuse_copies([*(piece for piece in cards if isinstance(piece, Card)), *new_cards])
+        swap = swap_joker(self.melds[onto].cards, tuple(cards), tuple(new_meld), self.variant)
+        taken = len(self.melds[onto].jokers) - len(swap.meld.jokers)
+        # The new meld may hold jokers from the hand besides the ones taken from the table.
+        self._refuse_jokers(len(new_meld) - len(new_cards) - taken)
+        self.melds[onto] = swap.meld
+        self.melds[key] = swap.new_meld
+        self._lay(swap.cards)
+        self._lay(swap.new_meld.cards)
+        self.jokers -= taken
+        return swap
+
     def play(self, entry: TableEntry[K]) -> Meld | Layoff:
-        """Apply one recorded entry."""
+        """Apply one recorded entry: a meld, a layoff or a joker swap (a ``Swap`` is a layoff)."""
         if entry.onto is None:
             return self.meld(entry.key, entry.cards)
+        if entry.new_meld is not None:
+            return self.swap(entry.key, entry.onto, entry.cards, entry.new_meld)
         return self.lay_off(entry.key, entry.onto, entry.cards)
 
-    def _refuse_on_table(self, cards: Iterable[Card]) -> None:
-        taken = sorted(card for card in set(cards) if card in self.cards)
-        if taken:
+    def lying(self) -> list[Piece]:
+        """Return every card and joker on the table, each copy once, e.g. for a settlement.
+
+        >>> from scorekeeper.rules.cards import parse_pieces
+        >>> from scorekeeper.rules.variants.german_rummy import GermanRummy
+        >>> table = Table(GermanRummy())
+        >>> _ = table.meld(1, parse_pieces("5♠ 6♠ JKR=7♠"))
+        >>> table.lying()
+        [Card.from_code('5♠'), Card.from_code('6♠'), Joker.from_code('JKR')]
+        """
+        return [*sorted(self.copies.elements()), *(Joker() for _ in range(self.jokers))]
+
+    def _lay(self, pieces: Iterable[Piece]) -> None:
+        """Count the cards and jokers that went onto the table."""
+        for piece in pieces:
+            if isinstance(piece, Card):
+                self.copies[piece] += 1
+                self.cards.add(piece)
+            else:
+                self.jokers += 1
+
+    def _refuse_on_table(self, pieces: Sequence[Piece]) -> None:
+        cards = [piece for piece in pieces if isinstance(piece, Card)]
+        jokers = len(pieces) - len(cards)
+        if jokers:
+            refuse_jokers(self.variant)
+        self._refuse_copies(cards)
+        self._refuse_jokers(jokers)
+
+    def _refuse_copies(self, cards: Sequence[Card]) -> None:
+        """Refuse a card whose every copy already lies on the table (G8)."""
+        packs = self.variant.packs
+        new = Counter(cards)
+        taken = sorted(
+            card for card in new if self.copies[card] and self.copies[card] + new[card] > packs
+        )
+        if not taken:
+            return
+        if packs == 1:
             raise CardAlreadyPlayedError("table.already_on_table", cards=taken, count=len(taken))
+        raise CardAlreadyPlayedError(
+            "table.not_in_packs", cards=taken, copies=packs, count=len(taken)
+        )
+
+    def _refuse_jokers(self, jokers: int) -> None:
+        """Refuse a joker when every joker of the packs already lies on the table (G8)."""
+        if jokers and self.jokers + jokers > self.variant.jokers:
+            raise CardAlreadyPlayedError("table.no_jokers_left", jokers=self.variant.jokers)
 
 
 # Rebuilding a game's table at every entry values the same melds again and again; both are
 # pure, so the recent answers are kept (refusals are raised afresh each time).
 @lru_cache(maxsize=4096)
-def _classified(cards: tuple[Card, ...], variant: Variant) -> Meld:
-    return classify(cards, variant)
+def _classified(cards: tuple[Piece, ...], variant: Variant) -> Meld:
+    return classify_pieces(cards, variant)
 
 
 @lru_cache(maxsize=4096)
-def _laid_off(meld: tuple[Card, ...], cards: tuple[Card, ...], variant: Variant) -> Layoff:
-    return lay_off(meld, cards, variant)
+def _laid_off(meld: tuple[Piece, ...], cards: tuple[Piece, ...], variant: Variant) -> Layoff:
+    return lay_off_pieces(meld, cards, variant)
 
 
 def replay(entries: Iterable[TableEntry[K]], variant: Variant = TREPPENROMME) -> Table[K]:

@@ -1,5 +1,8 @@
 """The rule systems a table can choose, looked up by name with the session's house rules.
 
+``GermanRummy`` is exported by name but not registered in ``VARIANTS`` yet: a table cannot
+choose it until the services can record jokers, openings of several melds and joker swaps.
+
 >>> find_variant("boathouse_rum").cards_dealt(5)
 6
 """
@@ -19,6 +22,7 @@ from scorekeeper.rules.variants.base import (
     repeated_cards,
 )
 from scorekeeper.rules.variants.boathouse_rum import BoathouseRum
+from scorekeeper.rules.variants.german_rummy import GermanRummy
 from scorekeeper.rules.variants.treppenromme import Treppenromme
 
 VARIANTS: dict[str, type[Variant]] = {
@@ -50,6 +54,7 @@ __all__ = [
     "AcePosition",
     "BoathouseRum",
     "GameSettlement",
+    "GermanRummy",
     "HouseRule",
     "SessionStanding",
     "Treppenromme",

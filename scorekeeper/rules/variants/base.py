@@ -8,6 +8,7 @@ ends). An instance carries the house rules a session chose, checked and with def
 from __future__ import annotations
 
 import enum
+import json
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -38,21 +39,35 @@ class AcePosition(enum.Enum):
 class HouseRule:
     """One house rule of a rule system: its name, its default and the values it allows.
 
-    ``choices`` lists the allowed values; an ``end`` rule allows ``{kind: whole number}`` for
-    each kind in ``ends`` instead, within the bounds given there.
+    ``choices`` lists the allowed values (words, whole numbers or ``True`` and ``False``, each
+    only as itself: ``1`` is not ``True``); a rule with ``whole`` allows any whole number within
+    those bounds instead; an ``end`` rule allows ``{kind: whole number}`` for each kind in
+    ``ends``, within the bounds given there.
+
+    >>> HouseRule("opening", 40, whole=(0, 1000)).check(0)
+    0
+    >>> HouseRule("doubles", False, choices=(False, True)).describe()["allowed"]
+    [False, True]
     """
 
     name: str
     default: Any
-    choices: tuple[str, ...] = ()
+    choices: tuple[str | int, ...] = ()
     ends: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    whole: tuple[int, int] | None = None
 
     def check(self, value: object) -> Any:
         """Return the value if the rule allows it, or raise why not."""
         if self.ends:
             return self._check_end(value)
-        if value not in self.choices:
-            raise HouseRuleError("rules.value", rule=self.name, allowed=" | ".join(self.choices))
+        if self.whole is not None:
+            low, high = self.whole
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise HouseRuleError("rules.value", rule=self.name, allowed=f"{low}…{high}")
+            return value
+        if not any(type(value) is type(choice) and value == choice for choice in self.choices):
+            allowed = " | ".join(_json_word(choice) for choice in self.choices)
+            raise HouseRuleError("rules.value", rule=self.name, allowed=allowed)
         return value
 
     def _check_end(self, value: object) -> dict[str, int]:
@@ -75,6 +90,9 @@ class HouseRule:
             allowed: list[Any] = [
                 {kind: {"min": low, "max": high}} for kind, (low, high) in self.ends.items()
             ]
+        elif self.whole is not None:
+            low, high = self.whole
+            allowed = [{"min": low, "max": high}]
         else:
             allowed = list(self.choices)
         return {"name": self.name, "default": self.default, "allowed": allowed}
@@ -104,6 +122,13 @@ def refuse_repeated_cards(groups: Iterable[Iterable[Card]], packs: int = 1) -> N
 
 def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _json_word(value: str | int) -> str:
+    """Return an allowed value as the JSON of the API writes it: ``true``, ``25``, ``any``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 @dataclass(frozen=True)
@@ -201,7 +226,16 @@ class Variant:
     HOUSE_RULES: ClassVar[tuple[HouseRule, ...]] = ()
 
     def __init__(self, house_rules: Mapping[str, object] | None = None) -> None:
-        self.house_rules = self.check_house_rules(house_rules or {})
+        self._house_rules = self.check_house_rules(house_rules or {})
+        # Instances are shared (cached) and hashed: the rules are kept as text and handed out
+        # as a copy, so nobody changes them under another caller's feet.
+        self._key = json.dumps(self._house_rules, sort_keys=True)
+
+    @property
+    def house_rules(self) -> dict[str, Any]:
+        """Return the session's house rules, every default filled in (a copy)."""
+        result: dict[str, Any] = json.loads(self._key)
+        return result
 
     @classmethod
     def end_rule(cls) -> HouseRule:
@@ -292,17 +326,42 @@ class Variant:
             return self.ace_in_meld[position]
         return self.pip_value(card)
 
+    def opening_card_value(self, card: Card, position: AcePosition | None) -> int:
+        """Return what a card counts towards an opening (G3): what it scores in the meld."""
+        return self.meld_value(card, position)
+
     def hand_value(self, card: Card) -> int:
         """Return what a card left in a hand is worth at the end of a game."""
         if card.rank == Rank.ACE:
             return self.ace_in_hand
         return self.pip_value(card)
 
+    def joker_hand_value(self) -> int:
+        """Return what a joker left in a hand is worth at the end of a game."""
+        return self.joker_in_hand
+
     def hand_points_range(self) -> tuple[int, int]:
         """Return the least and the most that a hand given as points can count."""
         pack = [Card(suit=suit, rank=rank) for suit in Suit for rank in Rank] * self.packs
         values = [self.hand_value(card) for card in pack]
-        return self.least_hand_points, sum(values) + self.jokers * self.joker_in_hand
+        return self.least_hand_points, sum(values) + self.jokers * self.joker_hand_value()
+
+    # --- the opening and the joker swap ------------------------------------------------------
+
+    def opening_minimum(self) -> int:
+        """Return what a player's first entry in a game must be worth at the least (G3)."""
+        return self.first_meld_minimum
+
+    def refuse_before_opening(self, kind: str, earlier: Sequence[str], name: str = "") -> None:
+        """Refuse an entry a player may not make before their opening: here none is refused.
+
+        ``kind`` is the entry's kind (``"meld"``, ``"layoff"`` or ``"swap"``), ``earlier`` the
+        kinds of the player's earlier entries in this game, ``name`` the player's name.
+        """
+
+    def swap_needs_full_set(self) -> bool:
+        """Tell whether a joker leaves a set only when the set becomes four natural cards."""
+        return False
 
     # --- the end of a game -------------------------------------------------------------------
 
@@ -501,6 +560,8 @@ class Variant:
         """Tell whether the session's end is reached: the target, or the number of games."""
         if kind == "games":
             return games_ended >= number
+        if kind != "target":
+            raise ValueError(f"{self.title} does not end at a {kind}")
         return bool(totals) and max(totals.values()) >= number
 
     # --- names -------------------------------------------------------------------------------
@@ -528,7 +589,7 @@ class Variant:
     # Two instances with the same house rules are the same rule system (meld values are cached
     # by it).
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other.house_rules == self.house_rules
+        return type(other) is type(self) and other._key == self._key
 
     def __hash__(self) -> int:
-        return hash((type(self), repr(sorted(self.house_rules.items()))))
+        return hash((type(self), self._key))

@@ -1,0 +1,485 @@
+"""Melds, layoffs and joker swaps with jokers, for a rule system that plays them (G1, G2, G4).
+
+A joker stands for one natural card: in a set for the set's rank in a missing suit, in a
+sequence for the card its place needs. A meld holds at least as many natural cards as jokers;
+two jokers lie side by side only in a sequence of four cards or more, three never. A joker at
+the end of a sequence that could stand for either neighbour is in doubt, and the recorder says
+which (``JKR=7♠``); the scorekeeper never guesses.
+
+>>> from scorekeeper.rules.cards import cards_text, parse_pieces
+>>> from scorekeeper.rules.variants.german_rummy import GermanRummy
+>>> meld = classify_pieces(parse_pieces("J♣ Q♣ JKR A♣"), GermanRummy())
+>>> cards_text(meld.cards), meld.jokers, meld.opening_value
+('J♣ Q♣ JKR=K♣ A♣', (JokerPlace(index=2, stands_for=(Card.from_code('K♣'),)),), 41)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from scorekeeper.rules.cards import Card, Joker, Piece, Rank, Suit
+from scorekeeper.rules.errors import (
+    CornerNotAllowedError,
+    GapInSequenceError,
+    InvalidLayoffError,
+    InvalidMeldError,
+    JokerError,
+    JokerInDoubtError,
+    NotASequenceError,
+    NotASetError,
+    SwapError,
+)
+from scorekeeper.rules.melds import (
+    RANKS_IN_SUIT,
+    JokerPlace,
+    Layoff,
+    Meld,
+    MeldKind,
+    card_values,
+    classify,
+    explain_mixed,
+    lay_off,
+    refuse_card_twice,
+    too_few,
+)
+from scorekeeper.rules.messages import OneOf
+from scorekeeper.rules.variants import AcePosition, Variant
+
+# Ranks in playing order: a sequence is a window of them (1 is the ace, also after the king).
+Window = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Swap(Layoff):
+    """A joker swap (G4): cards put in a joker's place, and the new meld the joker went into.
+
+    ``meld`` is the meld as it lies after the swap, ``cards`` the cards put in and ``values``
+    what they score there; ``value`` adds what the new meld scores.
+    """
+
+    new_meld: Meld
+
+    @property
+    def value(self) -> int:
+        """Return what the swap scores: the cards put in and the new meld."""
+        return sum(self.values) + self.new_meld.value
+
+
+def refuse_jokers(variant: Variant) -> None:
+    """Refuse a joker in a rule system that is played without jokers."""
+    if variant.jokers == 0:
+        raise InvalidMeldError("meld.no_jokers", variant=variant)
+
+
+def classify_pieces(pieces: Sequence[Piece], variant: Variant) -> Meld:
+    """Return the set or sequence that cards and jokers form, in playing order, or raise why not.
+
+    Natural cards alone are classified as :func:`~scorekeeper.rules.melds.classify` does.
+
+    >>> from scorekeeper.rules.cards import parse_pieces
+    >>> from scorekeeper.rules.variants.german_rummy import GermanRummy
+    >>> str(classify_pieces(parse_pieces("6♠ 6♥ JKR"), GermanRummy()).jokers[0].stands_for[1])
+    '6♣'
+    """
+    naturals = [piece for piece in pieces if isinstance(piece, Card)]
+    jokers = [piece for piece in pieces if isinstance(piece, Joker)]
+    if not jokers:
+        return classify(naturals, variant)
+    refuse_jokers(variant)
+    shown = tuple(pieces)
+    smallest = min(variant.set_sizes[0], variant.min_sequence)
+    if len(shown) < smallest:
+        raise too_few(shown, smallest)
+    refuse_card_twice(naturals, variant)
+    if len(naturals) < len(jokers):
+        raise JokerError("joker.too_many", cards=shown)
+    ranks = Counter(card.rank for card in naturals)
+    suits = Counter(card.suit for card in naturals)
+    if len(ranks) == 1:
+        return _set_with_joker(naturals, jokers, shown, variant)
+    if len(suits) == 1:
+        return _sequence_with_jokers(naturals, jokers, shown, variant)
+    explain_mixed(naturals, ranks, suits, shown)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def lay_off_pieces(meld_cards: Sequence[Piece], added: Sequence[Piece], variant: Variant) -> Layoff:
+    """Add cards and jokers to a meld on the table; value each by its place afterwards (R2).
+
+    The meld's jokers stay what they stand for; a joker laid off at an end that could be
+    either neighbour is in doubt (G2) until it is written ``JKR=<card>``.
+
+    >>> from scorekeeper.rules.cards import parse_pieces
+    >>> from scorekeeper.rules.variants.german_rummy import GermanRummy
+    >>> layoff = lay_off_pieces(parse_pieces("A♠ 2♠ 3♠"), parse_pieces("JKR"), GermanRummy())
+    >>> str(layoff.meld), layoff.cards
+    ('A♠ 2♠ 3♠ JKR=4♠', (Joker.from_code('JKR=4♠'),))
+    """
+    before = classify_pieces(meld_cards, variant)
+    if not added:
+        raise InvalidLayoffError("layoff.no_cards")
+    cards = [piece for piece in added if isinstance(piece, Card)]
+    jokers = [piece for piece in added if isinstance(piece, Joker)]
+    if not jokers and not before.jokers:
+        lying = [piece for piece in before.cards if isinstance(piece, Card)]
+        return lay_off(lying, cards, variant)
+    refuse_jokers(variant)
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            raise InvalidLayoffError("layoff.card_twice", card=card)
+        seen.add(card)
+    already = [card for card in cards if card in before.cards]
+    if already:
+        raise InvalidLayoffError(
+            "layoff.already_in_meld", cards=already, meld=before.cards, count=len(already)
+        )
+    if before.kind is MeldKind.SET:
+        _refuse_onto_set(before, cards, len(added), variant)
+        after = classify_pieces([*before.cards, *added], variant)
+        old_jokers: set[Card | None] = {None} if before.jokers else set()
+    else:
+        _refuse_onto_sequence(before, cards)
+        try:
+            after = classify_pieces([*before.cards, *added], variant)
+        except NotASequenceError as error:
+            raise InvalidLayoffError(
+                "layoff.does_not_fit",
+                cards=tuple(added),
+                meld=before.cards,
+                reason=error.reason_message,
+                count=len(added),
+            ) from error
+        old_jokers = {place.stands_for[0] for place in before.jokers}
+    # A set holds one joker at most, so a joker in it is new only if it held none before.
+    new_jokers = {
+        place.index
+        for place in after.jokers
+        if (None if after.kind is MeldKind.SET else place.stands_for[0]) not in old_jokers
+    }
+    new_cards = set(cards)
+    placed = [
+        index
+        for index, piece in enumerate(after.cards)
+        if index in new_jokers or (isinstance(piece, Card) and piece in new_cards)
+    ]
+    return Layoff(
+        meld=after,
+        cards=tuple(after.cards[index] for index in placed),
+        values=tuple(after.values[index] for index in placed),
+    )
+
+
+def swap_joker(
+    meld_cards: Sequence[Piece],
+    put_in: Sequence[Piece],
+    new_meld: Sequence[Piece],
+    variant: Variant,
+) -> Swap:
+    """Take a joker from a meld for the natural card it stands for, into a new meld (G4).
+
+    In a set the card put in is one of the missing suits; where the table plays the stricter
+    house rule, the joker leaves a set only when the set becomes four natural cards. The new
+    meld holds the joker taken, written ``JKR``.
+
+    >>> from scorekeeper.rules.cards import parse_cards, parse_pieces
+    >>> from scorekeeper.rules.variants.german_rummy import GermanRummy
+    >>> swap = swap_joker(parse_pieces("6♠ 6♥ JKR"), parse_cards("6♣"),
+    ...                   parse_pieces("8♥ JKR 10♥"), GermanRummy())
+    >>> str(swap.meld), str(swap.new_meld)
+    ('6♠ 6♥ 6♣', '8♥ JKR=9♥ 10♥')
+    """
+    before = classify_pieces(meld_cards, variant)
+    if not before.jokers:
+        raise SwapError("swap.no_joker", meld=before.cards)
+    if not put_in:
+        raise SwapError("swap.no_cards", meld=before.cards)
+    cards = [piece for piece in put_in if isinstance(piece, Card)]
+    if len(cards) < len(put_in):
+        raise SwapError("swap.joker_for_joker")
+    twice = next((card for at, card in enumerate(cards) if card in cards[:at]), None)
+    if twice is not None:
+        raise SwapError("layoff.card_twice", card=twice)
+    if before.kind is MeldKind.SET:
+        after_pieces = _swap_in_set(before, cards, variant)
+        taken = 1
+    else:
+        after_pieces = _swap_in_sequence(before, cards)
+        taken = len(cards)
+    if sum(isinstance(piece, Joker) for piece in new_meld) < taken:
+        raise SwapError("swap.joker_not_in_new_meld")
+    new = classify_pieces(new_meld, variant)
+    after = classify_pieces(after_pieces, variant)
+    put = set(cards)
+    placed = [
+        index for index, piece in enumerate(after.cards) if isinstance(piece, Card) and piece in put
+    ]
+    return Swap(
+        meld=after,
+        cards=tuple(after.cards[index] for index in placed),
+        values=tuple(after.values[index] for index in placed),
+        new_meld=new,
+    )
+
+
+# --- sets ------------------------------------------------------------------------------------
+
+
+def _set_with_joker(
+    naturals: Sequence[Card], jokers: Sequence[Joker], shown: tuple[Piece, ...], variant: Variant
+) -> Meld:
+    """Return a set of natural cards and one joker, which stands for every missing suit."""
+    largest = variant.set_sizes[1]
+    suits = {card.suit for card in naturals}
+    if len(shown) > largest:
+        raise NotASetError("set.too_many", cards=shown, largest=largest)
+    if len(jokers) > 1:
+        raise JokerError("joker.side_by_side", cards=shown)
+    rank = naturals[0].rank
+    missing = tuple(Card(suit=suit, rank=rank) for suit in Suit if suit not in suits)
+    said = jokers[0].stands_for
+    if said is not None and said not in missing:
+        raise JokerError("joker.cannot_stand_for", cards=shown, card=said, choices=OneOf(missing))
+    ordered = sorted(naturals)
+    joker = Joker(stands_for=missing[0]) if len(missing) == 1 else Joker()
+    positions = (AcePosition.IN_SET if rank == Rank.ACE else None,) * len(shown)
+    values, opening_values = card_values([*ordered, missing[0]], positions, variant)
+    return Meld(
+        kind=MeldKind.SET,
+        cards=(*ordered, joker),
+        values=values,
+        ace_positions=positions,
+        jokers=(JokerPlace(index=len(ordered), stands_for=missing),),
+        opening_values=opening_values,
+    )
+
+
+def _refuse_onto_set(before: Meld, cards: Sequence[Card], added: int, variant: Variant) -> None:
+    """Refuse cards of another rank, or more than the set has room for."""
+    rank = before.as_cards[0].rank
+    strangers = [card for card in cards if card.rank != rank]
+    if strangers:
+        raise InvalidLayoffError(
+            "layoff.set_other_rank",
+            cards=strangers,
+            meld=before.cards,
+            rank=rank,
+            count=len(strangers),
+        )
+    largest = variant.set_sizes[1]
+    if len(before.cards) + added > largest:
+        room = largest - len(before.cards)
+        if room == 0:
+            raise InvalidLayoffError("layoff.set_complete", meld=before.cards, largest=largest)
+        raise InvalidLayoffError("layoff.set_room", meld=before.cards, largest=largest, count=room)
+
+
+def _swap_in_set(before: Meld, cards: Sequence[Card], variant: Variant) -> list[Piece]:
+    """Return the set with its joker replaced by the cards put in, or raise why not."""
+    (place,) = before.jokers
+    wrong = [card for card in cards if card not in place.stands_for]
+    if wrong:
+        raise SwapError(
+            "swap.wrong_card",
+            cards=wrong,
+            meld=before.cards,
+            choices=OneOf(place.stands_for),
+            count=len(wrong),
+        )
+    if variant.swap_needs_full_set():
+        if len(cards) != len(place.stands_for):
+            raise SwapError("swap.set_needs_four", missing=place.stands_for)
+    elif len(cards) != 1:
+        raise SwapError("swap.one_card", meld=before.cards, choices=OneOf(place.stands_for))
+    return [*(piece for piece in before.cards if isinstance(piece, Card)), *cards]
+
+
+# --- sequences -------------------------------------------------------------------------------
+
+
+def _sequence_with_jokers(
+    naturals: Sequence[Card], jokers: Sequence[Joker], shown: tuple[Piece, ...], variant: Variant
+) -> Meld:
+    """Return a sequence of natural cards and jokers, each joker standing for its place."""
+    suit = naturals[0].suit
+    have = {int(card.rank) for card in naturals}
+    fitting = [window for window in _windows(len(shown), variant) if have <= set(window)]
+    if not fitting:
+        raise _no_room(naturals, len(jokers), shown, variant)
+    spaced = [window for window in fitting if not _three_jokers_side_by_side(window, have)]
+    if not spaced:
+        raise JokerError("joker.three_side_by_side", cards=shown)
+    said = [joker.stands_for for joker in jokers if joker.stands_for is not None]
+    possible = spaced
+    for at, card in enumerate(said):
+        narrowed = [window for window in possible if _fits(window, have, suit, said[: at + 1])]
+        if not narrowed:
+            choices = [
+                spot
+                for spot in _ordered_union(_spots(window, have, suit) for window in possible)
+                if spot not in said[:at]
+            ]
+            raise JokerError(
+                "joker.cannot_stand_for", cards=shown, card=card, choices=OneOf(tuple(choices))
+            )
+        possible = narrowed
+    spot_sets = {frozenset(_spots(window, have, suit)) for window in possible}
+    if len(spot_sets) > 1:
+        common = frozenset.intersection(*spot_sets)
+        choices = [
+            spot
+            for spot in _ordered_union(_spots(window, have, suit) for window in possible)
+            if spot not in common
+        ]
+        raise JokerInDoubtError("joker.in_doubt", choices=choices, cards=shown, choice=choices[-1])
+    # Only a whole suit with its ace from a joker lies two ways (A 2 ... K or 2 ... K A); its
+    # ace is the highest card, as R1 has it for Treppenrommé.
+    return _sequence_in(possible[-1], have, suit, variant)
+
+
+def _refuse_onto_sequence(before: Meld, cards: Sequence[Card]) -> None:
+    """Refuse cards of another suit, a card a joker stands for, or cards onto a whole suit."""
+    suit = before.as_cards[0].suit
+    strangers = [card for card in cards if card.suit != suit]
+    if strangers:
+        raise InvalidLayoffError(
+            "layoff.sequence_other_suit",
+            cards=strangers,
+            meld=before.cards,
+            suit=suit,
+            count=len(strangers),
+        )
+    standing = {place.stands_for[0] for place in before.jokers}
+    swapped = [card for card in cards if card in standing]
+    if swapped:
+        raise InvalidLayoffError(
+            "layoff.joker_there", cards=swapped, meld=before.cards, count=len(swapped)
+        )
+    if len(before.cards) == RANKS_IN_SUIT:
+        raise InvalidLayoffError("layoff.sequence_complete", meld=before.cards)
+
+
+def _swap_in_sequence(before: Meld, cards: Sequence[Card]) -> list[Piece]:
+    """Return the sequence with each joker the cards stand for replaced by its card."""
+    places = {place.stands_for[0]: place.index for place in before.jokers}
+    wrong = [card for card in cards if card not in places]
+    if wrong:
+        raise SwapError(
+            "swap.wrong_card",
+            cards=wrong,
+            meld=before.cards,
+            choices=OneOf(tuple(places)),
+            count=len(wrong),
+        )
+    put = {places[card]: card for card in cards}
+    return [put.get(index, piece) for index, piece in enumerate(before.cards)]
+
+
+def _windows(length: int, variant: Variant) -> list[Window]:
+    """Return every run of ``length`` ranks a sequence can be, each in playing order.
+
+    Without the corner an ace lies below the 2 or above the king; with it, anywhere on the
+    circle, and a whole suit lies 2 ... K A (R1).
+
+    >>> from scorekeeper.rules.variants.german_rummy import GermanRummy
+    >>> _windows(13, GermanRummy())[1][-2:], len(_windows(3, GermanRummy()))
+    ((13, 1), 12)
+    """
+    if length > RANKS_IN_SUIT:
+        return []
+    if variant.ace_turns_corner:
+        starts = range(2, 3) if length == RANKS_IN_SUIT else range(1, RANKS_IN_SUIT + 1)
+    else:
+        starts = range(1, RANKS_IN_SUIT + 3 - length)
+    return [
+        tuple((start + step - 1) % RANKS_IN_SUIT + 1 for step in range(length)) for start in starts
+    ]
+
+
+def _spots(window: Window, have: set[int], suit: Suit) -> list[Card]:
+    """Return the cards the jokers stand for in a window, in playing order."""
+    return [Card(suit=suit, rank=Rank(rank)) for rank in window if rank not in have]
+
+
+def _fits(window: Window, have: set[int], suit: Suit, said: Sequence[Card]) -> bool:
+    """Tell whether jokers said to stand for these cards all have a place in the window."""
+    spots = _spots(window, have, suit)
+    return len(set(said)) == len(said) and all(card in spots for card in said)
+
+
+def _three_jokers_side_by_side(window: Window, have: set[int]) -> bool:
+    run = 0
+    for rank in window:
+        run = 0 if rank in have else run + 1
+        if run == 3:
+            return True
+    return False
+
+
+def _ordered_union(groups: Iterable[Iterable[Card]]) -> list[Card]:
+    """Return the cards of several lists once each, in the order they first appear."""
+    seen: list[Card] = []
+    for group in groups:
+        for card in group:
+            if card not in seen:
+                seen.append(card)
+    return seen
+
+
+def _sequence_in(window: Window, have: set[int], suit: Suit, variant: Variant) -> Meld:
+    """Return the sequence lying in a window, jokers in the places no natural card takes."""
+    cards = tuple(Card(suit=suit, rank=Rank(rank)) for rank in window)
+    last = len(cards) - 1
+    positions = tuple(
+        None
+        if card.rank != Rank.ACE
+        else AcePosition.LOW
+        if index == 0
+        else AcePosition.HIGH
+        if index == last
+        else AcePosition.CORNER
+        for index, card in enumerate(cards)
+    )
+    pieces: tuple[Piece, ...] = tuple(
+        card if int(card.rank) in have else Joker(stands_for=card) for card in cards
+    )
+    values, opening_values = card_values(cards, positions, variant)
+    return Meld(
+        kind=MeldKind.SEQUENCE,
+        cards=pieces,
+        values=values,
+        ace_positions=positions,
+        jokers=tuple(
+            JokerPlace(index=index, stands_for=(card,))
+            for index, card in enumerate(cards)
+            if int(card.rank) not in have
+        ),
+        opening_values=opening_values,
+    )
+
+
+def _no_room(
+    naturals: Sequence[Card], jokers: int, shown: tuple[Piece, ...], variant: Variant
+) -> InvalidMeldError:
+    """Return why cards of one suit and jokers make no sequence of their number."""
+    suit = naturals[0].suit
+    have = {int(card.rank) for card in naturals}
+    if len(shown) > RANKS_IN_SUIT:
+        return NotASequenceError("sequence.too_long", cards=shown)
+    if not variant.ace_turns_corner:
+        around = [
+            tuple((start + step - 1) % RANKS_IN_SUIT + 1 for step in range(len(shown)))
+            for start in range(1, RANKS_IN_SUIT + 1)
+        ]
+        if any(have <= set(window) for window in around):
+            return CornerNotAllowedError("sequence.corner", cards=shown, variant=variant)
+    for length in range(len(have), RANKS_IN_SUIT + 1):
+        for window in _windows(length, variant):
+            if have <= set(window):
+                missing = _spots(window, have, suit)
+                return GapInSequenceError(
+                    "sequence.jokers_short", cards=shown, missing=missing, count=jokers
+                )
+    raise AssertionError("a suit holds every rank")  # pragma: no cover

@@ -1,0 +1,235 @@
+"""German Rummy (Rommé, seed 002): two packs and six jokers, a 40-point opening, minus points.
+
+Not registered in ``VARIANTS`` yet: the services, the API and the pages cannot yet record
+jokers, several melds in one entry or joker swaps, so a table could choose a game it cannot
+finish. Register it in :mod:`scorekeeper.rules.variants` once they can.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import ClassVar
+
+from scorekeeper.rules.cards import Card, Joker, Piece, Rank
+from scorekeeper.rules.errors import CardAlreadyPlayedError, OpeningError, SettlementError
+from scorekeeper.rules.messages import Message
+from scorekeeper.rules.variants.base import (
+    LARGEST_NUMBER,
+    MOST_GAMES,
+    AcePosition,
+    GameSettlement,
+    HouseRule,
+    P,
+    Variant,
+    refuse_repeated_cards,
+)
+
+# G7: the session ends when a total falls to this.
+DEFAULT_LIMIT = -500
+
+
+class GermanRummy(Variant):
+    """German Rummy: melds score nothing; every loser books minus their hand (G1-G8).
+
+    >>> from scorekeeper.rules.cards import parse_pieces
+    >>> hands = {"Bob": parse_pieces("A♠ JKR"), "Cid": parse_pieces("7♥")}
+    >>> GermanRummy().settle(["Ann", "Bob", "Cid"], "Ann", hands).gains
+    {'Ann': 0, 'Bob': -41, 'Cid': -7}
+    """
+
+    name = "german_rummy"
+    title = "German Rummy"
+    packs = 2
+    jokers = 6
+    max_players = 6
+    ace_turns_corner = False
+    ace_in_hand = 11
+    joker_in_hand = 30
+    first_meld_minimum = 40
+    melds_score = False
+    # G3: what an ace counts towards the opening; it never turns the corner here.
+    ace_in_opening: ClassVar[dict[AcePosition, int]] = {
+        AcePosition.IN_SET: 11,
+        AcePosition.HIGH: 11,
+        AcePosition.LOW: 1,
+    }
+    HOUSE_RULES = (
+        HouseRule("opening", first_meld_minimum, whole=(0, LARGEST_NUMBER)),
+        HouseRule("joker_in_hand", joker_in_hand, choices=(20, 25, 30)),
+        HouseRule("hand_romme_doubles", False, choices=(False, True)),
+        # G4: "four" is the German Skat Association's reading.
+        HouseRule("joker_swap_from_set", "any", choices=("any", "four")),
+    )
+
+    @classmethod
+    def end_rule(cls) -> HouseRule:
+        """Return how the session ends: when a total falls to the limit, or after N games (G7)."""
+        return HouseRule(
+            "end",
+            {"limit": DEFAULT_LIMIT},
+            ends={"limit": (-LARGEST_NUMBER, -1), "games": (1, MOST_GAMES)},
+        )
+
+    # --- the table ---------------------------------------------------------------------------
+
+    def cards_dealt(self, player_count: int) -> int:
+        """Return how many cards each player is dealt: 13."""
+        return 13
+
+    # --- values ------------------------------------------------------------------------------
+
+    def meld_value(self, card: Card, position: AcePosition | None) -> int:
+        """Return what a card scores in a meld: nothing; values count only for the opening."""
+        return 0
+
+    def opening_card_value(self, card: Card, position: AcePosition | None) -> int:
+        """Return what a card counts towards the opening: an ace 11, or 1 before the 2 (G3)."""
+        if card.rank == Rank.ACE:
+            if position not in self.ace_in_opening:
+                raise ValueError(f"an ace does not lie at {position} in German Rummy")
+            return self.ace_in_opening[position]
+        return self.pip_value(card)
+
+    def hand_value(self, card: Piece) -> int:
+        """Return what a card or joker left in a hand costs (G5): ace 11, joker 30 (or 25, 20)."""
+        if isinstance(card, Joker):
+            return self.joker_hand_value()
+        return super().hand_value(card)
+
+    def joker_hand_value(self) -> int:
+        """Return what a joker left in a hand costs, by the house rule (30, 25 or 20)."""
+        value: int = self.house_rules["joker_in_hand"]
+        return value
+
+    def pieces_points(self, hand: Sequence[Piece]) -> int:
+        """Return what the cards and jokers left in a hand cost (G5)."""
+        return sum(self.hand_value(piece) for piece in hand)
+
+    # --- the opening and the joker swap ------------------------------------------------------
+
+    def opening_minimum(self) -> int:
+        """Return what an opening must be worth at the least: 40, or the house rule's (G3)."""
+        minimum: int = self.house_rules["opening"]
+        return minimum
+
+    def refuse_before_opening(self, kind: str, earlier: Sequence[str], name: str = "") -> None:
+        """Refuse a layoff or a joker swap as a player's first entry of a game (G3)."""
+        if earlier or kind == "meld":
+            return
+        raise OpeningError(
+            "opening.swap_first" if kind == "swap" else "opening.layoff_first", name=name
+        )
+
+    def swap_needs_full_set(self) -> bool:
+        """Tell whether a joker leaves a set only when it becomes four natural cards (G4)."""
+        return bool(self.house_rules["joker_swap_from_set"] == "four")
+
+    # --- the end of a game -------------------------------------------------------------------
+
+    def refuse_copies(self, groups: Iterable[Iterable[Piece]]) -> None:
+        """Raise if cards or jokers appear more often than the two packs hold (G8)."""
+        pieces = [piece for group in groups for piece in group]
+        refuse_repeated_cards([[piece for piece in pieces if isinstance(piece, Card)]], self.packs)
+        jokers = sum(isinstance(piece, Joker) for piece in pieces)
+        if jokers > self.jokers:
+            raise CardAlreadyPlayedError("cards.too_many_jokers", count=jokers, jokers=self.jokers)
+
+    def finish(
+        self,
+        names: Mapping[P, str],
+        winner: P | None,
+        hands: Mapping[P, Sequence[Piece] | int],
+        *,
+        entry_players: Sequence[P],
+        on_table: Iterable[Piece] = (),
+        romme: bool | None = None,
+    ) -> GameSettlement[P]:
+        """Settle the end of a game; ``on_table`` is every card and joker lying, copies too.
+
+        >>> from scorekeeper.rules.cards import parse_pieces
+        >>> names = {1: "Ann", 2: "Bob"}
+        >>> GermanRummy().finish(names, 1, {2: parse_pieces("7♥ JKR")}, entry_players=[2, 1],
+        ...                      on_table=parse_pieces("7♥ 8♥ 9♥")).gains
+        {1: 0, 2: -37}
+        """
+        if winner is not None:
+            if winner not in names:
+                raise SettlementError("settlement.winner_not_playing")
+            self.refuse_winner(entry_players, winner, names[winner])
+            self._refuse_lying_in_hands(names, hands, list(on_table))
+        return super().finish(
+            names, winner, self._counted(hands), entry_players=entry_players, romme=romme
+        )
+
+    def settle(
+        self,
+        players: Sequence[P],
+        winner: P | None,
+        hands: Mapping[P, Sequence[Piece] | int],
+        *,
+        romme: bool = False,
+        never_melded: Iterable[P] = (),
+    ) -> GameSettlement[P]:
+        """Settle the losers' hands (G5): the winner books 0, every loser minus their hand."""
+        self.refuse_copies(hand for hand in hands.values() if not isinstance(hand, int))
+        return super().settle(
+            players, winner, self._counted(hands), romme=romme, never_melded=never_melded
+        )
+
+    def factor(self, loser: P, romme: bool, never_melded: frozenset[P]) -> int:
+        """Return how often a loser's hand counts: twice for a Hand-Rommé by house rule (G6)."""
+        if romme and self.house_rules["hand_romme_doubles"]:
+            return self.romme_factor
+        return 1
+
+    def book(self, winner: P, owed: Mapping[P, int], players: Sequence[P]) -> dict[P, int]:
+        """Return each player's gain: 0 for the winner, minus their hand for each loser (G5)."""
+        gains = dict.fromkeys(players, 0)
+        for loser, points in owed.items():
+            gains[loser] = -points
+        return gains
+
+    def _counted(self, hands: Mapping[P, Sequence[Piece] | int]) -> dict[P, Sequence[Card] | int]:
+        """Return each hand as the points it costs; an empty hand stays empty to be refused."""
+        return {
+            player: hand if isinstance(hand, int) else self.pieces_points(hand) if hand else []
+            for player, hand in hands.items()
+        }
+
+    def _refuse_lying_in_hands(
+        self, names: Mapping[P, str], hands: Mapping[P, Sequence[Piece] | int], lying: list[Piece]
+    ) -> None:
+        """Refuse a card in a hand whose copies all lie on the table, or a copy too many (G8)."""
+        copies = Counter(piece for piece in lying if isinstance(piece, Card))
+        jokers = sum(isinstance(piece, Joker) for piece in lying)
+        for player, hand in hands.items():
+            if isinstance(hand, int):
+                continue
+            taken: list[Piece] = [
+                card for card in hand if isinstance(card, Card) and copies[card] >= self.packs
+            ]
+            if jokers >= self.jokers:
+                taken += [piece for piece in hand if isinstance(piece, Joker)][:1]
+            if taken:
+                raise CardAlreadyPlayedError(
+                    "cards.on_table_not_in_hand",
+                    cards=taken,
+                    name=names.get(player, ""),
+                    count=len(taken),
+                )
+        self.refuse_copies([lying, *(hand for hand in hands.values() if not isinstance(hand, int))])
+
+    # --- the session -------------------------------------------------------------------------
+
+    def _over(self, kind: str, number: int, totals: Mapping[P, int], games_ended: int) -> bool:
+        """Tell whether the session's end is reached: a total at or below the limit (G7)."""
+        if kind == "limit":
+            return bool(totals) and min(totals.values()) <= number
+        return super()._over(kind, number, totals, games_ended)
+
+    # --- names -------------------------------------------------------------------------------
+
+    def label(self, language: str = "en") -> str:
+        """Return the rule system's name in a language: "Rommé" in German."""
+        return Message("variant.german_rummy").render(language)
