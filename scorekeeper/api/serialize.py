@@ -6,13 +6,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from scorekeeper import rules, services
-from scorekeeper.models import GameSession
 
 
-def session_json(session: GameSession | services.SessionSummary) -> dict[str, Any]:
+def session_json(session: services.SessionSummary) -> dict[str, Any]:
     """Return a session with its players, totals, winner and games."""
-    if isinstance(session, GameSession):
-        session = services.summarize_session(session)
     scores = session.scores
     standing = scores.standing
     current = next((game for game in scores.games if game.status == "open"), None)
@@ -133,7 +130,10 @@ def finish_json(finish: services.Finish) -> dict[str, Any]:
             str(player): [[card.code for card in meld] for meld in melds]
             for player, melds in settlement.matched.items()
         },
-        "session": session_json(finish.session or services.get_session(finish.game.session_id)),
+        "session": session_json(
+            finish.session
+            or services.summarize_session(services.get_session(finish.game.session_id))
+        ),
     }
 
 

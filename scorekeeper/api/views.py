@@ -254,14 +254,19 @@ def create_session() -> tuple[Response, int]:
         names, target, dealer, variant=variant, house_rules=house_rules, keys=keys
     )
     return jsonify(
-        {**serialize.session_json(session), "edit_key": keys.edit, "view_key": keys.view}
+        {
+            **serialize.session_json(services.summarize_session(session)),
+            "edit_key": keys.edit,
+            "view_key": keys.view,
+        }
     ), 201
 
 
 @bp.get("/sessions/<session_id>")
 def get_session(session_id: str) -> Response:
     """Return a session with its totals and games."""
-    return jsonify(serialize.session_json(services.get_session(_session_id())))
+    session = services.get_session(_session_id())
+    return jsonify(serialize.session_json(services.summarize_session(session)))
 
 
 @bp.post("/sessions/<session_id>/games")
