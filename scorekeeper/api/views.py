@@ -11,7 +11,7 @@ from werkzeug.exceptions import HTTPException
 
 from scorekeeper import rules, services
 from scorekeeper.api import serialize
-from scorekeeper.api.body import json_body
+from scorekeeper.api.body import NotUnicodeError, json_body
 from scorekeeper.api.idempotency import (
     AnswerLost,
     IdempotencyError,
@@ -31,7 +31,8 @@ class BadBody(ValueError):
 
 def _language() -> str:
     """Return the language of error messages: ``?lang=de`` for German, English otherwise."""
-    return request.args.get("lang", "en")
+    # Any other value (``?lang=xx``) is English: a locale the app does not know must not fail.
+    return rules.language_of(request.args.get("lang", "en"))
 
 
 def _text(error: Exception) -> str:
@@ -398,6 +399,10 @@ def preview_settlement(game_id: int) -> Response:
 def _body() -> dict[str, Any]:
     try:
         data = json_body()
+    except NotUnicodeError:
+        raise BadBody(
+            _l("The body holds text that is not Unicode (half a character, such as \\ud800).")
+        ) from None
     except ValueError:
         return _malformed()
     if not isinstance(data, dict):

@@ -218,6 +218,9 @@ def safe_next(target: str | None) -> str:
     """Return the target if it is a path on this site, else the home page."""
     if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
         return "/"
+    # A control character (a newline) cannot be in a Location header: it is no path of ours.
+    if any(ord(character) < 32 or ord(character) == 127 for character in target):
+        return "/"
     parts = urlsplit(target)
     if parts.scheme or parts.netloc:
         return "/"
