@@ -6,6 +6,7 @@ import argparse
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 from flask import Flask
@@ -176,8 +177,39 @@ def _serve(app: Flask, host: str, port: int, threads: int) -> int:
         shown = _lan_address() or "127.0.0.1"
     print(f"Scorekeeper is running. Open http://{shown}:{port}/ on a phone", flush=True)
     print(f"(on this machine: http://127.0.0.1:{port}/). Stop with Ctrl+C.", flush=True)
-    waitress_serve(app, host=host, port=port, threads=threads, ident=None)
+    waitress_serve(app, host=host, port=port, threads=threads, ident=None, **waitress_settings(app))
     return 0
+
+
+# Seconds a connection may stay idle (no request under way) before waitress closes it. Waitress
+# serves at most 100 connections at once; at its default of 120 s (looked at every 30 s) a
+# client that opens that many and sends nothing keeps every phone out for minutes. Phones open a
+# new connection when they need one, so 30 s costs them nothing; looking every 10 s closes an
+# idle connection after 30-40 s.
+IDLE_SECONDS = 30
+CLEANUP_SECONDS = 10
+
+
+def waitress_settings(app: Flask) -> dict[str, Any]:
+    """Return waitress's settings that follow the app's: proxies, body limit, idle connections.
+
+    Behind PROXIES proxies, ProxyFix (see ``scorekeeper._behind_proxies``) alone reads the
+    ``X-Forwarded-*`` headers, as it does under gunicorn; waitress must pass them on untouched
+    (by default it deletes them, as from a proxy it was not told to trust). Without proxies
+    waitress deletes them, and nothing would believe them anyway.
+    """
+    settings: dict[str, Any] = {
+        "channel_timeout": IDLE_SECONDS,
+        "cleanup_interval": CLEANUP_SECONDS,
+        "clear_untrusted_proxy_headers": not int(app.config["PROXIES"]),
+    }
+    limit = app.config.get("MAX_CONTENT_LENGTH")
+    if limit:
+        # Refuse a longer body (413) from its Content-Length or as it arrives, instead of
+        # spooling up to waitress's own 1 GiB to disk before the app refuses it. Waitress
+        # refuses a body of its limit itself, the app only a longer one: hence the + 1.
+        settings["max_request_body_size"] = int(limit) + 1
+    return settings
 
 
 if __name__ == "__main__":

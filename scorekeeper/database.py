@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sqlite3
@@ -86,11 +87,14 @@ def configure_engine(engine: sa.Engine) -> None:
     """
     if engine.dialect.name != "sqlite":
         return
-    write_lock = _write_lock(engine.url.database or "")
+    database = engine.url.database or ""
+    write_lock = _write_lock(database)
 
     @sa.event.listens_for(engine, "do_connect")
     def _in_line(_dialect: Any, _record: Any, _args: Any, options: dict[str, Any]) -> None:
         options["factory"] = InLineConnection
+        if not options.get("uri"):
+            create_private_file(database)
 
     @sa.event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -115,6 +119,20 @@ def configure_engine(engine: sa.Engine) -> None:
         except BaseException:
             dbapi_connection.let_next_in()
             raise
+
+
+def create_private_file(database: str) -> None:
+    """Create a SQLite database file that does not exist yet readable by its owner only (0600).
+
+    SQLite would create it on the first connection with the process's umask (usually 0644),
+    and the file holds the digests of every session's keys. SQLite gives its WAL and shared
+    memory files the database file's mode. An existing file is left as it is.
+    """
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    # Already there, or its folder is missing (SQLite says so itself): nothing to do.
+    with contextlib.suppress(OSError):
+        os.close(os.open(database, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
 
 
 def retry_on_race(
