@@ -10,36 +10,68 @@ from scorekeeper.rules.variants import TREPPENROMME, Variant
 
 LONGEST_NAME = 40
 
+# Letters, numbers, punctuation and symbols show; but these few are drawn as blank space.
+BLANK_LOOKING = frozenset("\u115f\u1160\u2800\u3164\uffa0")
+
 
 def seat_players(names: Sequence[str], variant: Variant = TREPPENROMME) -> list[str]:
     """Return the player names in seating order (clockwise), tidied, or raise why not.
 
+    A name is seated in its composed form (NFC), so one name is stored one way, whichever way
+    the phone typed it; names that differ only in case or in composition are the same name.
+
     >>> seat_players([" Ann ", "Bob"])
     ['Ann', 'Bob']
+    >>> seat_players(["A\u030ana", "Bob"]) == ["\u00c5na", "Bob"]
+    True
     """
-    seated = [" ".join(name.split()) for name in names]
+    tidied = [" ".join(name.split()) for name in names]
     low, high = variant.min_players, variant.max_players
-    if not low <= len(seated) <= high:
+    if not low <= len(tidied) <= high:
         raise SeatingError(
-            "seating.player_count", variant=variant, low=low, high=high, count=len(seated)
+            "seating.player_count", variant=variant, low=low, high=high, count=len(tidied)
         )
     # Each refusal of a name says its seat, so that a form can show it beside that name.
+    # Control characters print as nothing or break a page, and half a character (a lone
+    # surrogate) cannot be stored: a name is something to read out.
+    for seat, name in enumerate(tidied):
+        if any(unicodedata.category(character) in ("Cc", "Cs") for character in name):
+            raise SeatingError("seating.name_unprintable", seat=seat)
+    # Format characters are invisible: a zero-width space makes a second "Ann" that looks like
+    # the first, and a direction override turns the scores beside a name around on screen.
+    for seat, name in enumerate(tidied):
+        if any(unicodedata.category(character) == "Cf" for character in name):
+            raise SeatingError("seating.name_invisible", seat=seat)
+    seated = [unicodedata.normalize("NFC", name) for name in tidied]
+    # A name of accents alone, or of characters drawn as blank space, is no name to read out.
     for seat, name in enumerate(seated):
-        if not name:
+        if not any(_shows(character) for character in name):
             raise SeatingError("seating.no_name", seat=seat)
     for seat, name in enumerate(seated):
         if len(name) > LONGEST_NAME:
             raise SeatingError("seating.name_too_long", longest=LONGEST_NAME, seat=seat)
-    # Control characters print as nothing or break a page; a name is something to read out.
-    for seat, name in enumerate(seated):
-        if any(unicodedata.category(character) == "Cc" for character in name):
-            raise SeatingError("seating.name_unprintable", seat=seat)
     seen: set[str] = set()
     for seat, name in enumerate(seated):
-        if name.casefold() in seen:
+        if same_name(name) in seen:
             raise SeatingError("seating.name_twice", name=name, seat=seat)
-        seen.add(name.casefold())
+        seen.add(same_name(name))
     return seated
+
+
+def same_name(name: str) -> str:
+    """Return what two names have in common when they name the same person.
+
+    That is the name without case and composed one way (Unicode's canonical caseless match).
+
+    >>> same_name("\u00c5SA") == same_name("a\u030asa")
+    True
+    """
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", name).casefold())
+
+
+def _shows(character: str) -> bool:
+    """Say whether a character is drawn: a letter, number, punctuation or symbol, not a blank."""
+    return unicodedata.category(character)[0] in "LNPS" and character not in BLANK_LOOKING
 
 
 def check_target(target: int) -> int:

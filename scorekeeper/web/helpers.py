@@ -81,6 +81,18 @@ def suits(text: object) -> Markup:
     return Markup(_CARD.sub(card, str(escape(text))))
 
 
+def bdi(name: object) -> Markup:
+    """Escape a name and isolate it, so that its writing direction cannot turn the text around.
+
+    A right-to-left name beside a number (``علي 24``) would otherwise take the number into its
+    own direction; ``<bdi>`` keeps the name's direction to the name.
+
+    >>> bdi("Ann & <Bob>")
+    Markup('<bdi>Ann &amp; &lt;Bob&gt;</bdi>')
+    """
+    return Markup("<bdi>{}</bdi>").format(name)
+
+
 @dataclass(frozen=True)
 class PickerCard:
     """One card of the picker: its code, what it shows, its name, and whether it is taken."""
