@@ -16,6 +16,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.api import idempotency
 from scorekeeper.extensions import db
+from scorekeeper.keys import digest
 from scorekeeper.models import IdempotencyRecord, utcnow
 from tests import live
 from tests.rows import unanswer
@@ -28,6 +29,12 @@ def new_game(client: FlaskClient) -> tuple[int, list[int]]:
     session = client.post("/api/v1/sessions", json={"players": ["Ann", "Bob", "Cid"]}).json
     game = client.post(f"/api/v1/sessions/{session['id']}/games").json
     return game["id"], [player["id"] for player in session["players"]]
+
+
+def stored(client: Any, key: str, endpoint: str = "api.record_meld") -> str:
+    """Return what is stored of a key sent with the edit key of the client's one session."""
+    (edit_key,) = client.keys.values()
+    return idempotency.stored_key(endpoint, digest(edit_key), key)
 
 
 def test_a_repeated_meld_gets_the_first_answer_and_is_recorded_once(client: FlaskClient) -> None:
@@ -72,7 +79,7 @@ def test_a_repeated_correction_gets_the_first_answer(client: FlaskClient) -> Non
 
 
 def test_a_repeated_session_start_creates_one_session(client: FlaskClient) -> None:
-    headers = {"Idempotency-Key": "start-evening"}
+    headers = {"Idempotency-Key": "2f1c9a4e-8b7d-4c3a-9e5f-6a0b1d2c3e4f"}
     body = {"players": ["Ann", "Bob"], "target": 300}
     first = client.post("/api/v1/sessions", json=body, headers=headers)
     again = client.post("/api/v1/sessions", json=body, headers=headers)
@@ -85,7 +92,7 @@ def test_a_repeated_session_start_creates_one_session(client: FlaskClient) -> No
 
 
 def age_records(app: Flask, ages: dict[str, timedelta]) -> None:
-    """Make records look as old as given."""
+    """Make records look as old as given (by their stored keys, see ``stored``)."""
     with app.app_context():
         for key, age in ages.items():
             db.session.execute(
@@ -97,6 +104,7 @@ def age_records(app: Flask, ages: dict[str, timedelta]) -> None:
 
 
 def kept_keys(app: Flask) -> set[str]:
+    """Return the stored keys of the records kept."""
     with app.app_context():
         return set(db.session.scalars(sa.select(IdempotencyRecord.key)))
 
@@ -120,12 +128,18 @@ def test_records_older_than_a_day_are_forgotten_when_the_next_answer_is_remember
     melds = f"/api/v1/games/{game_id}/melds"
     for key, cards in [("yesterday", "2♣ 3♣ 4♣"), ("this-morning", "9♦ 9♥ 9♠")]:
         client.post(melds, json={"player": ann, "cards": cards}, headers={"Idempotency-Key": key})
-    age_records(app, {"yesterday": timedelta(hours=25), "this-morning": timedelta(hours=23)})
+    age_records(
+        app,
+        {
+            stored(client, "yesterday"): timedelta(hours=25),
+            stored(client, "this-morning"): timedelta(hours=23),
+        },
+    )
 
     body = {"player": bob, "cards": "K♠ K♥ K♦"}
     assert client.post(melds, json=body, headers={"Idempotency-Key": "now"}).status_code == 201
 
-    assert kept_keys(app) == {"this-morning", "now"}
+    assert kept_keys(app) == {stored(client, "this-morning"), stored(client, "now")}
 
 
 def test_only_every_n_th_answer_spends_a_transaction_on_forgetting(
@@ -136,15 +150,15 @@ def test_only_every_n_th_answer_spends_a_transaction_on_forgetting(
     client.post(
         melds, json={"player": ann, "cards": "2♣ 3♣ 4♣"}, headers={"Idempotency-Key": "old"}
     )
-    age_records(app, {"old": timedelta(days=2)})
+    age_records(app, {stored(client, "old"): timedelta(days=2)})
     forget_every(2)
 
     body = {"player": ann, "cards": "9♦ 9♥ 9♠"}
     client.post(melds, json=body, headers={"Idempotency-Key": "first"})
-    assert kept_keys(app) == {"old", "first"}
+    assert kept_keys(app) == {stored(client, "old"), stored(client, "first")}
     body = {"player": ann, "cards": "5♥ 6♥ 7♥"}
     client.post(melds, json=body, headers={"Idempotency-Key": "second"})
-    assert kept_keys(app) == {"first", "second"}
+    assert kept_keys(app) == {stored(client, "first"), stored(client, "second")}
 
 
 def test_each_answer_forgets_a_bounded_batch_of_old_records_the_oldest_first(
@@ -161,15 +175,17 @@ def test_each_answer_forgets_a_bounded_batch_of_old_records_the_oldest_first(
     for number, meld in enumerate(cards[:4]):
         headers = {"Idempotency-Key": f"old-{number}"}
         client.post(melds, json={"player": ann, "cards": meld}, headers=headers)
-    age_records(app, {f"old-{number}": timedelta(days=2 + number) for number in range(4)})
+    age_records(
+        app, {stored(client, f"old-{number}"): timedelta(days=2 + number) for number in range(4)}
+    )
 
     for number, meld in enumerate(cards[4:]):
         headers = {"Idempotency-Key": f"new-{number}"}
         client.post(melds, json={"player": ann, "cards": meld}, headers=headers)
         if number == 0:  # the two oldest went with the first answer
-            assert kept_keys(app) == {"old-0", "old-1", "new-0"}
+            assert kept_keys(app) == {stored(client, k) for k in ("old-0", "old-1", "new-0")}
 
-    assert kept_keys(app) == {"new-0", "new-1"}
+    assert kept_keys(app) == {stored(client, "new-0"), stored(client, "new-1")}
 
 
 def meld_without_its_answer(
@@ -184,7 +200,7 @@ def meld_without_its_answer(
     body, headers = {"player": ann, "cards": "6♠ 6♥ 6♦"}, {"Idempotency-Key": key}
     first = client.post(path, json=body, headers=headers)
     assert first.status_code == 201
-    unanswer(app, key, age)
+    unanswer(app, stored(client, key), age)
     return game_id, first, lambda: client.post(path, json=body, headers=headers)
 
 
@@ -212,7 +228,7 @@ def test_a_repeat_waits_for_a_first_answer_still_being_written_and_gets_it(
         with app.app_context():
             db.session.execute(
                 sa.update(IdempotencyRecord)
-                .where(IdempotencyRecord.key == "slow-answer")
+                .where(IdempotencyRecord.key == stored(client, "slow-answer"))
                 .values(status=201, body=first.get_data(as_text=True))
             )
             db.session.commit()
@@ -299,7 +315,8 @@ def post(base: str, path: str, body: Any, key: str, edit_key: str = "") -> tuple
 
 
 def test_the_same_request_sent_ten_times_at_once_is_applied_once(live_server: str) -> None:
-    _, session = post(live_server, "/api/v1/sessions", {"players": ["Ann", "Bob"]}, "s")
+    new_session = "6d0f3b2a-91c4-4e8b-a7f5-0c2e9d1b4a73"  # without a session key: a secret
+    _, session = post(live_server, "/api/v1/sessions", {"players": ["Ann", "Bob"]}, new_session)
     edit_key = session["edit_key"]
     _, game = post(live_server, f"/api/v1/sessions/{session['id']}/games", {}, "g", edit_key)
     ann = session["players"][0]["id"]

@@ -40,8 +40,11 @@ def _errors(*codes: int) -> dict[str, Any]:
         "the session is finished, a later entry builds on this one), or the first request "
         "with this Idempotency-Key is still being answered or was applied but its answer lost.",
         413: "The body is too large.",
+        415: "The body is not declared as JSON: a write sends Content-Type: application/json "
+        "(a charset parameter is fine); only a write without a body may leave it out.",
         422: "Against the rules, a field is missing or of the wrong type, or the "
-        "Idempotency-Key header is not 1 to 200 printable characters.",
+        "Idempotency-Key header is not 1 to 200 printable characters (for a new session: "
+        "not a secret of at least 128 bits).",
     }
     return {str(code): _answer(meaning[code], _ERROR) for code in codes}
 
@@ -55,8 +58,20 @@ _IDEMPOTENCY_KEY = {
     "in": "header",
     "required": False,
     "description": "Sent again with the same key, the request is answered with the first "
-    "answer and not applied again (1 to 200 printable characters, e.g. a UUID).",
+    "answer and not applied again (1 to 200 printable characters, e.g. a UUID). A key counts "
+    "for the session key that sends it and for this operation only: another session's, or "
+    "another operation's, same key is another request.",
     "schema": {"type": "string", "minLength": 1, "maxLength": 200},
+}
+# Creating a session needs no key, so the Idempotency-Key alone tells one caller from another.
+_SECRET_IDEMPOTENCY_KEY = {
+    **_IDEMPOTENCY_KEY,
+    "description": "Sent again with the same key and body, the request is answered with the "
+    "first answer, the new session's keys included, and not applied again. Anyone may create "
+    "a session, so the key must be a secret nobody can guess, of at least 128 random bits: a "
+    "UUID or 32 hexadecimal digits (hyphens anywhere), or 22 characters of base64url (A-Z, "
+    "a-z, 0-9, - and _; = padding at the end not counted), with at least 6 different "
+    "characters; otherwise 422.",
 }
 
 
@@ -128,14 +143,14 @@ OPENAPI: dict[str, Any] = {
                 ),
                 "responses": {
                     "200": _answer("The verdict.", {"$ref": "#/components/schemas/Check"}),
-                    **_errors(400, 413, 422),
+                    **_errors(400, 413, 415, 422),
                 },
             }
         },
         "/api/v1/sessions": {
             "post": {
                 "summary": "Start a session",
-                "parameters": [_IDEMPOTENCY_KEY],
+                "parameters": [_SECRET_IDEMPOTENCY_KEY],
                 "requestBody": _body(
                     {
                         "type": "object",
@@ -177,7 +192,7 @@ OPENAPI: dict[str, Any] = {
                         "The new session with its keys, handed out only here.",
                         {"$ref": "#/components/schemas/NewSession"},
                     ),
-                    **_errors(400, 409, 413, 422),
+                    **_errors(400, 409, 413, 415, 422),
                 },
             }
         },
@@ -200,7 +215,7 @@ OPENAPI: dict[str, Any] = {
                 "parameters": [_IDEMPOTENCY_KEY],
                 "responses": {
                     "201": _answer("The new game.", {"$ref": "#/components/schemas/Game"}),
-                    **_errors(404, 409, 422),
+                    **_errors(404, 409, 415, 422),
                 },
             },
         },
@@ -269,7 +284,7 @@ OPENAPI: dict[str, Any] = {
                             ]
                         },
                     ),
-                    **_errors(400, 404, 409, 413, 422),
+                    **_errors(400, 404, 409, 413, 415, 422),
                 },
             },
         },
@@ -305,7 +320,7 @@ OPENAPI: dict[str, Any] = {
                             },
                         },
                     ),
-                    **_errors(400, 404, 409, 413, 422),
+                    **_errors(400, 404, 409, 413, 415, 422),
                 },
             },
         },
@@ -314,7 +329,7 @@ OPENAPI: dict[str, Any] = {
             "delete": {
                 "security": _EDIT,
                 "summary": "Delete an entry nothing depends on",
-                "responses": {"204": {"description": "Deleted."}, **_errors(404, 409)},
+                "responses": {"204": {"description": "Deleted."}, **_errors(404, 409, 415)},
             },
             "patch": {
                 "security": _EDIT,
@@ -349,7 +364,7 @@ OPENAPI: dict[str, Any] = {
                             ]
                         },
                     ),
-                    **_errors(400, 404, 409, 413, 422),
+                    **_errors(400, 404, 409, 413, 415, 422),
                 },
             },
         },
@@ -383,7 +398,7 @@ OPENAPI: dict[str, Any] = {
                             },
                         },
                     ),
-                    **_errors(400, 404, 409, 413, 422),
+                    **_errors(400, 404, 409, 413, 415, 422),
                 },
             },
         },
@@ -396,7 +411,7 @@ OPENAPI: dict[str, Any] = {
                 "requestBody": _body({"$ref": "#/components/schemas/FinishRequest"}),
                 "responses": {
                     "200": _answer("The settlement.", {"$ref": "#/components/schemas/Finish"}),
-                    **_errors(400, 404, 409, 413, 422),
+                    **_errors(400, 404, 409, 413, 415, 422),
                 },
             },
         },
@@ -411,7 +426,7 @@ OPENAPI: dict[str, Any] = {
                 "parameters": [_IDEMPOTENCY_KEY],
                 "responses": {
                     "200": _answer("The game, open again.", {"$ref": "#/components/schemas/Game"}),
-                    **_errors(404, 409, 422),
+                    **_errors(404, 409, 415, 422),
                 },
             },
         },
@@ -423,7 +438,7 @@ OPENAPI: dict[str, Any] = {
                 "requestBody": _body({"$ref": "#/components/schemas/FinishRequest"}),
                 "responses": {
                     "200": _answer("The settlement.", {"$ref": "#/components/schemas/Finish"}),
-                    **_errors(400, 404, 409, 413, 422),
+                    **_errors(400, 404, 409, 413, 415, 422),
                 },
             },
         },

@@ -11,16 +11,17 @@ from werkzeug.exceptions import HTTPException
 
 from scorekeeper import rules, services
 from scorekeeper.api import serialize
-from scorekeeper.api.body import NotUnicodeError, json_body
+from scorekeeper.api.body import NotUnicodeError, json_body, require_json
 from scorekeeper.api.idempotency import (
     AnswerLost,
     IdempotencyError,
     StillAnswering,
     idempotent,
+    scope_to_caller,
 )
 from scorekeeper.api.openapi import OPENAPI
 from scorekeeper.extensions import db
-from scorekeeper.keys import Access, SessionKeys
+from scorekeeper.keys import Access, SessionKeys, digest
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -111,6 +112,7 @@ SERVER_ERROR = _l("Something went wrong on the server; nothing was saved.")
 _HTTP_ERRORS = {
     404: _l("There is no such address in the API: see /api/v1/openapi.json."),
     405: _l("This address does not take this method: see /api/v1/openapi.json."),
+    415: _l("The API takes JSON only: send the body with Content-Type: application/json."),
 }
 
 
@@ -142,21 +144,41 @@ def register_error_pages(app: Flask) -> None:
 
 # Requests that read, whichever key they carry; every other request about a session writes.
 _READS = {"api.get_session", "api.get_game", "api.preview_settlement"}
+_WRITES = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+# The order of these two matters: Flask runs a blueprint's before_request functions in order.
+@bp.before_request
+def _require_json() -> None:
+    """Refuse a write whose body is not declared JSON (415), before anything else happens.
+
+    A web page of another site can send ``text/plain``, a form or a multipart upload to any
+    address without asking the browser's leave (with ``fetch(…, {mode: "no-cors"})``), but
+    not ``application/json``. The answer depends on the request alone, so it tells a stranger
+    nothing about any session. A write without a body needs no Content-Type (``require_json``).
+    """
+    if request.method in _WRITES:
+        require_json()
 
 
 @bp.before_request
 def _require_key() -> None:
     """Let a request about a session in only with its key: the edit key to write.
 
-    Runs before anything else, an ``Idempotency-Key`` replay included, so a stranger learns
-    nothing, not even whether the session exists.
+    Runs before anything else but the content type's check, an ``Idempotency-Key`` replay
+    included, so a stranger learns nothing, not even whether the session exists. The key that
+    let the request in scopes its ``Idempotency-Key``; a request about no session has none.
     """
     arguments = request.view_args or {}
     need = Access.VIEW if request.endpoint in _READS else Access.EDIT
+    caller = None
     if "session_id" in arguments:
         g.api_session_id, _ = services.access_to_session_id(arguments["session_id"], _bearer, need)
+        caller = digest(_bearer(arguments["session_id"]) or "")
     elif "game_id" in arguments:
         services.access_to_game(arguments["game_id"], _bearer, need)
+        caller = digest(_bearer("") or "")
+    scope_to_caller(caller)
 
 
 def _bearer(_public_id: str) -> str | None:

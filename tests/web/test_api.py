@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import urllib.error
+import urllib.request
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -170,6 +173,160 @@ def test_a_body_that_is_too_large_answers_413_in_json(table: Table) -> None:
         "The body is too large: an API request may have at most 64 KB."
     )
     assert table.state() == before
+
+
+# --- writes take JSON only (issue 20: what a page of another site can send blind) -------------
+
+NOT_JSON = "The API takes JSON only: send the body with Content-Type: application/json."
+WRITES = [
+    "check",
+    "new session",
+    "next game",
+    "meld",
+    "layoff",
+    "correction",
+    "delete",
+    "undo",
+    "reopen",
+    "finish",
+    "settlement",
+]
+
+
+def a_write(table: Table, name: str) -> tuple[str, str, dict[str, Any]]:
+    """Return the method, path and a JSON body of a write that would work (Ann's meld lies)."""
+    game = f"{API}/games/{table.game}"
+    entry = table.get_game()["entries"][-1]["id"]
+    return {
+        "check": ("POST", f"{API}/check", {"cards": "Q♣ K♣ A♣"}),
+        "new session": ("POST", f"{API}/sessions", {"players": ["Dan", "Eve"]}),
+        "next game": ("POST", f"{API}/sessions/{table.session}/games", {}),
+        "meld": ("POST", f"{game}/melds", {"player": table.bob, "cards": "9♦ 9♥ 9♠"}),
+        "layoff": ("POST", f"{game}/layoffs", {"player": table.bob, "meld": entry, "cards": "5♥"}),
+        "correction": ("PATCH", f"{game}/entries/{entry}", {"player": table.bob}),
+        "delete": ("DELETE", f"{game}/entries/{entry}", {}),
+        "undo": ("POST", f"{game}/undo", {"entry": entry}),
+        "reopen": ("POST", f"{game}/reopen", {}),
+        "finish": ("POST", f"{game}/finish", {"winner": None}),
+        "settlement": ("POST", f"{game}/settlement", {"winner": None}),
+    }[name]
+
+
+@pytest.mark.parametrize("name", WRITES)
+@pytest.mark.parametrize(
+    "content_type",
+    ["text/plain", "text/plain; charset=utf-8", "application/x-www-form-urlencoded", "text/json"],
+)
+def test_a_write_whose_body_is_not_declared_json_is_refused_with_415_and_changes_nothing(
+    table: Table, name: str, content_type: str
+) -> None:
+    table.meld(table.ann, "2♥ 3♥ 4♥")
+    before = table.state()
+    method, path, body = a_write(table, name)
+    response = table.client.open(
+        path, method=method, data=json.dumps(body), content_type=content_type
+    )
+    assert refused(response, 415) == NOT_JSON
+    assert table.state() == before
+    assert count(table.client.application, GameSession) == 1
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    ["multipart/form-data", "application/xml", "application/merge-patch+json", "application/jsonp"],
+)
+def test_other_media_types_are_refused_with_415(table: Table, content_type: str) -> None:
+    before = table.state()
+    response = table.client.post(
+        f"{API}/games/{table.game}/melds",
+        data={"player": str(table.ann), "cards": "6♠ 6♥ 6♦"}
+        if content_type == "multipart/form-data"
+        else json.dumps({"player": table.ann, "cards": "6♠ 6♥ 6♦"}),
+        content_type=content_type,
+    )
+    refused(response, 415)
+    assert table.state() == before
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    ["application/json; charset=utf-8", "Application/JSON; Charset=UTF-8", "APPLICATION/JSON"],
+)
+def test_json_with_a_charset_or_in_capitals_is_json(table: Table, content_type: str) -> None:
+    body = json.dumps({"player": table.ann, "cards": "6♠ 6♥ 6♦"})
+    response = table.client.post(
+        f"{API}/games/{table.game}/melds", data=body, content_type=content_type
+    )
+    assert ok(response, 201)["value"] == 18
+
+
+def test_a_write_without_a_body_needs_no_content_type(table: Table) -> None:
+    game = f"{API}/games/{table.game}"
+    first = table.meld(table.ann, "2♥ 3♥ 4♥")
+    table.meld(table.bob, "9♦ 9♥ 9♠")
+    undone = table.client.post(f"{game}/undo")
+    assert "Content-Type" not in undone.request.headers
+    assert ok(undone)["game"]["entries"][-1]["id"] == first["entry"]
+    assert table.client.delete(f"{game}/entries/{first['entry']}").status_code == 204
+    ok(table.finish(None, {}))
+    assert ok(table.client.post(f"{game}/reopen"))["status"] == "open"
+    ok(table.finish(None, {}))
+    ok(table.client.post(f"{API}/sessions/{table.session}/games"), 201)
+
+
+def test_a_body_without_a_content_type_is_refused_with_415(table: Table) -> None:
+    before = table.state()
+    answer = table.client.post(f"{API}/games/{table.game}/undo", data=b"{}")
+    assert "Content-Type" not in answer.request.headers
+    refused(answer, 415)
+    # Declared, an empty body is not JSON either.
+    refused(table.client.post(f"{API}/games/{table.game}/undo", content_type="text/plain"), 415)
+    assert table.state() == before
+
+
+def test_a_session_cannot_be_created_without_a_body_or_from_a_form(client: FlaskClient) -> None:
+    refused(client.post(f"{API}/sessions"), 400)  # nothing declared: the body is missing
+    form = client.post(f"{API}/sessions", data={"players": ["Ann", "Bob"]})
+    assert refused(form, 415) == NOT_JSON
+    assert count(client.application, GameSession) == 0
+
+
+def test_415_comes_before_the_key_and_tells_a_stranger_nothing(table: Table) -> None:
+    stranger = table.client.application.test_client()
+    body = json.dumps({"player": table.ann, "cards": "6♠ 6♥ 6♦"})
+    answers = [
+        stranger.post(f"{API}/games/{game}/melds", data=body, content_type="text/plain")
+        for game in (table.game, table.game + 1000)
+    ]
+    assert [answer.status_code for answer in answers] == [415, 415]
+    assert answers[0].json == answers[1].json == {"error": NOT_JSON}
+
+
+def test_415_answers_in_json_also_when_asked_for_german(client: FlaskClient) -> None:
+    answer = client.post(
+        f"{API}/sessions?lang=de", data='{"players": ["Ann", "Bob"]}', content_type="text/plain"
+    )
+    assert answer.status_code == 415
+    assert answer.is_json
+    assert answer.json["error"]
+
+
+def test_a_cross_site_simple_post_creates_no_session_on_a_real_server(
+    live_server: str, app: Any
+) -> None:
+    """What ``fetch(…, {mode: "no-cors"})`` from any page sends: text/plain, the page's Origin."""
+    request = urllib.request.Request(
+        f"{live_server}/api/v1/sessions",
+        data=b'{"players": ["Ann", "Bob"]}',
+        method="POST",
+        headers={"Content-Type": "text/plain;charset=UTF-8", "Origin": "https://evil.example"},
+    )
+    with pytest.raises(urllib.error.HTTPError) as refusal:
+        urllib.request.urlopen(request, timeout=10)
+    with refusal.value as answer:
+        assert answer.code == 415
+        assert json.loads(answer.read()) == {"error": NOT_JSON}
+    assert count(app, GameSession) == 0
 
 
 def test_a_failure_of_the_server_answers_500_in_json_in_the_language_asked_for(

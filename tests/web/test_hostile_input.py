@@ -176,33 +176,33 @@ def test_deeply_nested_json_is_refused_with_400(client: FlaskClient, body: str) 
 
 
 @pytest.mark.parametrize(
-    ("data", "content_type"),
+    ("data", "content_type", "status"),
     [
-        ("players=Ann&players=Bob", "application/x-www-form-urlencoded"),
-        ("<players><p>Ann</p><p>Bob</p></players>", "application/xml"),
-        ("Ann, Bob", "text/plain"),
-        (b"\xff\xfe\x00\x01", "application/octet-stream"),
-        ('{"players": ["Ann", "Bob"]', "application/json"),
+        ("players=Ann&players=Bob", "application/x-www-form-urlencoded", 415),
+        ("<players><p>Ann</p><p>Bob</p></players>", "application/xml", 415),
+        ("Ann, Bob", "text/plain", 415),
+        (b"\xff\xfe\x00\x01", "application/octet-stream", 415),
+        ('{"players": ["Ann", "Bob"]', "application/json", 400),
     ],
     ids=["form", "xml", "text", "binary", "truncated"],
 )
-def test_a_body_that_is_not_json_is_refused_with_400_whatever_its_type(
-    client: FlaskClient, data: str | bytes, content_type: str
+def test_a_body_that_is_not_json_is_refused_with_415_or_400_when_declared_json(
+    client: FlaskClient, data: str | bytes, content_type: str, status: int
 ) -> None:
     response = client.post(f"{API}/sessions", data=data, content_type=content_type)
-    assert response.status_code == 400
+    assert response.status_code == status
     assert response.is_json
     assert response.get_json()["error"]
     assert count(client.application, GameSession) == 0
 
 
-def test_a_multipart_upload_is_refused_with_400(client: FlaskClient) -> None:
+def test_a_multipart_upload_is_refused_with_415(client: FlaskClient) -> None:
     response = client.post(
         f"{API}/sessions",
         data={"players": "Ann", "file": (io.BytesIO(b"x" * 1000), "a.json")},
         content_type="multipart/form-data",
     )
-    assert response.status_code == 400
+    assert response.status_code == 415
     assert response.get_json()["error"]
 
 
