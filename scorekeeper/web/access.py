@@ -2,6 +2,14 @@
 
 The phone that starts a session keeps the edit key. Other phones get in through the edit link or
 the view-only link (``?key=...``), which puts the key into their cookie and leaves the address.
+
+Any web page can make a phone open links (a top-level GET carries no proof that the person
+chose it), so a key from a link is marked as such and may only take the place of another link's
+key: it never pushes out a key the phone keeps, the edit key of a session it started or a key
+the person kept on purpose with the session page's "Keep it on this phone" button (a POST with
+the CSRF token). When every place holds a kept key, a link's key is not stored: its page is shown
+this once and says so. Keeping a key on purpose (starting a session, the button) makes room by
+dropping a link's key, or else the key kept longest ago.
 """
 
 from __future__ import annotations
@@ -11,28 +19,43 @@ import io
 from typing import Any
 
 import segno
-from flask import g, redirect, request, session, url_for
+from flask import flash, g, redirect, request, session, url_for
+from flask_babel import gettext
 from markupsafe import Markup
+from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import services
 from scorekeeper.keys import Access, SessionKeys
 
-# The cookie keeps the keys of this many sessions, the latest used; older ones drop out.
+# The cookie keeps the keys of this many sessions; a key from a link drops out first.
 KEPT_SESSIONS = 20
 # Pages that only the edit key opens, although they are read with GET: they are forms.
 EDIT_PAGES = {"web.correct_entry", "web.finish", "web.abandon", "web.reopen"}
+# The page of a session, where a link's key that was not kept can be kept on purpose.
+SESSION_PAGE = "web.session_page"
+# The button that keeps a link's key on purpose posts here.
+KEEP_PAGE = "web.keep_session"
+# In the cookie a key from a link is [id, key, FROM_LINK]; a kept key is [id, key] (as before).
+FROM_LINK = "link"
 
 
-def held_keys() -> dict[str, str]:
-    """Return every key this browser holds, by session id, the latest used last."""
+def _held() -> dict[str, tuple[str, bool]]:
+    """Return each key this browser holds and whether it is kept, by session id, latest last."""
     # A list of pairs, not a dict: the cookie's serializer sorts a dict's keys, losing the order.
     held = session.get("keys")
     if not isinstance(held, list):
         return {}
     return {
-        str(pair[0]): str(pair[1]) for pair in held if isinstance(pair, list) and len(pair) == 2
+        str(entry[0]): (str(entry[1]), len(entry) == 2)
+        for entry in held
+        if isinstance(entry, list) and len(entry) in (2, 3)
     }
+
+
+def held_keys() -> dict[str, str]:
+    """Return every key this browser holds, by session id, the latest used last."""
+    return {public_id: key for public_id, (key, _kept) in _held().items()}
 
 
 def held_key(public_id: str) -> str | None:
@@ -40,15 +63,58 @@ def held_key(public_id: str) -> str | None:
     return held_keys().get(public_id)
 
 
-def keep_key(public_id: str, key: str) -> None:
-    """Remember a session's key in this browser's cookie (signed by the app's secret key)."""
-    held = held_keys()
-    held.pop(public_id, None)
-    held[public_id] = key
-    session["keys"] = [[kept, value] for kept, value in list(held.items())[-KEPT_SESSIONS:]]
+def keep_key(public_id: str, key: str, *, from_link: bool = False) -> bool:
+    """Remember a session's key in this browser's cookie (signed by the app's secret key).
+
+    A key from a link takes the place of the one held for its session, if any (and is kept if
+    that was), or of the oldest link's key; it is not stored (False) when the phone keeps
+    ``KEPT_SESSIONS`` keys already. A key kept on purpose always is.
+    """
+    held = _held()
+    before = held.pop(public_id, None)
+    kept = not from_link or (before is not None and before[1])
+    while len(held) >= KEPT_SESSIONS:
+        links = [other for other, (_key, other_kept) in held.items() if not other_kept]
+        if not links and not kept:
+            return False
+        del held[links[0] if links else next(iter(held))]
+    held[public_id] = (key, kept)
+    session["keys"] = [
+        [other, value] if other_kept else [other, value, FROM_LINK]
+        for other, (value, other_kept) in held.items()
+    ]
     session.permanent = True
-    if "kept_keys" in g:  # a form's answer: a repeat of the form must hand out the key too
+    if "kept_keys" in g and kept:  # a form's answer: a repeat of the form must hand out the key too
         g.kept_keys[public_id] = key
+    return True
+
+
+def keep_on_purpose(public_id: str, key: str) -> None:
+    """Keep a key the person chose to keep here; a view key leaves the edit key it comes from."""
+    held = held_key(public_id)
+    keep_key(public_id, held if held is not None and _holds_edit_key_for(public_id, key) else key)
+
+
+def key_to_keep(public_id: str) -> str | None:
+    """Return the key that the session page offers to keep: one from a link, not kept yet."""
+    not_kept: str | None = g.get("key_not_kept")
+    if not_kept is not None:
+        return not_kept
+    key, kept = _held().get(public_id, (None, True))
+    return None if kept else key
+
+
+def not_kept_notice() -> str | None:
+    """Say why this page's key is not kept, if it came with a link the cookie had no room for."""
+    if g.get("key_not_kept") is None:
+        return None
+    return str(
+        gettext(
+            "This phone keeps %(count)s sessions already, so this one was not kept: open it "
+            "from its link again, or keep it on this phone in place of the oldest.",
+            count=KEPT_SESSIONS,
+        )
+    )
 
 
 def let_in() -> BaseResponse | None:
@@ -59,6 +125,8 @@ def let_in() -> BaseResponse | None:
     arguments = request.view_args or {}
     if "public_id" not in arguments and "game_id" not in arguments:
         return None
+    if request.endpoint == KEEP_PAGE:
+        return None  # the key to keep comes with the form, and the view checks it
     # An empty key (a link cut off) offers nothing: it must not replace the key held.
     offered = (request.args.get("key") or None) if request.method == "GET" else None
 
@@ -78,8 +146,10 @@ def let_in() -> BaseResponse | None:
     g.public_id = public_id
     if offered is not None:
         # A view link must not take away an edit key this browser holds already.
-        if granted == Access.EDIT or not _holds_edit_key_for(public_id, offered):
-            keep_key(public_id, offered)
+        takes_its_place = granted == Access.EDIT or not _holds_edit_key_for(public_id, offered)
+        if takes_its_place and not keep_key(public_id, offered, from_link=True):
+            _not_kept(offered, granted)
+            return None  # the page itself, with the key in its address this once
         rest = {
             name: value
             for name, value in request.args.items()
@@ -88,6 +158,15 @@ def let_in() -> BaseResponse | None:
         values: dict[str, Any] = {**arguments, **rest}
         return redirect(url_for(request.endpoint or "web.home", **values))
     return None
+
+
+def _not_kept(offered: str, granted: Access) -> None:
+    """Show the page of a link whose key the cookie has no room for, this once, and say so."""
+    if request.endpoint in EDIT_PAGES and granted != Access.EDIT:
+        raise NotFound()
+    g.key_not_kept = offered
+    if request.endpoint != SESSION_PAGE:  # the session page says it beside its button
+        flash(not_kept_notice() or "", "error")
 
 
 def _holds_edit_key_for(public_id: str, view_key: str) -> bool:

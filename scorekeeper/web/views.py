@@ -16,6 +16,7 @@ from flask import (
     url_for,
 )
 from flask_babel import get_locale, gettext
+from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import SelectChoice
@@ -23,7 +24,7 @@ from wtforms import SelectChoice
 from scorekeeper import rules, services
 from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE, LANGUAGES
-from scorekeeper.keys import SessionKeys
+from scorekeeper.keys import Access, SessionKeys
 from scorekeeper.models import Entry, Game, GameSession
 from scorekeeper.web import access, helpers
 from scorekeeper.web.forms import (
@@ -57,7 +58,17 @@ bp.before_request(access.let_in)
 
 @bp.after_request
 def _keys_stay_out_of_caches(response: BaseResponse) -> BaseResponse:
-    if g.get("no_store"):
+    """Keep out of caches every page that was read with a key or may show one.
+
+    A key in the address, a page a key opened, and any page of a browser whose cookie holds
+    keys (its start page lists their sessions; an error page may answer a keyed address).
+    """
+    if (
+        g.get("no_store")
+        or g.get("access") is not None
+        or "key" in request.args
+        or access.held_keys()
+    ):
         response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -76,6 +87,7 @@ bp.add_app_template_filter(helpers.meld_kind, "meld_kind")
 bp.add_app_template_filter(helpers.entry_cards, "entry_cards")
 bp.add_app_template_filter(helpers.entry_cards_label, "entry_cards_label")
 bp.add_app_template_filter(helpers.cards_label, "cards_label")
+bp.add_app_template_filter(helpers.bdi, "bdi")
 
 
 @bp.app_context_processor
@@ -124,6 +136,16 @@ def _conflict(error: Exception) -> Page:
         return _session_page(services.get_session(session_id), status=409, problem=problem)
     message = helpers.rules_message(error)
     return render_template("message.html", title=gettext("Not possible"), message=message), 409
+
+
+@bp.errorhandler(CSRFError)
+def _form_not_ours(_error: CSRFError) -> Page:
+    """Refuse a form without this browser's CSRF token on the app's own page, in its language."""
+    db.session.rollback()
+    message = gettext(
+        "This form was open too long or came from elsewhere: open the page again and repeat."
+    )
+    return render_template("message.html", title=gettext("Not possible"), message=message), 400
 
 
 def _reason(error: Exception) -> str:
@@ -229,6 +251,22 @@ def create_session() -> Answer:
 def session_page(public_id: str) -> Page:
     """Show the totals, whose deal it is, the current game and the games played."""
     return _session_page(_session())
+
+
+@bp.post("/sessions/<public_id>/keep")
+def keep_session(public_id: str) -> BaseResponse:
+    """Keep a link's key on this phone on purpose: no link opened later pushes it out.
+
+    The key comes with the form (``access.let_in`` leaves this address alone), since a link's
+    key that found no room in the cookie is not there; the CSRF token shows that the person
+    tapped the button on this site.
+    """
+    _check_button()
+    key = request.form.get("key", "")
+    services.access_to_session(public_id, lambda _public_id: key or None, Access.VIEW)
+    access.keep_on_purpose(public_id, key)
+    flash(gettext("This session is kept on this phone."), "success")
+    return redirect(url_for("web.session_page", public_id=public_id))
 
 
 @bp.post("/sessions/<public_id>/games")
@@ -610,6 +648,8 @@ def _session_page(
         "button_form": ButtonForm(formdata=None),
         "winner": _winner(session, scores),
         "share": access.share_links(session.public_id),
+        "key_to_keep": access.key_to_keep(session.public_id),
+        "not_kept": access.not_kept_notice(),
         "watch_seconds": WATCH_SECONDS,
     }
     # A page with keys in its links is kept in no cache.
