@@ -76,7 +76,8 @@ def server(command: list[str], port: int, env: dict[str, str]) -> Iterator[subpr
     process = subprocess.Popen(
         command,
         cwd=ROOT,
-        env={**os.environ, **env},
+        # The load starts a session per simulated table at once, from one address.
+        env={**os.environ, "SESSION_LIMIT": "off", **env},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,

@@ -26,7 +26,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(PROJECT_ROOT / "templates"),
         static_folder="static",
     )
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    _private_folder(Path(app.instance_path))
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI="sqlite:///" + str(Path(app.instance_path) / "scorekeeper.sqlite3"),
         MAX_CONTENT_LENGTH=64 * 1024,
@@ -38,8 +38,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         # How many reverse proxies stand in front of the app (see _behind_proxies).
         PROXIES=0,
+        # The host names the app answers to (Flask's setting); None answers to any.
+        TRUSTED_HOSTS=None,
         # Where the tables play: the pages show the times of entries in this zone.
         TIMEZONE="Europe/Berlin",
+        # How many sessions one client address may start (scorekeeper.limits), or "off".
+        SESSION_LIMIT="30 per minute",
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -47,7 +51,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             app.config["SQLALCHEMY_DATABASE_URI"] = _database_url(os.environ["DATABASE_URL"])
         if os.environ.get("SECRET_KEY"):
             app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
-        for name in ("PROXIES", "TIMEZONE"):
+        for name in ("PROXIES", "TIMEZONE", "SESSION_LIMIT", "TRUSTED_HOSTS"):
             if os.environ.get(name):
                 app.config[name] = os.environ[name]
     else:
@@ -55,6 +59,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
     _behind_proxies(app)
+    app.config["TRUSTED_HOSTS"] = _trusted_hosts(app.config["TRUSTED_HOSTS"])
     app.config["BABEL_DEFAULT_TIMEZONE"] = _time_zone(app.config["TIMEZONE"])
 
     from scorekeeper import database
@@ -72,15 +77,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     with app.app_context():
         database.configure_engine(db.engine)
 
-    from scorekeeper import api, assets, cli, security, web
+    from scorekeeper import api, assets, cli, limits, security, web
 
     assets.register(app)
     security.register(app)
+    _secure_cookie_over_https(app)
 
     app.register_blueprint(web.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     api.register_error_pages(app)
+    limits.limit_session_starts(app)
     cli.register(app)
     return app
 
@@ -99,12 +106,67 @@ def _behind_proxies(app: Flask) -> None:
             f"PROXIES must be 0 or the number of reverse proxies in front, not {setting!r}"
         )
     count = int(setting)
+    # Read as a number from here on: `scorekeeper serve` tells waitress to pass the headers on.
+    app.config["PROXIES"] = count
     if count:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=count, x_proto=count, x_host=count, x_port=0, x_prefix=0
         )
+
+
+def _trusted_hosts(setting: object) -> list[str] | None:
+    """Return Flask's TRUSTED_HOSTS as a list: the environment gives the names comma-separated.
+
+    With PROXIES the name checked is the one the proxy forwarded (the public name).
+    """
+    if setting is None:
+        return None
+    if isinstance(setting, str):
+        names = setting.split(",")
+    elif isinstance(setting, list | tuple | set | frozenset):
+        names = [str(name) for name in setting]
+    else:
+        raise ValueError(
+            f"TRUSTED_HOSTS must be host names separated by commas, or a list, not {setting!r}"
+        )
+    hosts = [name.strip() for name in names if name.strip()]
+    return hosts or None
+
+
+def _secure_cookie_over_https(app: Flask) -> None:
+    """Mark the cookie ``Secure`` on every answer to a request that came over HTTPS.
+
+    Behind a proxy that ends HTTPS (PROXIES), ``request.is_secure`` is what the proxy saw, so
+    the cookie holding a phone's keys never travels in plain HTTP without a setting of its own.
+    ``SESSION_COOKIE_SECURE = True`` still makes it Secure on every answer. Decided per request:
+    the app's config is shared by all threads and must not change while serving.
+    """
+    from flask import has_request_context, request
+
+    interface = app.session_interface
+    configured = interface.get_cookie_secure
+
+    def get_cookie_secure(app: Flask) -> bool:
+        return configured(app) or (has_request_context() and request.is_secure)
+
+    interface.get_cookie_secure = get_cookie_secure  # type: ignore[method-assign]
+
+
+def _private_folder(folder: Path) -> None:
+    """Make the instance folder readable by its owner only (0700).
+
+    It holds the secret key and the SQLite database. A folder made by an older version is
+    closed too, so that the files already in it are protected; a folder this process may not
+    change (another owner's) is left as it is.
+    """
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        if folder.stat().st_mode & 0o077:
+            folder.chmod(0o700)
+    except OSError:
+        pass
 
 
 def _time_zone(name: str) -> str:

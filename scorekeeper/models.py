@@ -40,7 +40,10 @@ class GameSession(db.Model):  # type: ignore[name-defined,misc]
     house_rules: so.Mapped[str | None] = so.mapped_column(sa.Text)
     first_dealer_seat: so.Mapped[int]
     status: so.Mapped[str] = so.mapped_column(sa.String(10), default="open")
-    created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    # Indexed: every new session removes the day-old ones that never got a game.
+    created_at: so.Mapped[datetime] = so.mapped_column(
+        sa.DateTime(timezone=True), default=utcnow, index=True
+    )
 
     players: so.Mapped[list[Player]] = so.relationship(
         back_populates="session", order_by="Player.seat", cascade="all, delete-orphan"

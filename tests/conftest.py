@@ -104,6 +104,8 @@ def _test_app(url: str, **settings: Any) -> Flask:
             "SECRET_KEY": "test",
             "SQLALCHEMY_DATABASE_URI": url,
             "WTF_CSRF_ENABLED": False,
+            # The tests start hundreds of sessions from one address; the limit has its own.
+            "SESSION_LIMIT": "off",
             **settings,
         }
     )
@@ -281,7 +283,12 @@ def live_server(tmp_path: Path, database_url: str, backend: str) -> Iterator[str
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "live-server"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": "live-server",
+        "SESSION_LIMIT": "off",
+    }
     programs = Path(sys.executable).parent
     command = [str(programs / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", str(port)]
     if backend == "postgresql":

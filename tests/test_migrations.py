@@ -323,7 +323,7 @@ def test_sessions_from_before_house_rules_read_as_treppenromme_with_their_target
                 sa.text(
                     "INSERT INTO sessions (id, public_id, edit_key_digest, view_key_digest,"
                     " variant, target, first_dealer_seat, status, created_at) VALUES"
-                    " (1, 'old', '-', '-', 'treppenromme', 1000, 0, 'open', '2026-11-01')"
+                    " (1, 'old', '-', '-', 'treppenromme', 1000, 0, 'open', CURRENT_TIMESTAMP)"
                 )
             )
             connection.execute(

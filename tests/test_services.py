@@ -712,3 +712,24 @@ def test_a_boathouse_game_is_settled_by_the_unmatched_cards_and_the_deal_follows
     assert finished.settlement.gains == {ann: 0, bob: 20}
     assert finished.session is not None and finished.session.dealer_id == bob
     assert services.start_game(session.id).dealer_id == bob
+
+
+@pytest.mark.usefixtures("ctx")
+def test_a_new_session_removes_the_day_old_sessions_that_never_got_a_game() -> None:
+    left = seated(("Ann", "Bob"))
+    played = seated(("Cid", "Dan"))
+    services.start_game(played.id)
+    young = seated(("Eve", "Flo"))
+    day_ago = sa.func.now() - sa.text("INTERVAL '25 hours'")
+    if db.engine.dialect.name == "sqlite":
+        day_ago = sa.func.datetime("now", "-25 hours")
+    db.session.execute(
+        sa.update(GameSession)
+        .where(GameSession.id.in_([left.id, played.id]))
+        .values(created_at=day_ago)
+    )
+    db.session.commit()
+    seated(("Gus", "Hal"))
+    remaining = set(db.session.scalars(sa.select(GameSession.id)))
+    assert left.id not in remaining
+    assert {played.id, young.id} <= remaining

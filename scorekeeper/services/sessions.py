@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping
+from datetime import timedelta
 
 import sqlalchemy as sa
 
@@ -67,6 +68,7 @@ def create_session(
     if first_dealer is None:
         first_dealer = random.randrange(len(seated))
     keys = keys or SessionKeys.new()
+    _forget_sessions_never_played()
     session = GameSession(
         variant=rule_system.name,
         target=rule_system.house_rules["end"].get("target"),
@@ -92,6 +94,24 @@ def create_session(
         )
     db.session.commit()
     return session
+
+
+# A session that got no game within a day was started and left (or started by a script):
+# it goes when the next session starts, so that such sessions cannot pile up.
+NEVER_PLAYED_FOR = timedelta(days=1)
+_NEVER_PLAYED = sa.select(SESSIONS.c.id).where(
+    SESSIONS.c.created_at < sa.bindparam("before"),
+    ~sa.exists().where(GAMES.c.session_id == SESSIONS.c.id),
+)
+_FORGET_PLAYERS = sa.delete(PLAYERS).where(PLAYERS.c.session_id.in_(_NEVER_PLAYED))
+_FORGET_SESSIONS = sa.delete(SESSIONS).where(SESSIONS.c.id.in_(_NEVER_PLAYED))
+
+
+def _forget_sessions_never_played() -> None:
+    """Delete the sessions older than a day that never got a game, with their players."""
+    before = {"before": utcnow() - NEVER_PLAYED_FOR}
+    db.session.execute(_FORGET_PLAYERS, before)
+    db.session.execute(_FORGET_SESSIONS, before)
 
 
 @write_use_case

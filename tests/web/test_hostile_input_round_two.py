@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scorekeeper.models import GameSession
 from tests.rows import count
@@ -53,3 +57,28 @@ def test_half_a_character_is_refused_with_a_422_and_nothing_is_saved(
     assert answer.status_code == 422
     assert "kein Unicode" in answer.json["error"]
     assert count(client.application, GameSession) == 0
+
+
+# Any character at all, half characters (lone surrogates) and format characters included.
+ANY_TEXT = st.text(
+    alphabet=st.characters(codec=None, categories=None, exclude_categories=()), max_size=12
+)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(names=st.lists(ANY_TEXT, min_size=0, max_size=3), lang=ANY_TEXT, key=st.booleans())
+def test_no_name_language_or_key_makes_the_server_fail(
+    client: FlaskClient, names: list[str], lang: str, key: bool
+) -> None:
+    headers = {"Content-Type": "application/json"}
+    if key:
+        headers["Idempotency-Key"] = "0f0e8a4e-5d1c-4b7a-9a3e-2b6c1d4e5f70"
+    # ensure_ascii writes half characters as \\ud800 escapes, as a hostile client would.
+    body = json.dumps({"players": names})
+    answer = client.post(f"{API}/sessions", data=body, headers=headers, query_string={"lang": lang})
+    assert answer.status_code < 500, answer.get_data(as_text=True)
+    assert answer.json is not None and (answer.status_code == 201 or answer.json["error"])
+    page = client.get("/language/de", query_string={"next": "/" + lang})
+    assert page.status_code == 302
