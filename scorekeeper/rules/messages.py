@@ -284,6 +284,9 @@ MESSAGES: dict[str, Wording] = {
     "seating.no_name": wording("Every player needs a name."),
     "seating.name_too_long": wording("A name may have at most %(longest)s characters."),
     "seating.name_unprintable": wording("A name may not contain control characters."),
+    "seating.name_invisible": wording(
+        "A name may not contain invisible or direction-changing characters."
+    ),
     "seating.name_twice": wording(
         "“%(name)s” is entered twice: every player needs their own name."
     ),
