@@ -51,6 +51,7 @@ def main() -> None:
     parser.add_argument("--output", type=Path, default=ROOT / "docs" / "performance-space.md")
     args = parser.parse_args()
     rows = []
+    per_session: list[float] = []
     with tempfile.TemporaryDirectory(prefix="scorekeeper-space-") as folder:
         for label, players, first_game in (
             ("two players, no game (as a script starts them)", 2, False),
@@ -58,6 +59,7 @@ def main() -> None:
         ):
             figures = fill(Path(folder), args.count, players, first_game)
             grown = figures["size"] - figures["empty"]
+            per_session.append(grown / args.count)
             rows.append(
                 f"| {label} | {args.count} | {figures['size'] / 2**20:.2f} MiB | "
                 f"{grown / args.count:.0f} | {figures['seconds']:.1f} |"
@@ -76,8 +78,8 @@ def main() -> None:
         "",
         "A session that never gets a game is removed a day later, when the next session starts "
         "(scorekeeper/services/sessions.py), and one client address may start 30 sessions a "
-        "minute (SESSION_LIMIT): a script can keep at most about 43,000 empty sessions alive "
-        "per address, a few megabytes.",
+        "minute (SESSION_LIMIT, the default): a script can keep at most 43,200 empty sessions "
+        f"alive per address and process, about {43_200 * per_session[0] / 2**20:.0f} MiB.",
         "",
     ]
     args.output.write_text("\n".join(lines), encoding="utf-8")
