@@ -42,6 +42,7 @@ from scorekeeper.rules.melds import (
     explain_mixed,
     lay_off,
     refuse_card_twice,
+    refuse_onto_set,
     too_few,
 )
 from scorekeeper.rules.messages import OneOf
@@ -137,7 +138,7 @@ def lay_off_pieces(meld_cards: Sequence[Piece], added: Sequence[Piece], variant:
             "layoff.already_in_meld", cards=already, meld=before.cards, count=len(already)
         )
     if before.kind is MeldKind.SET:
-        _refuse_onto_set(before, cards, len(added), variant)
+        refuse_onto_set(before, cards, len(added), variant)
         after = classify_pieces([*before.cards, *added], variant)
         old_jokers: set[Card | None] = {None} if before.jokers else set()
     else:
@@ -254,26 +255,6 @@ def _set_with_joker(
         jokers=(JokerPlace(index=len(ordered), stands_for=missing),),
         opening_values=opening_values,
     )
-
-
-def _refuse_onto_set(before: Meld, cards: Sequence[Card], added: int, variant: Variant) -> None:
-    """Refuse cards of another rank, or more than the set has room for."""
-    rank = before.as_cards[0].rank
-    strangers = [card for card in cards if card.rank != rank]
-    if strangers:
-        raise InvalidLayoffError(
-            "layoff.set_other_rank",
-            cards=strangers,
-            meld=before.cards,
-            rank=rank,
-            count=len(strangers),
-        )
-    largest = variant.set_sizes[1]
-    if len(before.cards) + added > largest:
-        room = largest - len(before.cards)
-        if room == 0:
-            raise InvalidLayoffError("layoff.set_complete", meld=before.cards, largest=largest)
-        raise InvalidLayoffError("layoff.set_room", meld=before.cards, largest=largest, count=room)
 
 
 def _swap_in_set(before: Meld, cards: Sequence[Card], variant: Variant) -> list[Piece]:

@@ -189,8 +189,14 @@ def lay_off(
 
 
 def _lay_off_onto_set(before: NaturalMeld, added: Sequence[Card], variant: Variant) -> NaturalMeld:
-    rank = before.cards[0].rank
-    strangers = [card for card in added if card.rank != rank]
+    refuse_onto_set(before, added, len(added), variant)
+    return _as_set([*before.cards, *added], variant)
+
+
+def refuse_onto_set(before: Meld, cards: Sequence[Card], added: int, variant: Variant) -> None:
+    """Refuse cards of another rank onto a set, or more than ``added`` it has room for."""
+    rank = before.as_cards[0].rank
+    strangers = [card for card in cards if card.rank != rank]
     if strangers:
         raise InvalidLayoffError(
             "layoff.set_other_rank",
@@ -200,12 +206,11 @@ def _lay_off_onto_set(before: NaturalMeld, added: Sequence[Card], variant: Varia
             count=len(strangers),
         )
     largest = variant.set_sizes[1]
-    if len(before.cards) + len(added) > largest:
+    if len(before.cards) + added > largest:
         room = largest - len(before.cards)
         if room == 0:
             raise InvalidLayoffError("layoff.set_complete", meld=before.cards, largest=largest)
         raise InvalidLayoffError("layoff.set_room", meld=before.cards, largest=largest, count=room)
-    return _as_set([*before.cards, *added], variant)
 
 
 def _lay_off_onto_sequence(
