@@ -195,7 +195,7 @@ def test_layoffs_one_by_one_score_12_and_together_7_r3() -> None:
     assert services.record_layoff(game_id, bob, diamonds.id, "2♦").value == 2
     spades = services.record_meld(game_id, ann, "J♠ Q♠ K♠")
     assert services.record_layoff(game_id, cid, spades.id, "2♠ A♠").value == 7
-    game = services.get_game(game_id)
+    game = services.read_game(game_id)
     assert services.game_points(game) == {ann: 60, bob: 12, cid: 7}
     assert [entry.value for entry in game.entries] == [30, 10, 2, 30, 7]
     assert str(services.table_of(game).melds[diamonds.id]) == "J♦ Q♦ K♦ A♦ 2♦"
@@ -215,7 +215,7 @@ def test_bobs_turn_from_the_rules_scores_75() -> None:
         services.record_layoff(game_id, bob, tens.id, "Q♣").value,
     ]
     assert values == [18, 30, 10, 7, 10]
-    assert services.game_points(services.get_game(game_id))[bob] == 75
+    assert services.game_points(services.read_game(game_id))[bob] == 75
 
 
 @pytest.mark.usefixtures("ctx")
@@ -272,7 +272,7 @@ def test_correct_entry_replaces_the_cards_and_revalues_them() -> None:
     entry = services.record_meld(game_id, ann, "6♠ 6♥ 6♦")
     corrected = services.correct_entry(game_id, entry.id, "6♠ 6♥ 6♦ 6♣").entry
     assert corrected.value == 24
-    game = services.get_game(game_id)
+    game = services.read_game(game_id)
     assert [card.card for card in game.entries[0].cards] == ["6♠", "6♥", "6♦", "6♣"]
     assert services.game_points(game)[ann] == 24
 
@@ -293,7 +293,7 @@ def test_correct_entry_revalues_a_layoff_where_its_new_cards_lie() -> None:
     corrected = services.correct_entry(game_id, layoff.id, "A♦").entry
     assert (corrected.kind, corrected.meld_kind, corrected.value) == ("layoff", None, 10)
     assert [card.card for card in corrected.cards] == ["A♦"]
-    game = services.get_game(game_id)
+    game = services.read_game(game_id)
     assert [card.card for card in game.entries[1].cards] == ["A♦"]
     assert services.game_points(game) == {ann: 30, bob: 10, cid: 0}
 
@@ -351,7 +351,7 @@ def test_correct_entry_gives_the_entry_to_another_player_with_its_points() -> No
     game = services.get_game(game_id)
     assert game.entries[0].player.id == bob
     assert [card.card for card in game.entries[0].cards] == ["5♥", "6♥", "7♥"]
-    assert services.game_points(game) == {ann: 0, bob: 18, cid: 8}
+    assert services.game_points(services.read_game(game_id)) == {ann: 0, bob: 18, cid: 8}
 
 
 @pytest.mark.usefixtures("ctx")
@@ -363,10 +363,10 @@ def test_correct_entry_moves_a_layoff_onto_the_meld_it_really_went_onto() -> Non
     assert layoff.entry.value == 10  # the high ace of a sequence
     moved = services.correct_entry(game_id, layoff.id, None, meld_id=aces.id).entry
     assert (moved.meld_id, moved.value) == (aces.id, 15)  # an ace in a set
-    table = services.table_of(services.get_game(game_id))
+    table = services.table_of(services.read_game(game_id))
     assert [str(card) for card in table.melds[sequence.id].cards] == ["J♦", "Q♦", "K♦"]
     assert sorted(str(card) for card in table.melds[aces.id].cards) == ["A♠", "A♣", "A♥", "A♦"]
-    assert services.game_points(services.get_game(game_id)) == {ann: 30, bob: 45, cid: 15}
+    assert services.game_points(services.read_game(game_id)) == {ann: 30, bob: 45, cid: 15}
 
 
 @pytest.mark.usefixtures("ctx")
@@ -433,7 +433,7 @@ def test_delete_entry_refuses_a_meld_under_a_layoff_and_a_layoff_under_another()
     assert_refused(services.ConflictError, lambda: services.delete_entry(game_id, meld.id))
     assert_refused(services.ConflictError, lambda: services.delete_entry(game_id, eight.id))
     services.delete_entry(game_id, four.id)
-    assert services.game_points(services.get_game(game_id)) == {ann: 18, bob: 8, cid: 9}
+    assert services.game_points(services.read_game(game_id)) == {ann: 18, bob: 8, cid: 9}
 
 
 @pytest.mark.usefixtures("ctx")
@@ -470,7 +470,7 @@ def test_finish_game_books_the_hands_and_closes_the_game() -> None:
     game = services.get_game(game_id)
     assert (game.status, game.winner_id, game.romme) == ("finished", ann, False)
     assert game.ended_at is not None
-    assert services.game_points(game) == {ann: 80, bob: 9, cid: 0}
+    assert services.game_points(services.read_game(game_id)) == {ann: 80, bob: 9, cid: 0}
     lines = {line.player_id: (line.hand, line.gain) for line in game.settlement_lines}
     assert lines == {ann: (None, 32), bob: ("A♠ 7♥", 0), cid: ("K♣", 0)}
     assert_refused(services.ConflictError, lambda: services.finish_game(game_id, None, {}))
@@ -485,7 +485,7 @@ def test_finish_game_doubles_the_hands_of_a_romme_hand_but_not_the_winners_melds
     services.record_layoff(game_id, ann, meld.id, "5♣")
     finish = services.finish_game(game_id, ann, {bob: "A♠", cid: "K♣"})
     assert finish.romme is True
-    assert services.game_points(services.get_game(game_id)) == {ann: 18 + 5 + 50, bob: 9, cid: 0}
+    assert services.game_points(services.read_game(game_id)) == {ann: 18 + 5 + 50, bob: 9, cid: 0}
 
 
 @pytest.mark.usefixtures("ctx")
@@ -499,7 +499,7 @@ def test_abandon_game_keeps_the_melds_and_books_no_hands() -> None:
         line.player_id: (line.hand, line.hand_points, line.gain) for line in game.settlement_lines
     }
     assert lines == {ann: (None, None, 0), bob: (None, None, 0), cid: (None, None, 0)}
-    assert services.game_points(game) == {ann: 18, bob: 0, cid: 0}
+    assert services.game_points(services.read_game(game_id)) == {ann: 18, bob: 0, cid: 0}
 
 
 @pytest.mark.usefixtures("ctx")

@@ -185,11 +185,17 @@ def hand_groupings(
     return groupings
 
 
-def game_points(game: Game | GameState) -> dict[int, int]:
+def game_points(game: GameState) -> dict[int, int]:
     """Return each player's points in one game, settlement included once it has ended."""
-    if isinstance(game, GameState):
-        return game.points()
-    points = dict.fromkeys((player.id for player in game.session.players), 0)
+    return game.points()
+
+
+def history_points(game: Game, player_ids: Iterable[int]) -> dict[int, int]:
+    """Return each player's points in a game of the history (``games_of``), as ``game_points``.
+
+    The history reads the ORM games of a session with their settlement lines loaded.
+    """
+    points = dict.fromkeys(player_ids, 0)
     if game.status != "open":
         for line in game.settlement_lines:
             points[line.player_id] += line.meld_points + line.gain

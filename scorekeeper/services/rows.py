@@ -76,30 +76,26 @@ class Deal(NamedTuple):
     first_player: int
 
 
-def deal_of(game: Game | GameState) -> Deal:
+def deal_of(game: GameState) -> Deal:
     """Ask the rule system how many cards a game deals and who plays first."""
-    if isinstance(game, GameState):
-        variant, seats = game.variant, [player.id for player in game.players]
-    else:
-        variant, seats = variant_of(game.session), [player.id for player in game.session.players]
+    variant, seats = game.variant, [player.id for player in game.players]
     dealer_seat = seats.index(game.dealer_id)
     first = variant.first_player_seat(dealer_seat, len(seats))
     return Deal(variant.cards_dealt(len(seats)), seats[first])
 
 
-def table_of(game: Game | GameState, before: int | None = None) -> rules.Table[int]:
+def table_of(game: GameState, before: int | None = None) -> rules.Table[int]:
     """Rebuild the table of a game from its entries, keyed by meld entry id.
 
     ``before`` stops at the entry in that position: the table as it lay when it was recorded.
     """
-    variant = game.variant if isinstance(game, GameState) else variant_of(game.session)
     entries = game.entries
     if before is not None:
         entries = [entry for entry in entries if entry.position < before]
-    return rules.replay((table_entry(entry) for entry in entries), variant)
+    return rules.replay((table_entry(entry) for entry in entries), game.variant)
 
 
-def table_entry(entry: Entry | EntryRow) -> rules.TableEntry[int]:
+def table_entry(entry: EntryRow) -> rules.TableEntry[int]:
     cards = tuple(rules.Card.from_code(card.card) for card in entry.cards)
     return rules.TableEntry(key=entry.id, cards=cards, onto=entry.meld_id)
 
@@ -338,7 +334,7 @@ def read_game(game_id: int) -> GameState:
     return game_state(db.session.connection(), game_id, lock=False)
 
 
-def refuse_closed(game: Game | GameState) -> None:
+def refuse_closed(game: GameState) -> None:
     """Refuse a change to a game that is over: its entries are final."""
     if game.status != "open":
         raise ConflictError("game_over", number=game.number)

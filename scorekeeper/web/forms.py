@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -24,9 +24,19 @@ from wtforms.validators import (
 )
 
 from scorekeeper import rules
-from scorekeeper.models import Player
 from scorekeeper.web.helpers import rules_message
 from scorekeeper.web.once import new_token
+
+
+class Seated(Protocol):
+    """A player as the forms name it: a session's player row (``services.PlayerRow``)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
+
 
 # The most players any rule system seats (Boathouse Rum: 6).
 SEATS = max(variant.max_players for variant in rules.VARIANTS.values())
@@ -259,7 +269,7 @@ def _player_of(field: Any) -> int:
     return int(field.name.removeprefix("hand_"))
 
 
-def finish_form(players: Sequence[Player], **kwargs: Any) -> FinishForm:
+def finish_form(players: Sequence[Seated], **kwargs: Any) -> FinishForm:
     """Return the finish form with a cards field and a points field for each player."""
 
     class _FinishForm(FinishForm):
@@ -292,6 +302,6 @@ def finish_form(players: Sequence[Player], **kwargs: Any) -> FinishForm:
     return form
 
 
-def player_choices(players: Sequence[Player]) -> list[SelectChoice]:
+def player_choices(players: Sequence[Seated]) -> list[SelectChoice]:
     """Return the players as the options of a choice, in seating order."""
     return [SelectChoice(player.id, player.name) for player in players]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from urllib.parse import urlsplit
@@ -12,7 +12,7 @@ from flask_babel import format_datetime, get_locale, gettext, lazy_gettext, nget
 from markupsafe import Markup, escape
 
 from scorekeeper import rules, services
-from scorekeeper.models import Entry, Game, Player
+from scorekeeper.models import Entry
 
 _CARD = re.compile(r"(10|[2-9AJQK])([♠♥♦♣])")
 
@@ -129,11 +129,14 @@ def rank_letters() -> str:
     return " ".join(rank.letter_in(language()) for rank in rules.Rank)
 
 
-def whose_entry(game: Game) -> Player:
-    """Return the player to preselect: whoever recorded last, else the dealer, who plays first."""
+def whose_entry(game: services.GameState) -> int:
+    """Return the id of the player to preselect: whoever recorded last, else the dealer.
+
+    The dealer plays first.
+    """
     if game.entries:
-        return game.entries[-1].player
-    return game.dealer
+        return game.entries[-1].player_id
+    return game.dealer_id
 
 
 def hhmm(moment: datetime | None) -> str:
@@ -158,24 +161,34 @@ def meld_kind(kind: str | None) -> str:
 
 
 def entry_cards(entry: Entry | services.EntryRow) -> str:
-    """Return the cards an entry put down, in canonical form."""
+    """Return the cards an entry put down, in canonical form (the history shows ORM entries)."""
     return " ".join(card.card for card in entry.cards)
 
 
-def entry_cards_label(entry: Entry) -> str:
+def entry_cards_label(entry: services.EntryRow) -> str:
     """Return the cards an entry put down, in the page's language."""
     return " ".join(card_label(card.card) for card in entry.cards)
 
 
-def describe(entry: Entry, table: rules.Table[int] | None = None) -> str:
-    """Return an entry as the recorder reads it back, with the value it scored."""
+def describe(
+    entry: services.EntryRow,
+    entries: Sequence[services.EntryRow],
+    names: dict[int, str],
+    table: rules.Table[int] | None = None,
+) -> str:
+    """Return an entry as the recorder reads it back, with the value it scored.
+
+    ``entries`` are those of its game (a layoff names the owner of its meld), ``names`` the
+    players' names by id.
+    """
     if entry.kind == "meld":
-        return _said(entry, entry.player.name)
-    meld = next((other for other in entry.game.entries if other.id == entry.meld_id), None)
+        return _said(entry, names[entry.player_id])
+    meld = next((other for other in entries if other.id == entry.meld_id), None)
     now = ""
     if table is not None and entry.meld_id in table.melds:
         now = rules.cards_text(table.melds[entry.meld_id].cards)
-    return _said(entry, entry.player.name, meld.player.name if meld is not None else "", now)
+    owner = names[meld.player_id] if meld is not None else ""
+    return _said(entry, names[entry.player_id], owner, now)
 
 
 def describe_recorded(recorded: services.Recorded, names: dict[int, str]) -> str:
@@ -187,7 +200,7 @@ def describe_recorded(recorded: services.Recorded, names: dict[int, str]) -> str
     return _said(entry, names[entry.player_id], owner, rules.cards_text(recorded.meld.cards))
 
 
-def _said(entry: Entry | services.EntryRow, player: str, owner: str = "", now: str = "") -> str:
+def _said(entry: services.EntryRow, player: str, owner: str = "", now: str = "") -> str:
     if entry.kind == "meld":
         said = gettext(
             "%(player)s: %(kind)s %(cards)s — %(points)s",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import (
@@ -25,7 +25,7 @@ from scorekeeper import rules, services
 from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE, LANGUAGES
 from scorekeeper.keys import Access, SessionKeys
-from scorekeeper.models import Entry, Game, GameSession
+from scorekeeper.models import GameSession
 from scorekeeper.web import access, helpers
 from scorekeeper.web.forms import (
     ButtonForm,
@@ -33,6 +33,7 @@ from scorekeeper.web.forms import (
     FinishForm,
     LayoffForm,
     MeldForm,
+    Seated,
     SessionForm,
     finish_form,
     player_choices,
@@ -287,10 +288,11 @@ def history(public_id: str) -> Page:
     """Show every game with its points, its entries in order and its settlement."""
     session = _session()
     variant = services.variant_of(session)
+    player_ids = [player.id for player in session.players]
     games = [
         {
             "game": game,
-            "points": services.game_points(game),
+            "points": services.history_points(game, player_ids),
             "lines": {line.player_id: line for line in game.settlement_lines},
             "groupings": services.hand_groupings(variant, game.settlement_lines),
         }
@@ -301,7 +303,7 @@ def history(public_id: str) -> Page:
         session=session,
         scores=services.session_scores(session),
         games=games,
-        names=_names(session),
+        names=_names(session.players),
         house_rules=helpers.house_rules_said(variant),
         doubles_never_melded=variant.house_rules.get("romme_doubling") == "loser",
     )
@@ -329,7 +331,7 @@ def record_meld(game_id: int) -> Answer:
     recorded = _record_entry(
         game, form, lambda: services.record_meld(game.id, form.player.data, form.cards.data)
     )
-    return recorded or _session_page(game.session, status=422, meld_form=form)
+    return recorded or _session_page(_session_of(game), status=422, meld_form=form)
 
 
 @bp.post("/games/<int:game_id>/layoffs")
@@ -343,16 +345,16 @@ def record_layoff(game_id: int) -> Answer:
         form,
         lambda: services.record_layoff(game.id, form.player.data, form.meld.data, form.cards.data),
     )
-    return recorded or _session_page(game.session, status=422, layoff_form=form)
+    return recorded or _session_page(_session_of(game), status=422, layoff_form=form)
 
 
 def _record_entry(
-    game: Game, form: MeldForm | LayoffForm, record: Callable[[], services.Recorded]
+    game: services.GameState, form: MeldForm | LayoffForm, record: Callable[[], services.Recorded]
 ) -> BaseResponse | None:
     """Run the recording service; say what the entry scored, or put the refusal on the form."""
     if not form.validate_on_submit():
         return None
-    names = _names(game.session)
+    names = _names(game.players)
     try:
         recorded = record()
     except REFUSED as error:
@@ -369,7 +371,10 @@ def undo(game_id: int) -> Answer:
     """Take back the latest entry of the game."""
     game = _open_game(game_id)
     _check_button()
-    said = helpers.describe(game.entries[-1], services.table_of(game)) if game.entries else ""
+    said = ""
+    if game.entries:
+        table = services.table_of(game)
+        said = helpers.describe(game.entries[-1], game.entries, _names(game.players), table)
     # The page names the entry it showed last, so a double tap cannot undo two entries.
     services.undo_last_entry(game.id, request.args.get("entry", type=int))
     flash(gettext("Undone: %(entry)s", entry=said))
@@ -383,7 +388,7 @@ def delete_entry(game_id: int, entry_id: int) -> Answer:
     game = _open_game(game_id)
     entry = services.entry_in(game.entries, entry_id)
     _check_button()
-    said = helpers.describe(entry, services.table_of(game))
+    said = helpers.describe(entry, game.entries, _names(game.players), services.table_of(game))
     try:
         services.delete_entry(game.id, entry.id)
     except services.ConflictError as error:
@@ -406,7 +411,9 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
     if form.validate_on_submit():
         onto = form.meld.data if "meld" in form else None
         try:
-            services.correct_entry(game.id, entry.id, form.cards.data, form.player.data, onto)
+            done = services.correct_entry(
+                game.id, entry.id, form.cards.data, form.player.data, onto
+            )
         except (*REFUSED, services.ConflictError) as error:
             # Said beside the field, so that what was typed stays to be mended.
             db.session.rollback()
@@ -414,16 +421,22 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
             if isinstance(error, services.ConflictError):
                 status = 409
         else:
-            # Read back as the page shows it (rare: a correction is not the hot path).
-            corrected = services.entry_in(game.entries, entry_id)
-            said = helpers.describe(corrected, services.table_of(game))
+            # Said as the game is after the correction, which the service returns.
+            after = done.game
+            corrected = services.entry_in(after.entries, entry_id)
+            table = services.table_of(after)
+            said = helpers.describe(corrected, after.entries, _names(after.players), table)
             flash(gettext("Corrected: %(entry)s", entry=said), "success")
             return _to_session()
     return _entry_page(game, entry_id, form, status)
 
 
 def _entry_page(
-    game: Game, entry_id: int, form: CorrectForm, status: int, delete_problem: str | None = None
+    game: services.GameState,
+    entry_id: int,
+    form: CorrectForm,
+    status: int,
+    delete_problem: str | None = None,
 ) -> Page:
     """Show an entry to correct or delete, with why a correction or a delete was refused."""
     entry = services.entry_in(game.entries, entry_id)
@@ -436,6 +449,7 @@ def _entry_page(
         "entry_edit.html",
         game=game,
         entry=entry,
+        names=_names(game.players),
         form=form,
         button_form=ButtonForm(formdata=None),
         picker=helpers.picker_rows(taken),
@@ -443,7 +457,7 @@ def _entry_page(
     ), status
 
 
-def _correct_form(game: Game, entry: Entry, **kwargs: Any) -> CorrectForm:
+def _correct_form(game: services.GameState, entry: services.EntryRow, **kwargs: Any) -> CorrectForm:
     """Return the correction form of an entry; a layoff's names the melds it could lie on."""
     form = CorrectForm(
         **kwargs,
@@ -453,15 +467,16 @@ def _correct_form(game: Game, entry: Entry, **kwargs: Any) -> CorrectForm:
             "meld": entry.meld_id,
         },
     )
-    form.player.choices = player_choices(game.session.players)
+    form.player.choices = player_choices(game.players)
     if entry.kind != "layoff":
         del form.meld
         return form
     # The melds as they lay when the cards were laid off: those the cards could have gone onto.
     table = services.table_of(game, before=entry.position)
+    names = _names(game.players)
     form.meld.choices = [
         SelectChoice(
-            meld.id, f"{meld.player.name}: {helpers.cards_label(table.melds[meld.id].cards)}"
+            meld.id, f"{names[meld.player_id]}: {helpers.cards_label(table.melds[meld.id].cards)}"
         )
         for meld in game.entries
         if meld.id in table.melds
@@ -477,15 +492,15 @@ def _correct_form(game: Game, entry: Entry, **kwargs: Any) -> CorrectForm:
 def finish(game_id: int) -> Answer:
     """Preview the settlement of a game, then book it when the recorder confirms."""
     game = _open_game(game_id)
-    players = game.session.players
+    players = game.players
     form = finish_form(players)
     if request.method == "GET":
-        form.winner.data = helpers.whose_entry(game).id
+        form.winner.data = helpers.whose_entry(game)
         return _finish_page(game, form)
     if not form.validate_on_submit():
         return _finish_page(game, form, status=422)
     commit = form.confirm.data == "1"
-    number = game.number  # the commit expires the game
+    number = game.number
     try:
         if commit:
             done = services.finish_game(
@@ -511,7 +526,7 @@ def finish(game_id: int) -> Answer:
         )
         return _to_session()
     db.session.rollback()
-    game = services.get_game(game_id)
+    # ``game`` was read before the preview, which wrote nothing: it still shows the game.
     form.romme.data = "yes" if preview.romme else "no"
     confirm = finish_form(players, formdata=None, data=_resubmitted(form))
     return _finish_page(game, form, preview=preview, confirm=confirm)
@@ -533,7 +548,7 @@ def abandon(game_id: int) -> Answer:
 @once_per_form
 def reopen(game_id: int) -> Answer:
     """Ask, then take back the booking of the last ended game and play it on."""
-    game = services.get_game(game_id)
+    game = services.read_game(game_id)
     g.session_id = game.session_id
     return _ask_then(
         game,
@@ -544,31 +559,33 @@ def reopen(game_id: int) -> Answer:
 
 
 def _ask_then(
-    game: Game, question: str, act: Callable[[int], object], said: Callable[[int], str]
+    game: services.GameState,
+    question: str,
+    act: Callable[[int], object],
+    said: Callable[[int], str],
 ) -> Answer:
     """Show the question page (GET); on its button, act on the game and say so on the session."""
     form = ButtonForm()
     if request.method == "GET":
         return render_template(question, game=game, form=form)
     _check_button()
-    number = game.number  # the commit expires the game
     act(game.id)
-    flash(said(number))
+    flash(said(game.number))
     return _to_session()
 
 
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def _open_game(game_id: int) -> Game:
+def _open_game(game_id: int) -> services.GameState:
     """Return a game still being played, or raise the reason it cannot change.
 
     Checked before the form is read, so that a finished game answers 409 whatever was sent;
     the services refuse the same with the same messages.
     """
-    game = services.get_game(game_id)
+    game = services.read_game(game_id)
     g.session_id = game.session_id
-    if game.session.status == "finished":
+    if game.session_status == "finished":
         raise services.ConflictError("session_over")
     services.refuse_closed(game)
     return game
@@ -590,31 +607,38 @@ def _to_session() -> BaseResponse:
     return redirect(url_for("web.session_page", public_id=g.public_id, _anchor="game"))
 
 
-def _names(session: GameSession) -> dict[int, str]:
-    return {player.id: player.name for player in session.players}
+def _session_of(game: services.GameState) -> GameSession:
+    """Return the session a game belongs to, for a page that shows the whole session."""
+    return services.get_session(game.session_id)
 
 
-def _meld_form(game: Game, **kwargs: Any) -> MeldForm:
+def _names(players: Iterable[Seated]) -> dict[int, str]:
+    """Return the players' names by id (of a session's players or a game's player rows)."""
+    return {player.id: player.name for player in players}
+
+
+def _meld_form(game: services.GameState, **kwargs: Any) -> MeldForm:
     form = MeldForm(**kwargs)
-    form.player.choices = player_choices(game.session.players)
+    form.player.choices = player_choices(game.players)
     if kwargs.get("formdata", True) is None:
-        form.player.data = helpers.whose_entry(game).id
+        form.player.data = helpers.whose_entry(game)
     return form
 
 
-def _layoff_form(game: Game, **kwargs: Any) -> LayoffForm:
+def _layoff_form(game: services.GameState, **kwargs: Any) -> LayoffForm:
     form = LayoffForm(**kwargs)
-    form.player.choices = player_choices(game.session.players)
+    form.player.choices = player_choices(game.players)
     table = services.table_of(game)
+    names = _names(game.players)
     form.meld.choices = [
         SelectChoice(
-            entry.id, f"{entry.player.name}: {rules.cards_text(table.melds[entry.id].cards)}"
+            entry.id, f"{names[entry.player_id]}: {rules.cards_text(table.melds[entry.id].cards)}"
         )
         for entry in game.entries
         if entry.kind == "meld"
     ]
     if kwargs.get("formdata", True) is None:
-        form.player.data = helpers.whose_entry(game).id
+        form.player.data = helpers.whose_entry(game)
     return form
 
 
@@ -631,13 +655,13 @@ def _session_page(
     scores = services.session_scores(session, latest=RECENT_GAMES + 1)
     # A game in progress is the newest, so it is among the latest.
     current = next((past for past in scores.games if past.status == "open"), None)
-    game = services.get_game(current.id) if current is not None else None
+    game = services.read_game(current.id) if current is not None else None
     dealt = services.games_played(session)
     context: dict[str, Any] = {
         "session": session,
         "scores": scores,
         "standing": scores.standing,
-        "names": _names(session),
+        "names": _names(session.players),
         "dealer": services.next_dealer(session, scores.games),
         "deal": services.deal_of(game) if game is not None else None,
         "house_rules": helpers.house_rules_said(services.variant_of(session)),
@@ -676,7 +700,7 @@ def _session_page(
 def _winner(session: GameSession, scores: services.SessionScores) -> str | None:
     if session.status != "finished" or scores.standing.winner is None:
         return None
-    return _names(session)[scores.standing.winner]
+    return _names(session.players)[scores.standing.winner]
 
 
 def _resubmitted(form: FinishForm) -> dict[str, Any]:
@@ -687,7 +711,7 @@ def _resubmitted(form: FinishForm) -> dict[str, Any]:
 
 
 def _finish_page(
-    game: Game,
+    game: services.GameState,
     form: FinishForm,
     *,
     status: int = 200,
@@ -703,7 +727,7 @@ def _finish_page(
         problem=problem,
         preview=preview,
         confirm=confirm,
-        names=_names(game.session),
-        variant=services.variant_of(game.session),
+        names=_names(game.players),
+        variant=game.variant,
         picker=helpers.picker_rows(table.cards),
     ), status

@@ -595,7 +595,7 @@ def test_a_correction_moves_a_layoff_onto_a_meld_that_lay_there_before_it(
     )
     assert response.status_code == 302
     with app.app_context():
-        lying = services.table_of(services.get_game(table.game)).melds
+        lying = services.table_of(services.read_game(table.game)).melds
         assert len(lying[spades].cards) == 3
         assert len(lying[eights].cards) == 4
 
