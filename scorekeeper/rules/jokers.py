@@ -37,6 +37,7 @@ from scorekeeper.rules.melds import (
     Layoff,
     Meld,
     MeldKind,
+    ace_positions,
     card_values,
     classify,
     explain_mixed,
@@ -412,17 +413,7 @@ def _ordered_union(groups: Iterable[Iterable[Card]]) -> list[Card]:
 def _sequence_in(window: Window, have: set[int], suit: Suit, variant: Variant) -> Meld:
     """Return the sequence lying in a window, jokers in the places no natural card takes."""
     cards = tuple(Card(suit=suit, rank=Rank(rank)) for rank in window)
-    last = len(cards) - 1
-    positions = tuple(
-        None
-        if card.rank != Rank.ACE
-        else AcePosition.LOW
-        if index == 0
-        else AcePosition.HIGH
-        if index == last
-        else AcePosition.CORNER
-        for index, card in enumerate(cards)
-    )
+    positions = ace_positions(cards)
     pieces: tuple[Piece, ...] = tuple(
         card if int(card.rank) in have else Joker(stands_for=card) for card in cards
     )

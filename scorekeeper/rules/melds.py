@@ -266,8 +266,18 @@ def _as_sequence(cards: Sequence[Card], variant: Variant) -> NaturalMeld:
     else:
         order = _sequence_order(sorted(by_rank), cards, variant)
     ordered = tuple(by_rank[rank] for rank in order)
-    last = len(ordered) - 1
-    positions = tuple(
+    return _valued(MeldKind.SEQUENCE, ordered, ace_positions(ordered), variant)
+
+
+def ace_positions(sequence: Sequence[Card]) -> tuple[AcePosition | None, ...]:
+    """Return where each ace of a sequence in playing order lies: low, high or the corner.
+
+    >>> from scorekeeper.rules.cards import parse_cards
+    >>> ace_positions(parse_cards("K♠ A♠ 2♠"))
+    (None, <AcePosition.CORNER: 'corner'>, None)
+    """
+    last = len(sequence) - 1
+    return tuple(
         None
         if card.rank != Rank.ACE
         else AcePosition.LOW
@@ -275,9 +285,8 @@ def _as_sequence(cards: Sequence[Card], variant: Variant) -> NaturalMeld:
         else AcePosition.HIGH
         if index == last
         else AcePosition.CORNER
-        for index, card in enumerate(ordered)
+        for index, card in enumerate(sequence)
     )
-    return _valued(MeldKind.SEQUENCE, ordered, positions, variant)
 
 
 def _sequence_order(ranks: list[int], cards: Sequence[Card], variant: Variant) -> list[int]:

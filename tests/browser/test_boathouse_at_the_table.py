@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Phone
 from tests.browser.test_at_the_table import record, totals
@@ -32,6 +32,13 @@ WORDS = {
 }
 
 
+def no_sideways_scrolling(page: Page) -> None:
+    """Assert that the page is no wider than the screen."""
+    root = "document.documentElement"
+    width = page.evaluate(f"[{root}.scrollWidth, {root}.clientWidth]")
+    assert width[0] <= width[1], (page.url, width)
+
+
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_a_boathouse_game_for_five_is_played_and_settled_at_360_pixels(
     new_phone: Callable[..., Phone], language: str
@@ -41,9 +48,7 @@ def test_a_boathouse_game_for_five_is_played_and_settled_at_360_pixels(
     page = phone.page
 
     def fits() -> None:
-        root = "document.documentElement"
-        width = page.evaluate(f"[{root}.scrollWidth, {root}.clientWidth]")
-        assert width[0] <= width[1], (page.url, width)
+        no_sideways_scrolling(page)
 
     phone.open()
     phone.tap(page.locator(".variants label.chip", has_text="Boathouse Rum"))
@@ -104,9 +109,7 @@ def test_six_players_with_long_names_fit_every_page_at_360_pixels(
     page = phone.page
 
     def fits() -> None:
-        root = "document.documentElement"
-        width = page.evaluate(f"[{root}.scrollWidth, {root}.clientWidth]")
-        assert width[0] <= width[1], (page.url, width)
+        no_sideways_scrolling(page)
 
     phone.open()
     phone.tap(page.locator(".variants label.chip", has_text="Boathouse Rum"))
