@@ -416,16 +416,7 @@ class Variant:
         possible = self.romme_possible(entry_players, winner)
         if romme and not possible:
             raise SettlementError("settlement.no_romme_hand", name=names[winner])
-        table = set(on_table)
-        for player, hand in hands.items():
-            taken = [] if isinstance(hand, int) else [card for card in hand if card in table]
-            if taken:
-                raise CardAlreadyPlayedError(
-                    "cards.on_table_not_in_hand",
-                    cards=taken,
-                    name=names.get(player, ""),
-                    count=len(taken),
-                )
+        self.refuse_lying_in_hands(names, hands, list(on_table))
         never_melded = [player for player in players if player not in entry_players]
         settled = self.settle(
             players,
@@ -435,6 +426,24 @@ class Variant:
             never_melded=never_melded,
         )
         return replace(settled, romme_possible=possible)
+
+    def refuse_lying_in_hands(
+        self,
+        names: Mapping[P, str],
+        hands: Mapping[P, Sequence[Card] | int],
+        lying: Sequence[Card],
+    ) -> None:
+        """Refuse a card in a hand that lies on the table (one pack: every card once)."""
+        table = set(lying)
+        for player, hand in hands.items():
+            taken = [] if isinstance(hand, int) else [card for card in hand if card in table]
+            if taken:
+                raise CardAlreadyPlayedError(
+                    "cards.on_table_not_in_hand",
+                    cards=taken,
+                    name=names.get(player, ""),
+                    count=len(taken),
+                )
 
     def hand_grouping(self, hand: Sequence[Card]) -> Grouping | None:
         """Return how a hand splits into matched and paid-for cards, where that matters."""

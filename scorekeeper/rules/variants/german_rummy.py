@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from scorekeeper.rules.cards import Card, Joker, Piece, Rank
-from scorekeeper.rules.errors import CardAlreadyPlayedError, OpeningError, SettlementError
+from scorekeeper.rules.errors import CardAlreadyPlayedError, OpeningError
 from scorekeeper.rules.messages import Message
 from scorekeeper.rules.variants.base import (
     LARGEST_NUMBER,
@@ -153,13 +153,15 @@ class GermanRummy(Variant):
         ...                      on_table=parse_pieces("7♥ 8♥ 9♥")).gains
         {1: 0, 2: -37}
         """
-        if winner is not None:
-            if winner not in names:
-                raise SettlementError("settlement.winner_not_playing")
-            self.refuse_winner(entry_players, winner, names[winner])
-            self._refuse_lying_in_hands(names, hands, list(on_table))
+        # The base decides the winner, the Rommé hand and the cards lying (through the copy-aware
+        # refuse_lying_in_hands below); settle counts the jokers.
         return super().finish(
-            names, winner, self._counted(hands), entry_players=entry_players, romme=romme
+            names,
+            winner,
+            cast("Mapping[P, Sequence[Card] | int]", hands),
+            entry_players=entry_players,
+            on_table=cast("Iterable[Card]", on_table),
+            romme=romme,
         )
 
     def settle(
@@ -197,8 +199,11 @@ class GermanRummy(Variant):
             for player, hand in hands.items()
         }
 
-    def _refuse_lying_in_hands(
-        self, names: Mapping[P, str], hands: Mapping[P, Sequence[Piece] | int], lying: list[Piece]
+    def refuse_lying_in_hands(
+        self,
+        names: Mapping[P, str],
+        hands: Mapping[P, Sequence[Piece] | int],
+        lying: Sequence[Piece],
     ) -> None:
         """Refuse a card in a hand whose copies all lie on the table, or a copy too many (G8)."""
         copies = Counter(piece for piece in lying if isinstance(piece, Card))
