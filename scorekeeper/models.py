@@ -117,7 +117,11 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
 
 
 class Entry(db.Model):  # type: ignore[name-defined,misc]
-    """A meld or a layoff as the recorder entered it, with the value written down then (R3)."""
+    """A meld, a layoff or a joker swap as the recorder entered it, valued then (R3).
+
+    A joker swap (G4) is two rows: the swap, naming the meld the joker left and holding the
+    cards put in its place, and right after it the new meld, grouped with the swap.
+    """
 
     __tablename__ = "entries"
 
@@ -126,10 +130,12 @@ class Entry(db.Model):  # type: ignore[name-defined,misc]
     position: so.Mapped[int]
     kind: so.Mapped[str] = so.mapped_column(sa.String(10))
     player_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("players.id"))
-    # A layoff names the meld entry it was laid onto; a meld leaves this empty.
+    # A layoff names the meld entry it was laid onto, a swap the meld its joker left; a meld
+    # leaves this empty.
     meld_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("entries.id"), index=True)
     meld_kind: so.Mapped[str | None] = so.mapped_column(sa.String(10))
-    # The second and later melds of an entry of several melds name its first meld here.
+    # The second and later melds of an entry of several melds name its first meld here; the
+    # new meld of a joker swap names the swap.
     group_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("entries.id"), index=True)
     value: so.Mapped[int]
     created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
@@ -142,7 +148,7 @@ class Entry(db.Model):  # type: ignore[name-defined,misc]
 
     __table_args__ = (
         sa.UniqueConstraint("game_id", "position"),
-        sa.CheckConstraint("kind IN ('meld', 'layoff')", name="kind_known"),
+        sa.CheckConstraint("kind IN ('meld', 'layoff', 'swap')", name="kind_known"),
         # An undone entry's id must not come back on SQLite: a page or client that still shows
         # it would undo, delete or lay off onto the entry recorded after it.
         {"sqlite_autoincrement": True},
@@ -150,7 +156,11 @@ class Entry(db.Model):  # type: ignore[name-defined,misc]
 
 
 class TableCard(db.Model):  # type: ignore[name-defined,misc]
-    """A card an entry put on the table; the database holds each card once per game."""
+    """A card or joker an entry put on the table; the database holds each copy once per game.
+
+    ``copy`` tells the two copies of a card apart where two packs are played (G8). A joker that
+    a swap moved into a new meld has a row there too, so jokers count rows, not jokers lying.
+    """
 
     __tablename__ = "table_cards"
 
@@ -158,12 +168,19 @@ class TableCard(db.Model):  # type: ignore[name-defined,misc]
     entry_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("entries.id"), index=True)
     game_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("games.id"))
     card: so.Mapped[str] = so.mapped_column(sa.String(4))
+    copy: so.Mapped[int] = so.mapped_column(default=0, server_default="0")
+    # The card a joker stands for where it stands for one (a sequence's, or the one suit a set
+    # misses); empty for a natural card and for a set's joker with two suits missing.
+    stands_for: so.Mapped[str | None] = so.mapped_column(sa.String(4))
     position: so.Mapped[int]
     value: so.Mapped[int]
 
     entry: so.Mapped[Entry] = so.relationship(back_populates="cards")
 
-    __table_args__ = (sa.UniqueConstraint("game_id", "card"),)
+    __table_args__ = (
+        sa.UniqueConstraint("game_id", "card", "copy"),
+        sa.CheckConstraint("copy >= 0", name="copy_counted"),
+    )
 
 
 class SettlementLine(db.Model):  # type: ignore[name-defined,misc]

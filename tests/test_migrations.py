@@ -83,14 +83,16 @@ def test_the_migrations_go_down_to_an_empty_database_and_up_again(empty_url: str
         db.engine.dispose()
 
 
-def test_each_card_lies_once_a_game_by_a_named_unique_constraint(empty_url: str) -> None:
+def test_each_copy_of_a_card_lies_once_a_game_by_a_named_unique_constraint(
+    empty_url: str,
+) -> None:
     app = empty_app(empty_url)
     with app.app_context():
         upgrade()
         names = {
             index["name"] for index in sa.inspect(db.engine).get_unique_constraints("table_cards")
         }
-        assert "uq_table_cards_game_id_card" in names
+        assert "uq_table_cards_game_id_card_copy" in names
         db.engine.dispose()
 
 

@@ -13,10 +13,32 @@ _POINTS = {
     "additionalProperties": {"type": "integer"},
 }
 _CARDS_IN = {
-    "description": 'Cards as text ("Q♣ K♣ A♣", "qc kc ac", "D♣ K♣ A♣") or a list of cards.',
+    "description": 'Cards as text ("Q♣ K♣ A♣", "qc kc ac", "D♣ K♣ A♣") or a list of cards. '
+    "In German Rummy a joker is JKR (also Joker, any case), and JKR=7♠ says what it stands for.",
     "oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
 }
 _CARDS_OUT = {"type": "array", "items": {"type": "string"}}
+_KIND = {"enum": ["set", "sequence"]}
+# German Rummy (G2): a joker lies in "cards" as "JKR"; "jokers" says what each stands for.
+_JOKERS = {
+    "type": "array",
+    "description": 'German Rummy: each joker, by its place in "cards" (index, from 0, where it '
+    'lies as "JKR"), and the cards it may stand for: one in a sequence, each missing suit in a '
+    "set.",
+    "items": {
+        "type": "object",
+        "required": ["index", "as"],
+        "properties": {
+            "index": {"type": "integer", "minimum": 0},
+            "as": {"type": "array", "minItems": 1, "items": {"type": "string"}},
+        },
+    },
+}
+_OPENING_VALUE = {
+    "type": "integer",
+    "description": "German Rummy: what the meld counts towards an opening (G3): 2-10 face value, "
+    "J Q K 10, ace 11 in a set or after the K and 1 before the 2, a joker the card it stands for.",
+}
 _ID = {"type": "integer", "minimum": 1}
 _SESSION_ID = {
     "type": "string",
@@ -89,6 +111,33 @@ _LANG = {
 }
 
 
+# German Rummy's house rules, on POST /sessions and /check; the other systems have none of them.
+_GERMAN_RULES: dict[str, Any] = {
+    "opening": {
+        "type": "integer",
+        "minimum": 0,
+        "default": 40,
+        "description": "German Rummy: what an opening must count at the least; 0 for none (G3).",
+    },
+    "joker_in_hand": {
+        "enum": [20, 25, 30],
+        "default": 30,
+        "description": "German Rummy: what a joker left in a hand costs (G5).",
+    },
+    "hand_romme_doubles": {
+        "type": "boolean",
+        "default": False,
+        "description": "German Rummy: a Hand-Rommé doubles every loser's minus points (G6).",
+    },
+    "joker_swap_from_set": {
+        "enum": ["any", "four"],
+        "default": "any",
+        "description": 'German Rummy: "four" (the German Skat Association\'s reading) takes a '
+        "joker from a set only when the set becomes four natural cards (G4).",
+    },
+}
+
+
 def _id_param(name: str) -> dict[str, Any]:
     schema = _SESSION_ID if name == "session_id" else _ID
     return {"name": name, "in": "path", "required": True, "schema": schema}
@@ -100,7 +149,8 @@ OPENAPI: dict[str, Any] = {
         "title": "Treppenrommé scorekeeper",
         "version": "1",
         "description": "Record melds, layoffs and settlements of rummy sessions under the rule "
-        "system a table chooses: Treppenrommé (the default) or Boathouse Rum.",
+        "system a table chooses: Treppenrommé (the default) or Boathouse Rum, or German Rummy "
+        "with jokers, a 40-point opening, joker swaps and minus points.",
     },
     "paths": {
         "/api/v1/openapi.json": {
@@ -126,6 +176,10 @@ OPENAPI: dict[str, Any] = {
         "/api/v1/check": {
             "post": {
                 "summary": "Check cards as a meld, or as a layoff onto a meld",
+                "description": "German Rummy also checks a joker swap: onto (the meld lying), "
+                "cards (the natural card or cards put in the joker's place) and new_meld (the "
+                "new meld's cards, the joker taken written JKR). A joker in doubt (5♠ 6♠ JKR: 4♠ "
+                "or 7♠) answers valid false with an error naming the choices and joker_choices.",
                 "requestBody": _body(
                     {
                         "type": "object",
@@ -134,10 +188,21 @@ OPENAPI: dict[str, Any] = {
                             "cards": _CARDS_IN,
                             "onto": {
                                 "description": "The meld to lay off onto; null or left out "
-                                "checks the cards as a new meld.",
+                                "checks the cards as a new meld. With new_meld: the meld the "
+                                "joker is taken from.",
                                 "oneOf": [*_CARDS_IN["oneOf"], {"type": "null"}],
                             },
                             "variant": _VARIANT_NAME,
+                            "rules": {
+                                "type": "object",
+                                "description": "The house rules, as on POST /api/v1/sessions.",
+                                "properties": _GERMAN_RULES,
+                            },
+                            "new_meld": {
+                                **_CARDS_IN,
+                                "description": "German Rummy, a joker swap: the new meld's "
+                                "cards, with the joker taken from onto (G4).",
+                            },
                         },
                     }
                 ),
@@ -163,14 +228,17 @@ OPENAPI: dict[str, Any] = {
                                 "maxItems": 6,
                                 "description": "Names in seating order (clockwise), each "
                                 "different and at most 40 characters: 2 to 4 in Treppenrommé, "
-                                "2 to 6 in Boathouse Rum (GET /api/v1/variants).",
+                                "2 to 6 in Boathouse Rum and German Rummy (GET /api/v1/variants).",
                             },
                             "variant": _VARIANT_NAME,
                             "rules": {
                                 "type": "object",
                                 "description": "House rules, every key optional (defaults in "
                                 'GET /api/v1/variants): "end": {"target": N} or {"games": N}; '
-                                'Treppenrommé\'s "romme_doubling": "winner" or "loser".',
+                                'Treppenrommé\'s "romme_doubling": "winner" or "loser". German '
+                                'Rummy: "end": {"limit": -N} (default {"limit": -500}) or '
+                                '{"games": N}, and the keys below.',
+                                "properties": _GERMAN_RULES,
                             },
                             "target": {
                                 "type": "integer",
@@ -235,6 +303,9 @@ OPENAPI: dict[str, Any] = {
             "post": {
                 "security": _EDIT,
                 "summary": "Record a meld, or several melds put down at once as one entry",
+                "description": "German Rummy: a player's first entry in a game is their opening "
+                "(G3), its melds together worth at least the opening minimum; under it: 422 "
+                "naming their value and the minimum. A joker in doubt is 422 (write JKR=7♠).",
                 "parameters": [_IDEMPOTENCY_KEY],
                 "requestBody": _body(
                     {
@@ -275,6 +346,7 @@ OPENAPI: dict[str, Any] = {
                                                     "kind": {"enum": ["set", "sequence"]},
                                                     "cards": _CARDS_OUT,
                                                     "value": {"type": "integer"},
+                                                    "jokers": _JOKERS,
                                                 },
                                             },
                                         },
@@ -293,6 +365,8 @@ OPENAPI: dict[str, Any] = {
             "post": {
                 "security": _EDIT,
                 "summary": "Record a layoff onto a meld on the table",
+                "description": "German Rummy: no layoff before the player's opening (422), and a "
+                "joker laid off in doubt is 422 (write JKR=7♠).",
                 "parameters": [_IDEMPOTENCY_KEY],
                 "requestBody": _body(
                     {
@@ -317,6 +391,66 @@ OPENAPI: dict[str, Any] = {
                                 "position": {"type": "integer"},
                                 "created_at": {"type": "string", "format": "date-time"},
                                 "meld": {"$ref": "#/components/schemas/Meld"},
+                            },
+                        },
+                    ),
+                    **_errors(400, 404, 409, 413, 415, 422),
+                },
+            },
+        },
+        "/api/v1/games/{game_id}/swaps": {
+            "parameters": [_id_param("game_id")],
+            "post": {
+                "security": _EDIT,
+                "summary": "Record a joker swap: a card into a joker's place, the joker into a "
+                "new meld",
+                "description": "German Rummy (G4): a player who has opened puts the natural card "
+                "a joker stands for (in a set: a missing suit) into its place in a meld on the "
+                "table, and melds the joker at once with cards from the hand. One entry of type "
+                "swap, undone and deleted like the others. 422 before the player's opening, and "
+                'for a swap against G4 (the wrong card; under "joker_swap_from_set": "four", a '
+                "set that does not become four natural cards).",
+                "parameters": [_IDEMPOTENCY_KEY],
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "required": ["player", "meld", "cards", "new_meld"],
+                        "properties": {
+                            "player": _ID,
+                            "meld": {**_ID, "description": "The meld the joker is taken from."},
+                            "cards": {
+                                **_CARDS_IN,
+                                "description": "The natural card or cards put in the joker's "
+                                'place, e.g. "6♣".',
+                            },
+                            "new_meld": {
+                                **_CARDS_IN,
+                                "description": "The new meld's cards with the joker taken, "
+                                'written JKR, e.g. "8♥ JKR 10♥".',
+                            },
+                        },
+                    }
+                ),
+                "responses": {
+                    "201": _answer(
+                        "The swap's entry, the meld as it lies now, and the new meld.",
+                        {
+                            "type": "object",
+                            "required": ["entry", "meld", "new_meld"],
+                            "properties": {
+                                "entry": _ID,
+                                "meld": {"$ref": "#/components/schemas/Meld"},
+                                "new_meld": {
+                                    "type": "object",
+                                    "required": ["id", "kind", "cards", "value"],
+                                    "properties": {
+                                        "id": _ID,
+                                        "kind": _KIND,
+                                        "cards": _CARDS_OUT,
+                                        "value": {"type": "integer"},
+                                        "jokers": _JOKERS,
+                                    },
+                                },
                             },
                         },
                     ),
@@ -486,6 +620,28 @@ OPENAPI: dict[str, Any] = {
                         },
                     },
                     "error": {"type": "string"},
+                    "jokers": _JOKERS,
+                    "joker_choices": {
+                        **_CARDS_OUT,
+                        "description": "German Rummy, valid false: the cards a joker in doubt "
+                        "may stand for (G2); say which as JKR=<card>.",
+                    },
+                    "opening_value": _OPENING_VALUE,
+                    "meld": {
+                        "type": "object",
+                        "description": "A joker swap: the meld after the swap.",
+                        "properties": {"kind": _KIND, "cards": _CARDS_OUT, "jokers": _JOKERS},
+                    },
+                    "new_meld": {
+                        "type": "object",
+                        "description": "A joker swap: the new meld with the joker taken.",
+                        "properties": {
+                            "kind": _KIND,
+                            "cards": _CARDS_OUT,
+                            "jokers": _JOKERS,
+                            "opening_value": _OPENING_VALUE,
+                        },
+                    },
                 },
             },
             "Variant": {
@@ -567,7 +723,7 @@ OPENAPI: dict[str, Any] = {
                     "target": {
                         "type": ["integer", "null"],
                         "description": "The total the session is played to; null when it ends "
-                        "after a number of games.",
+                        "after a number of games, or at a limit (German Rummy).",
                     },
                     "variant": {"type": "string"},
                     "rules": {
@@ -579,12 +735,21 @@ OPENAPI: dict[str, Any] = {
                         "description": "Only for a session of a fixed number of games.",
                     },
                     "players": {"type": "array", "items": {"$ref": "#/components/schemas/Player"}},
-                    "winner": {"type": ["integer", "null"]},
-                    "totals": _POINTS,
+                    "winner": {
+                        "type": ["integer", "null"],
+                        "description": "The player with the highest total when the session "
+                        "ended (in German Rummy: the fewest minus points).",
+                    },
+                    "totals": {
+                        **_POINTS,
+                        "description": "The sums of the games' points; German Rummy's are 0 or "
+                        "negative.",
+                    },
                     "to_go": {
                         "type": "object",
-                        "description": "Each player's distance to the target (null when the "
-                        "session ends after a number of games).",
+                        "description": "Each player's distance to the target, or in German "
+                        "Rummy to the limit (a total of -56 under a limit of -500 has 444 to go); "
+                        "null when the session ends after a number of games.",
                         "additionalProperties": {"type": ["integer", "null"]},
                     },
                     "dealer": _ID,
@@ -604,6 +769,7 @@ OPENAPI: dict[str, Any] = {
                     "kind": {"enum": ["set", "sequence"]},
                     "cards": _CARDS_OUT,
                     "value": {"type": "integer"},
+                    "jokers": _JOKERS,
                 },
             },
             "Entry": {
@@ -611,15 +777,26 @@ OPENAPI: dict[str, Any] = {
                 "required": ["id", "type", "player", "meld", "cards", "value"],
                 "properties": {
                     "id": _ID,
-                    "type": {"enum": ["meld", "layoff"]},
+                    "type": {
+                        "enum": ["meld", "layoff", "swap"],
+                        "description": "swap: a joker swap (German Rummy, G4).",
+                    },
                     "player": _ID,
-                    "meld": _ID,
+                    "meld": {
+                        **_ID,
+                        "description": "A layoff's meld; for a swap, the meld the joker left.",
+                    },
                     "melds": {
                         "type": "array",
                         "items": _ID,
-                        "description": "A meld entry's melds: one, or several put down at once.",
+                        "description": "A meld entry's melds: one, or several put down at once; "
+                        "for a swap, the new meld's id.",
                     },
-                    "cards": _CARDS_OUT,
+                    "cards": {
+                        **_CARDS_OUT,
+                        "description": "The cards put down; for a swap, those put in the "
+                        "joker's place and the new meld's.",
+                    },
                     "values": {"type": "array", "items": {"type": "integer"}},
                     "value": {"type": "integer"},
                     "position": {"type": "integer"},
@@ -662,12 +839,17 @@ OPENAPI: dict[str, Any] = {
                     "hands": {
                         "type": "object",
                         "description": "Each other player's hand: its cards, or the points "
-                        "the table counted for it (a whole number).",
+                        "the table counted for it (a whole number). In German Rummy a hand may "
+                        "hold jokers (JKR).",
                         "additionalProperties": {
                             "oneOf": [*_CARDS_IN["oneOf"], {"type": "integer"}]
                         },
                     },
-                    "romme": {"type": ["boolean", "null"]},
+                    "romme": {
+                        "type": ["boolean", "null"],
+                        "description": "A Rommé hand (German Rummy: a Hand-Rommé); inferred "
+                        "from the entries when left out or null.",
+                    },
                 },
             },
             "Finish": {
@@ -686,15 +868,24 @@ OPENAPI: dict[str, Any] = {
                     "game": _ID,
                     "status": {"type": "string"},
                     "winner": {"type": ["integer", "null"]},
-                    "romme": {"type": "boolean"},
+                    "romme": {
+                        "type": "boolean",
+                        "description": "Whether the winner had a Rommé hand (German Rummy: a "
+                        "Hand-Rommé, which doubles only by the house rule hand_romme_doubles).",
+                    },
                     "romme_possible": {"type": "boolean"},
                     "hand_points": {
                         **_POINTS,
                         "description": "What each loser's hand counts before doubling (Boathouse "
-                        "Rum: its unmatched cards).",
+                        "Rum: its unmatched cards; German Rummy: all its cards, a joker 30 or by "
+                        "the house rule joker_in_hand).",
                     },
                     "factors": _POINTS,
-                    "settlement": _POINTS,
+                    "settlement": {
+                        **_POINTS,
+                        "description": "Each player's points from the settlement. German Rummy: "
+                        "0 for the winner, minus the hand for each loser, doubling included.",
+                    },
                     "paid": {**_POINTS, "description": "What each loser pays, doubling included."},
                     "unmatched": {
                         "type": "object",

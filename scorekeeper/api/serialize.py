@@ -59,21 +59,48 @@ def game_json(game: services.GameState) -> dict[str, Any]:
         "status": game.status,
         "winner": game.winner_id,
         "romme": game.romme,
-        "melds": [meld_json(entry, table.melds[entry.id]) for entry in melds],
+        "melds": [meld_json(entry, table.melds[entry.id], game.variant) for entry in melds],
         "entries": _entries_json(game.entries),
         "points": _by_player(services.game_points(game)),
     }
 
 
-def meld_json(entry: services.EntryRow, lying: rules.Meld) -> dict[str, Any]:
+def meld_json(
+    entry: services.EntryRow, lying: rules.Meld, variant: rules.Variant
+) -> dict[str, Any]:
     """Return a meld as it lies now: its cards with layoffs, and the value written for it."""
     return {
         "id": entry.id,
         "player": entry.player_id,
         "kind": entry.meld_kind,
-        "cards": [card.code for card in lying.cards],
+        **cards_json(lying, variant),
         "value": entry.value,
     }
+
+
+def cards_json(meld: rules.Meld, variant: rules.Variant) -> dict[str, Any]:
+    """Return a meld's cards, a joker as ``JKR``, and what each joker stands for (G2).
+
+    ``"jokers"`` is there where the rule system plays jokers: the answers of the others keep
+    their shape.
+
+    >>> from scorekeeper.rules.cards import parse_pieces
+    >>> german = rules.GermanRummy()
+    >>> cards_json(rules.classify_pieces(parse_pieces("6♠ 6♥ JKR"), german), german)
+    {'cards': ['6♠', '6♥', 'JKR'], 'jokers': [{'index': 2, 'as': ['6♦', '6♣']}]}
+    """
+    cards: dict[str, Any] = {"cards": [piece_code(piece) for piece in meld.cards]}
+    if variant.jokers:
+        cards["jokers"] = [
+            {"index": place.index, "as": [card.code for card in place.stands_for]}
+            for place in meld.jokers
+        ]
+    return cards
+
+
+def piece_code(piece: rules.Piece) -> str:
+    """Return a card's code, or ``JKR`` for a joker whatever it stands for."""
+    return rules.Joker().code if isinstance(piece, rules.Joker) else piece.code
 
 
 def _entries_json(entries: list[services.EntryRow]) -> list[dict[str, Any]]:
@@ -94,14 +121,16 @@ def _entries_json(entries: list[services.EntryRow]) -> list[dict[str, Any]]:
 
 
 def entry_json(entry: services.EntryRow) -> dict[str, Any]:
-    """Return one entry as the recorder wrote it."""
+    """Return one entry as the recorder wrote it; a swap's new meld joins it (its "melds")."""
     melds = {"melds": [entry.id]} if entry.kind == "meld" else {}
+    if entry.kind == "swap":
+        melds = {"melds": []}
     return {
         **melds,
         "id": entry.id,
         "type": entry.kind,
         "player": entry.player_id,
-        "meld": entry.meld_id if entry.kind == "layoff" else entry.id,
+        "meld": entry.id if entry.kind == "meld" else entry.meld_id,
         "cards": [card.card for card in entry.cards],
         "values": [card.value for card in entry.cards],
         "value": entry.value,

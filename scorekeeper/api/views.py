@@ -214,45 +214,69 @@ def variants() -> Response:
 
 @bp.post("/check")
 def check() -> Response:
-    """Check cards as a meld, or as a layoff ``onto`` a meld, without recording anything."""
+    """Check cards as a meld, as a layoff ``onto`` a meld, or as a joker swap, recording nothing.
+
+    A joker in doubt (G2) is no meld yet: the answer names the cards it may stand for.
+    """
     body = _body()
-    variant = rules.find_variant(_name(body, "variant", rules.TREPPENROMME.name))
-    cards = rules.parse_cards(_cards(body, "cards"))
+    variant = rules.find_variant(_name(body, "variant", rules.TREPPENROMME.name), _rules(body))
+    read = variant.read_cards
+    cards = read(_cards(body, "cards"))
     onto_text = body.get("onto")
     try:
-        if onto_text is None:
-            meld = rules.classify(cards, variant)
+        if "new_meld" in body:
+            swap = rules.swap_joker(
+                read(_cards(body, "onto")), cards, read(_cards(body, "new_meld")), variant
+            )
             return jsonify(
                 valid=True,
-                kind=meld.kind.value,
-                cards=[card.code for card in meld.cards],
-                values=list(meld.values),
-                value=meld.value,
-                aces=_aces(meld, set(meld.cards)),
+                meld={"kind": swap.meld.kind.value, **serialize.cards_json(swap.meld, variant)},
+                added=[card.code for card in swap.cards],
+                new_meld=_meld_checked(swap.new_meld, variant),
             )
-        onto = rules.parse_cards(_cards(body, "onto"))
-        layoff = rules.lay_off(onto, cards, variant)
+        if onto_text is None:
+            meld = rules.classify_pieces(cards, variant)
+            return jsonify(valid=True, **_meld_checked(meld, variant))
+        layoff = rules.lay_off_pieces(read(_cards(body, "onto")), cards, variant)
     except rules.CardNotationError:
         raise
+    except rules.JokerInDoubtError as error:
+        return jsonify(
+            valid=False,
+            error=error.message(_language()),
+            joker_choices=[card.code for card in error.choices],
+        )
     except rules.RulesError as error:
         return jsonify(valid=False, error=error.message(_language()))
     return jsonify(
         valid=True,
         kind=layoff.meld.kind.value,
-        cards=[card.code for card in layoff.meld.cards],
-        added=[card.code for card in layoff.cards],
+        **serialize.cards_json(layoff.meld, variant),
+        added=[serialize.piece_code(card) for card in layoff.cards],
         values=list(layoff.values),
         value=layoff.value,
         aces=_aces(layoff.meld, set(layoff.cards)),
     )
 
 
-def _aces(meld: rules.Meld, counted: set[rules.Card]) -> list[dict[str, Any]]:
+def _meld_checked(meld: rules.Meld, variant: rules.Variant) -> dict[str, Any]:
+    """Return what the check says of a meld: kind, cards, jokers, values, aces, opening value."""
+    return {
+        "kind": meld.kind.value,
+        **serialize.cards_json(meld, variant),
+        "values": list(meld.values),
+        "value": meld.value,
+        "opening_value": meld.opening_value,
+        "aces": _aces(meld, set(meld.cards)),
+    }
+
+
+def _aces(meld: rules.Meld, counted: set[rules.Piece]) -> list[dict[str, Any]]:
     """Say where each counted ace lies and what it scores there (set, high, corner, low)."""
     return [
         {"card": card.code, "position": position.value, "value": value}
         for card, value, position in zip(meld.cards, meld.values, meld.ace_positions, strict=True)
-        if position is not None and card in counted
+        if position is not None and card in counted and isinstance(card, rules.Card)
     ]
 
 
@@ -268,9 +292,7 @@ def create_session() -> tuple[Response, int]:
     if "target" in body and not _is_int(target):
         raise BadBody(_l("target must be a whole number of points, e.g. 500."))
     variant = _name(body, "variant", rules.TREPPENROMME.name)
-    house_rules = body.get("rules", {})
-    if not isinstance(house_rules, dict):
-        raise BadBody(_l('rules must be an object of house rules, e.g. {"end": {"games": 5}}.'))
+    house_rules = _rules(body)
     dealer = _first_dealer(body.get("dealer", 0), names)
     keys = SessionKeys.new()
     session = services.create_session(
@@ -319,14 +341,36 @@ def record_meld(game_id: int) -> tuple[Response, int]:
         return jsonify(
             {
                 "entry": several.id,
-                "melds": [serialize.meld_json(row, meld) for row, meld in several.melds],
+                "melds": [
+                    serialize.meld_json(row, meld, several.variant) for row, meld in several.melds
+                ],
                 "value": several.value,
             }
         ), 201
     cards = _cards(body, "cards")
     recorded = services.record_meld(game_id, player, cards)
     return jsonify(
-        {**serialize.meld_json(recorded.entry, recorded.meld), "entry": recorded.id}
+        {
+            **serialize.meld_json(recorded.entry, recorded.meld, recorded.variant),
+            "entry": recorded.id,
+        }
+    ), 201
+
+
+@bp.post("/games/<int:game_id>/swaps")
+@idempotent
+def record_swap(game_id: int) -> tuple[Response, int]:
+    """Record a joker swap (G4): ``cards`` put in the joker's place in ``meld``, ``new_meld``."""
+    body = _body()
+    player, meld = _id(body, "player"), _id(body, "meld")
+    cards, new_meld = _cards(body, "cards"), _cards(body, "new_meld")
+    swap = services.record_swap(game_id, player, meld, cards, new_meld)
+    return jsonify(
+        {
+            "entry": swap.id,
+            "meld": serialize.meld_json(swap.meld_entry, swap.meld, swap.variant),
+            "new_meld": serialize.meld_json(swap.new_meld_row, swap.new_meld, swap.variant),
+        }
     ), 201
 
 
@@ -340,7 +384,7 @@ def record_layoff(game_id: int) -> tuple[Response, int]:
     return jsonify(
         {
             **serialize.entry_json(recorded.entry),
-            "meld": serialize.meld_json(recorded.meld_entry, recorded.meld),
+            "meld": serialize.meld_json(recorded.meld_entry, recorded.meld, recorded.variant),
         }
     ), 201
 
@@ -436,6 +480,13 @@ def _malformed() -> dict[str, Any]:
     from werkzeug.exceptions import BadRequest
 
     raise BadRequest(_l("The body is not valid JSON."))
+
+
+def _rules(body: dict[str, Any]) -> dict[str, Any]:
+    house_rules = body.get("rules", {})
+    if not isinstance(house_rules, dict):
+        raise BadBody(_l('rules must be an object of house rules, e.g. {"end": {"games": 5}}.'))
+    return house_rules
 
 
 def _is_int(value: object) -> bool:

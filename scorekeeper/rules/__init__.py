@@ -54,7 +54,13 @@ from scorekeeper.rules.messages import (
     render_message,
     wording,
 )
-from scorekeeper.rules.opening import opening_value, refuse_opening
+from scorekeeper.rules.opening import (
+    Turn,
+    first_broken_turn,
+    opening_value,
+    refuse_opening,
+    refuse_turn,
+)
 from scorekeeper.rules.seating import (
     check_target,
     seat_players,
@@ -75,6 +81,7 @@ from scorekeeper.rules.table import (
     Table,
     TableEntry,
     first_entry_changed,
+    refuse_copies_beside,
     replay,
     replay_correction,
     values_after_replay,
@@ -138,6 +145,7 @@ __all__ = [
     "TableEntry",
     "TooFewCardsError",
     "Treppenromme",
+    "Turn",
     "Variant",
     "Wording",
     "cards_text",
@@ -145,6 +153,7 @@ __all__ = [
     "classify",
     "classify_pieces",
     "find_variant",
+    "first_broken_turn",
     "first_entry_changed",
     "full_pack",
     "hand_points_range",
@@ -157,8 +166,10 @@ __all__ = [
     "parse_cards",
     "parse_pieces",
     "plural_wording",
+    "refuse_copies_beside",
     "refuse_opening",
     "refuse_repeated_cards",
+    "refuse_turn",
     "render_message",
     "repeated_cards",
     "replay",

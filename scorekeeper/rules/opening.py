@@ -14,13 +14,18 @@ may come before the opening is the rule system's to say (``Variant.refuse_before
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from scorekeeper.rules.errors import OpeningError
 from scorekeeper.rules.melds import Meld
 from scorekeeper.rules.messages import AllOf
+from scorekeeper.rules.variants import Variant
 
-__all__ = ["opening_value", "refuse_opening"]
+__all__ = ["Turn", "first_broken_turn", "opening_value", "refuse_opening", "refuse_turn"]
+
+K = TypeVar("K", bound=Hashable)
 
 
 def opening_value(melds: Iterable[Meld]) -> int:
@@ -48,3 +53,53 @@ def refuse_opening(melds: Sequence[Meld], minimum: int) -> None:
             minimum=minimum,
             count=len(melds),
         )
+
+
+@dataclass(frozen=True)
+class Turn(Generic[K]):
+    """One entry of a game as the opening rule sees it: whose, of what kind, the melds it made.
+
+    ``kind`` is ``"meld"`` (one or more melds put down together), ``"layoff"`` or ``"swap"``
+    (whose ``melds`` is the new meld).
+    """
+
+    key: K
+    player: Hashable
+    kind: str
+    melds: tuple[Meld, ...] = ()
+
+
+def refuse_turn(turn: Turn[K], earlier: Sequence[str], variant: Variant, name: str = "") -> None:
+    """Raise if an entry breaks the opening rule (G3); ``earlier`` are the player's kinds before.
+
+    >>> from scorekeeper.rules.variants.german_rummy import GermanRummy
+    >>> refuse_turn(Turn(1, "Ann", "layoff"), [], GermanRummy(), "Ann")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.OpeningError: Ann has not opened yet: there is no layoff before the \
+opening.
+    """
+    variant.refuse_before_opening(turn.kind, earlier, name)
+    if not earlier and turn.kind == "meld":
+        refuse_opening(turn.melds, variant.opening_minimum())
+
+
+def first_broken_turn(turns: Iterable[Turn[K]], variant: Variant) -> Turn[K] | None:
+    """Return the first entry that breaks the opening rule (G3), e.g. after one was removed.
+
+    >>> from scorekeeper.rules.cards import parse_cards
+    >>> from scorekeeper.rules.melds import classify
+    >>> from scorekeeper.rules.variants.german_rummy import GermanRummy
+    >>> low = classify(parse_cards("3♦ 3♥ 3♠"), GermanRummy())
+    >>> first_broken_turn([Turn(1, "Ann", "meld", (low,))], GermanRummy()).key
+    1
+    """
+    earlier: dict[Hashable, list[str]] = {}
+    for turn in turns:
+        kinds = earlier.setdefault(turn.player, [])
+        try:
+            refuse_turn(turn, kinds, variant)
+        except OpeningError:
+            return turn
+        kinds.append(turn.kind)
+    return None

@@ -164,6 +164,22 @@ class Table(Generic[K]):
             raise CardAlreadyPlayedError("table.no_jokers_left", jokers=self.variant.jokers)
 
 
+def refuse_copies_beside(
+    lying: Iterable[Piece], cards: Sequence[Piece], variant: Variant = TREPPENROMME
+) -> None:
+    """Refuse cards whose every copy lies elsewhere on the table, e.g. for a correction (G8).
+
+    >>> from scorekeeper.rules.cards import parse_cards
+    >>> refuse_copies_beside(parse_cards("7♥"), parse_cards("7♥ 8♥ 9♥"))
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.CardAlreadyPlayedError: 7♥ is already on the table.
+    """
+    table: Table[int] = Table(variant)
+    table._lay(lying)
+    table._refuse_copies([piece for piece in cards if isinstance(piece, Card)])
+
+
 # Rebuilding a game's table at every entry values the same melds again and again; both are
 # pure, so the recent answers are kept (refusals are raised afresh each time).
 @lru_cache(maxsize=4096)

@@ -62,7 +62,7 @@ class Finish:
     winner: PlayerRow | None
     romme: bool
     romme_possible: bool
-    hands: dict[int, list[rules.Card]]
+    hands: dict[int, list[rules.Piece]]
     settlement: rules.GameSettlement[int]
     hand_points: dict[int, int] = field(default_factory=dict)
     # The session after the finish, read before its commit (None for a preview).
@@ -83,17 +83,17 @@ def preview_finish(
     if winner_id is not None:
         player_of(game, winner_id)
     names = {player.id: player.name for player in game.players}
-    parsed: dict[int, list[rules.Card] | int] = {}
+    parsed: dict[int, list[rules.Piece] | int] = {}
     for player_id, hand in hands.items():
         if player_id not in names:
             raise InvalidRequestError("hand_of_a_stranger")
-        parsed[player_id] = hand if isinstance(hand, int) else rules.parse_cards(hand)
+        parsed[player_id] = hand if isinstance(hand, int) else game.variant.read_cards(hand)
     settlement = game.variant.finish(
         names,
         winner_id,
         parsed,
         entry_players=[entry.player_id for entry in game.entries],
-        on_table=table_of(game).cards if winner_id is not None else (),
+        on_table=table_of(game).lying() if winner_id is not None else (),
         romme=romme,
     )
     winner = player_of(game, winner_id) if winner_id is not None else None

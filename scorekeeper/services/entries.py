@@ -1,7 +1,9 @@
-"""Use cases of the entries of a game: record, correct, delete and undo melds and layoffs."""
+"""Use cases of the entries of a game: record, correct, delete and undo melds, layoffs, swaps."""
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import sqlalchemy as sa
@@ -12,19 +14,24 @@ from scorekeeper.models import utcnow
 from scorekeeper.services.errors import ConflictError, InvalidRequestError, write_use_case
 from scorekeeper.services.rows import (
     ENTRIES,
+    JOKER,
     TABLE_CARDS,
     CardRow,
     EntryRow,
     GameState,
+    PlayerRow,
     commit,
     entry_in,
     game_state,
     insert_row,
     open_state,
+    pieces_of,
     player_of,
     refuse_closed,
-    table_entry,
+    table_entries,
     table_of,
+    turns_of,
+    written_values,
 )
 
 
@@ -35,6 +42,7 @@ class Recorded:
     entry: EntryRow
     meld_entry: EntryRow
     meld: rules.Meld
+    variant: rules.Variant
 
     @property
     def id(self) -> int:
@@ -57,6 +65,7 @@ class RecordedMelds:
     """An entry of one or more melds just written: each meld's row and the meld as it lies."""
 
     melds: list[tuple[EntryRow, rules.Meld]]
+    variant: rules.Variant
 
     @property
     def id(self) -> int:
@@ -67,6 +76,23 @@ class RecordedMelds:
     def value(self) -> int:
         """Return the value written for the entry, its melds' together."""
         return sum(row.value for row, _meld in self.melds)
+
+
+@dataclass(frozen=True)
+class RecordedSwap:
+    """A joker swap just written (G4): the meld the joker left and the new meld it went into."""
+
+    entry: EntryRow
+    meld_entry: EntryRow
+    meld: rules.Meld
+    new_meld_row: EntryRow
+    new_meld: rules.Meld
+    variant: rules.Variant
+
+    @property
+    def id(self) -> int:
+        """Return the id of the entry: the swap's."""
+        return self.entry.id
 
 
 @dataclass(frozen=True)
@@ -93,8 +119,10 @@ class Undone:
 _INSERT_ENTRY = sa.insert(ENTRIES)
 
 
-# RETURNING gives the rows in no set order, so the cards are matched by card.
-_INSERT_CARDS = sa.insert(TABLE_CARDS).returning(TABLE_CARDS.c.card, TABLE_CARDS.c.id)
+# RETURNING gives the rows in no set order, so the cards are matched by card and copy.
+_INSERT_CARDS = sa.insert(TABLE_CARDS).returning(
+    TABLE_CARDS.c.card, TABLE_CARDS.c.copy, TABLE_CARDS.c.id
+)
 
 
 _DELETE_CARDS = sa.delete(TABLE_CARDS).where(TABLE_CARDS.c.entry_id == sa.bindparam("entry"))
@@ -118,27 +146,28 @@ _CORRECT_ENTRY = (
 @write_use_case
 def record_meld(game_id: int, player_id: int, cards: str) -> Recorded:
     """Record a player's new meld and the value written for it."""
-    connection = db.session.connection()
-    state = open_state(connection, game_id)
-    player = player_of(state, player_id)
-    table = table_of(state)
-    meld = table.meld(-1, rules.parse_cards(cards))
-    entry = _write(connection, state, "meld", player.id, meld)
-    commit()
-    return Recorded(entry, entry, meld)
+    recorded = _record_melds(game_id, player_id, [cards])
+    row, meld = recorded.melds[0]
+    return Recorded(row, row, meld, recorded.variant)
 
 
 @write_use_case
 def record_melds(game_id: int, player_id: int, melds: list[str]) -> RecordedMelds:
-    """Record several melds a player put down in one go as one entry (e.g. an opening)."""
+    """Record the melds a player put down in one go as one entry (e.g. an opening, G3)."""
+    return _record_melds(game_id, player_id, melds)
+
+
+def _record_melds(game_id: int, player_id: int, melds: list[str]) -> RecordedMelds:
     if not melds:
         raise InvalidRequestError("no_melds")
     connection = db.session.connection()
     state = open_state(connection, game_id)
     player = player_of(state, player_id)
     table = table_of(state)
-    # Each meld is checked against the table with the melds before it: a card lies once.
-    played = [table.meld(-1 - at, rules.parse_cards(cards)) for at, cards in enumerate(melds)]
+    read = state.variant.read_cards
+    # Each meld is checked against the table with the melds before it: copies are counted.
+    played = [table.meld(-1 - at, read(cards)) for at, cards in enumerate(melds)]
+    _refuse_turn(state, player, "meld", played)
     written: list[tuple[EntryRow, rules.Meld]] = []
     for meld in played:
         group = written[0][0].id if written else None
@@ -146,7 +175,7 @@ def record_melds(game_id: int, player_id: int, melds: list[str]) -> RecordedMeld
         state = replace(state, entries=[*state.entries, row])
         written.append((row, meld))
     commit()
-    return RecordedMelds(written)
+    return RecordedMelds(written, state.variant)
 
 
 @write_use_case
@@ -155,16 +184,57 @@ def record_layoff(game_id: int, player_id: int, meld_id: int, cards: str) -> Rec
     connection = db.session.connection()
     state = open_state(connection, game_id)
     player = player_of(state, player_id)
-    meld_entry = next(
-        (entry for entry in state.entries if entry.id == meld_id and entry.kind == "meld"), None
-    )
-    if meld_entry is None:
-        raise InvalidRequestError("no_such_meld")
+    meld_entry = _meld_on_table(state, meld_id)
+    _refuse_turn(state, player, "layoff")
     table = table_of(state)
-    layoff = table.lay_off(-1, meld_entry.id, rules.parse_cards(cards))
+    layoff = table.lay_off(-1, meld_entry.id, state.variant.read_cards(cards))
     entry = _write(connection, state, "layoff", player.id, layoff, meld_id=meld_entry.id)
     commit()
-    return Recorded(entry, meld_entry, layoff.meld)
+    return Recorded(entry, meld_entry, layoff.meld, state.variant)
+
+
+@write_use_case
+def record_swap(
+    game_id: int, player_id: int, meld_id: int, cards: str, new_meld: str
+) -> RecordedSwap:
+    """Record a joker swap (G4): cards put in a joker's place, the joker in a new meld."""
+    connection = db.session.connection()
+    state = open_state(connection, game_id)
+    player = player_of(state, player_id)
+    meld_entry = _meld_on_table(state, meld_id)
+    _refuse_turn(state, player, "swap")
+    table = table_of(state)
+    read = state.variant.read_cards
+    swap = table.swap(-1, meld_entry.id, read(cards), read(new_meld))
+    put_in = rules.Layoff(meld=swap.meld, cards=swap.cards, values=swap.values)
+    swap_row = _write(connection, state, "swap", player.id, put_in, meld_id=meld_entry.id)
+    state = replace(state, entries=[*state.entries, swap_row])
+    meld_row = _write(connection, state, "meld", player.id, swap.new_meld, group_id=swap_row.id)
+    commit()
+    return RecordedSwap(swap_row, meld_entry, swap.meld, meld_row, swap.new_meld, state.variant)
+
+
+def _meld_on_table(state: GameState, meld_id: int) -> EntryRow:
+    """Return the meld row a layoff or a swap names, or refuse a meld not in this game."""
+    meld = next(
+        (entry for entry in state.entries if entry.id == meld_id and entry.kind == "meld"), None
+    )
+    if meld is None:
+        raise InvalidRequestError("no_such_meld")
+    return meld
+
+
+def _refuse_turn(
+    state: GameState, player: PlayerRow, kind: str, melds: Sequence[rules.Meld] = ()
+) -> None:
+    """Refuse an entry the opening rule forbids (G3): a player's first must open."""
+    earlier = [
+        entry.kind
+        for entry in state.entries
+        if entry.player_id == player.id and entry.group_id is None
+    ]
+    turn = rules.Turn(0, player.id, kind, tuple(melds))
+    rules.refuse_turn(turn, earlier, state.variant, player.name)
 
 
 def _write(
@@ -192,33 +262,49 @@ def _write(
     stored = entry._asdict()
     del stored["id"], stored["cards"]
     entry_id = insert_row(connection, _INSERT_ENTRY, {**stored, "game_id": state.id})
-    return entry._replace(id=entry_id, cards=_lay_cards(connection, state.id, entry_id, played))
+    laid = _lay_cards(connection, state, entry_id, played.cards, played.values)
+    return entry._replace(id=entry_id, cards=laid)
 
 
 def _lay_cards(
-    connection: sa.Connection, game_id: int, entry_id: int, played: rules.Meld | rules.Layoff
+    connection: sa.Connection,
+    state: GameState,
+    entry_id: int,
+    pieces: Sequence[rules.Piece],
+    values: Sequence[int],
 ) -> list[CardRow]:
-    """Insert the cards of an entry in one statement; return them as stored."""
-    codes = [card.code for card in played.cards]
-    card_ids: dict[str, int] = dict(
-        connection.execute(
+    """Insert the cards of an entry in one statement, each as a copy not yet in the game."""
+    used = {
+        (card.card, card.copy)
+        for entry in state.entries
+        if entry.id != entry_id
+        for card in entry.cards
+    }
+    rows: list[CardRow] = []
+    for piece, value in zip(pieces, values, strict=True):
+        row = _card_row(piece, value)
+        copy = next(number for number in itertools.count() if (row.card, number) not in used)
+        used.add((row.card, copy))
+        rows.append(row._replace(copy=copy))
+    ids = {
+        (card, copy): card_id
+        for card, copy, card_id in connection.execute(
             _INSERT_CARDS,
             [
                 {
                     "entry_id": entry_id,
-                    "game_id": game_id,
-                    "card": code,
+                    "game_id": state.id,
+                    "card": row.card,
+                    "copy": row.copy,
+                    "stands_for": row.stands_for,
                     "position": at,
-                    "value": value,
+                    "value": row.value,
                 }
-                for at, (code, value) in enumerate(zip(codes, played.values, strict=True))
+                for at, row in enumerate(rows)
             ],
         ).all()
-    )
-    return [
-        CardRow(card_ids[code], code, value)
-        for code, value in zip(codes, played.values, strict=True)
-    ]
+    }
+    return [row._replace(id=ids[row.card, row.copy]) for row in rows]
 
 
 @write_use_case
@@ -260,6 +346,7 @@ def _delete(connection: sa.Connection, state: GameState, entry: EntryRow) -> Gam
     remaining = [other for other in state.entries if other.entry_id != entry.entry_id]
     for row in rows:
         _refuse_dependants(state, remaining, row)
+    _refuse_broken_opening(replace(state, entries=remaining))
     # The later melds name the first: they go first.
     for row in reversed(rows):
         connection.execute(_DELETE_CARDS, {"entry": row.id})
@@ -298,33 +385,34 @@ def correct_entry(
         if meld.position > entry.position:
             raise InvalidRequestError("meld_recorded_later")
         onto = meld_id
-    if cards is None:
-        new_cards = tuple(rules.Card.from_code(card.card) for card in entry.cards)
-    else:
-        new_cards = tuple(rules.parse_cards(cards))
-    elsewhere = {
-        card.card for other in state.entries if other.id != entry.id for card in other.cards
-    }
-    taken = [card for card in new_cards if card.code in elsewhere]
-    if taken:
-        raise rules.CardAlreadyPlayedError("table.already_on_table", cards=taken, count=len(taken))
-    replayed: list[rules.TableEntry[int]] = [table_entry(other) for other in state.entries]
-    written = {other.id: other.value for other in state.entries}
+    variant = state.variant
+    new_cards = pieces_of(entry) if cards is None else tuple(variant.read_cards(cards))
+    elsewhere = [
+        piece for other in state.entries if other.id != entry.id for piece in pieces_of(other)
+    ]
+    rules.refuse_copies_beside(elsewhere, new_cards, variant)
+    written = written_values(state.entries)
     corrected, changed = rules.replay_correction(
-        replayed, written, rules.TableEntry(entry.id, new_cards, onto), state.variant
+        table_entries(state.entries), written, rules.TableEntry(entry.id, new_cards, onto), variant
     )
     if changed is not None:
-        later = entry_in(state.entries, changed.key)
-        raise ConflictError(
-            "later_entry_builds_on_it",
-            name=player_of(state, later.player_id).name,
-            cards=table_entry(later).cards,
-            position=later.position,
-        )
+        _refuse_later(state, changed.key, "later_entry_builds_on_it")
     meld_kind = corrected.kind.value if isinstance(corrected, rules.Meld) else entry.meld_kind
-    # Delete the old cards first: the new ones may repeat them, and each card lies once a game.
+    values = corrected.values
+    mended = entry._replace(
+        player_id=player,
+        meld_id=onto,
+        value=corrected.value,
+        meld_kind=meld_kind,
+        cards=[
+            _card_row(piece, value) for piece, value in zip(corrected.cards, values, strict=True)
+        ],
+    )
+    after = [mended if other.id == entry.id else other for other in state.entries]
+    _refuse_broken_opening(replace(state, entries=after), entry.id)
+    # Delete the old cards first: the new ones may repeat them, and each copy lies once a game.
     connection.execute(_DELETE_CARDS, {"entry": entry.id})
-    laid = _lay_cards(connection, state.id, entry.id, corrected)
+    laid = _lay_cards(connection, state, entry.id, corrected.cards, values)
     connection.execute(
         _CORRECT_ENTRY,
         {
@@ -336,18 +424,50 @@ def correct_entry(
         },
     )
     commit()
-    mended = entry._replace(
-        player_id=player, meld_id=onto, value=corrected.value, meld_kind=meld_kind, cards=laid
-    )
+    mended = mended._replace(cards=laid)
     after = [mended if other.id == entry.id else other for other in state.entries]
     return Corrected(mended, replace(state, entries=after))
+
+
+def _refuse_later(state: GameState, entry_id: int, message_id: str, **params: object) -> None:
+    """Refuse a change because of a later entry, naming it: whose, its cards, its place."""
+    rows = [entry for entry in state.entries if entry.entry_id == entry_id]
+    raise ConflictError(
+        message_id,
+        name=player_of(state, rows[0].player_id).name,
+        cards=tuple(piece for row in rows for piece in pieces_of(row)),
+        position=rows[0].position,
+        **params,
+    )
+
+
+def _refuse_broken_opening(after: GameState, changed: int | None = None) -> None:
+    """Refuse a change that leaves an entry breaking the opening rule (G3), naming it.
+
+    The entry changed itself is refused with the rule's own reason.
+    """
+    turns = turns_of(after.entries, after.variant)
+    broken = rules.first_broken_turn(turns or [], after.variant)
+    if broken is None:
+        return
+    if broken.key == changed:
+        name = next(player.name for player in after.players if player.id == broken.player)
+        rules.refuse_turn(broken, [], after.variant, name)
+    _refuse_later(after, broken.key, "opening_broken", minimum=after.variant.opening_minimum())
+
+
+def _card_row(piece: rules.Piece, value: int) -> CardRow:
+    """Return how a card or joker is stored, before its row and copy are given."""
+    if isinstance(piece, rules.Joker):
+        said = piece.stands_for.code if piece.stands_for is not None else None
+        return CardRow(0, JOKER, value, stands_for=said)
+    return CardRow(0, piece.code, value)
 
 
 def _refuse_dependants(state: GameState, remaining: list[EntryRow], removed: EntryRow) -> None:
     later = [other for other in remaining if other.position > removed.position]
     if removed.kind == "meld" and any(other.meld_id == removed.id for other in later):
         raise ConflictError("meld_has_layoffs")
-    written = {other.id: other.value for other in remaining}
-    entries = [table_entry(other) for other in remaining]
-    if rules.first_entry_changed(entries, written, state.variant) is not None:
+    written = written_values(remaining)
+    if rules.first_entry_changed(table_entries(remaining), written, state.variant) is not None:
         raise ConflictError("later_layoff_builds_on_it")

@@ -35,6 +35,10 @@ MESSAGES: dict[str, rules.Wording] = {
         "A later entry builds on these cards: %(name)s's %(cards)s (entry %(position)s). Correct "
         "or delete that entry first."
     ),
+    "opening_broken": rules.wording(
+        "Then %(name)s's %(cards)s (entry %(position)s) would be their opening, and an opening "
+        "is one or more melds worth at least %(minimum)s. Correct or delete that entry first."
+    ),
     "meld_has_layoffs": rules.wording(
         "Cards were laid off onto this meld: delete those layoffs first."
     ),

@@ -179,7 +179,7 @@ def hand_groupings(
     """Return how each booked hand split into matched and paid-for cards, where that matters."""
     groupings = {}
     for line in lines:
-        grouping = variant.hand_grouping(rules.parse_cards(line.hand)) if line.hand else None
+        grouping = variant.hand_grouping(variant.read_cards(line.hand)) if line.hand else None
         if grouping is not None:
             groupings[line.player_id] = grouping
     return groupings

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import NamedTuple, Protocol, TypeVar
 
@@ -15,6 +15,9 @@ from scorekeeper import rules
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, Game, GameSession, Player, SettlementLine, TableCard
 from scorekeeper.services.errors import ConflictError, InvalidRequestError, NotFoundError
+
+# How a joker is stored in table_cards.card; what it stands for is in table_cards.stands_for.
+JOKER = rules.Joker().code
 
 # Ids beyond a 64-bit integer cannot exist; refuse them before the database overflows.
 LARGEST_ID = 2**63 - 1
@@ -92,12 +95,83 @@ def table_of(game: GameState, before: int | None = None) -> rules.Table[int]:
     entries = game.entries
     if before is not None:
         entries = [entry for entry in entries if entry.position < before]
-    return rules.replay((table_entry(entry) for entry in entries), game.variant)
+    return rules.replay(table_entries(entries), game.variant)
+
+
+def table_entries(entries: Sequence[EntryRow]) -> list[rules.TableEntry[int]]:
+    """Return the rows of a game as the rules replay them: a swap with its new meld as one.
+
+    A swap is keyed by its new meld's row, under which the table keeps the new meld.
+    """
+    replayed: list[rules.TableEntry[int]] = []
+    swaps: dict[int, EntryRow] = {}
+    for entry in entries:
+        if entry.kind == "swap":
+            swaps[entry.id] = entry
+            continue
+        swap = swaps.pop(entry.group_id, None) if entry.group_id is not None else None
+        if swap is None:
+            replayed.append(table_entry(entry))
+            continue
+        replayed.append(
+            rules.TableEntry(
+                key=entry.id,
+                cards=pieces_of(swap),
+                onto=swap.meld_id,
+                new_meld=pieces_of(entry),
+            )
+        )
+    return replayed
+
+
+def turns_of(entries: Sequence[EntryRow], variant: rules.Variant) -> list[rules.Turn[int]] | None:
+    """Return each entry as the opening rule sees it, or None if the entries no longer replay.
+
+    The melds recorded together are one turn, keyed by the entry's id; a swap's turn holds
+    its new meld.
+    """
+    rows = {entry.id: entry for entry in entries}
+    table: rules.Table[int] = rules.Table(variant)
+    turns: dict[int, rules.Turn[int]] = {}
+    try:
+        for played in table_entries(entries):
+            row = rows[played.key]
+            result = table.play(played)
+            melds: tuple[rules.Meld, ...]
+            if isinstance(result, rules.Swap):
+                kind, melds = "swap", (result.new_meld,)
+            elif isinstance(result, rules.Meld):
+                kind, melds = "meld", (result,)
+            else:
+                kind, melds = "layoff", ()
+            turn = turns.get(row.entry_id)
+            if turn is None:
+                turns[row.entry_id] = rules.Turn(row.entry_id, row.player_id, kind, melds)
+            else:
+                turns[row.entry_id] = replace(turn, melds=turn.melds + melds)
+    except rules.RulesError:
+        return None
+    return list(turns.values())
+
+
+def written_values(entries: Sequence[EntryRow]) -> dict[int, int]:
+    """Return the value written for each entry as ``table_entries`` keys them (R3)."""
+    values = {entry.id: entry.value for entry in entries if entry.kind != "swap"}
+    for swap in (entry for entry in entries if entry.kind == "swap"):
+        new_meld = next((entry for entry in entries if entry.group_id == swap.id), None)
+        if new_meld is not None:
+            values[new_meld.id] += swap.value
+    return values
 
 
 def table_entry(entry: EntryRow) -> rules.TableEntry[int]:
-    cards = tuple(rules.Card.from_code(card.card) for card in entry.cards)
-    return rules.TableEntry(key=entry.id, cards=cards, onto=entry.meld_id)
+    """Return one meld or layoff row as the rules replay it."""
+    return rules.TableEntry(key=entry.id, cards=pieces_of(entry), onto=entry.meld_id)
+
+
+def pieces_of(entry: EntryRow) -> tuple[rules.Piece, ...]:
+    """Return the cards and jokers of an entry as stored, a joker with what it stood for."""
+    return tuple(card.piece for card in entry.cards)
 
 
 GAMES = Game.__table__
@@ -119,11 +193,25 @@ SETTLEMENT_LINES = SettlementLine.__table__
 
 
 class CardRow(NamedTuple):
-    """A card an entry put on the table, with the value written for it."""
+    """A card or joker an entry put on the table, with the value written for it.
+
+    ``copy`` tells the two copies of a card apart (G8); ``stands_for`` is what a joker stood
+    for where it stood for one card.
+    """
 
     id: int
     card: str
     value: int
+    copy: int = 0
+    stands_for: str | None = None
+
+    @property
+    def piece(self) -> rules.Piece:
+        """Return the card, or the joker with the card it stands for."""
+        if self.card == JOKER:
+            said = rules.Card.from_code(self.stands_for) if self.stands_for else None
+            return rules.Joker(stands_for=said)
+        return rules.Card.from_code(self.card)
 
 
 class EntryRow(NamedTuple):
@@ -211,7 +299,7 @@ def game_state(connection: sa.Connection, game_id: int, *, lock: bool = True) ->
         if not entries or entries[-1].id != row[0]:
             entries.append(EntryRow(*row[:9], []))
         if row[9] is not None:
-            entries[-1].cards.append(CardRow(row[9], row[10], row[11]))
+            entries[-1].cards.append(CardRow(*row[9:14]))
     booked = None
     if first[4] != "open":
         booked = dict.fromkeys((row[10] for row in rows), 0)
@@ -281,6 +369,8 @@ _ENTRY_ROWS = (
         TABLE_CARDS.c.id,
         TABLE_CARDS.c.card,
         TABLE_CARDS.c.value,
+        TABLE_CARDS.c.copy,
+        TABLE_CARDS.c.stands_for,
     )
     .select_from(ENTRIES.outerjoin(TABLE_CARDS, TABLE_CARDS.c.entry_id == ENTRIES.c.id))
     .where(ENTRIES.c.game_id == sa.bindparam("game_id"))

@@ -103,10 +103,9 @@ def test_german_rummy_is_called_romme_in_german():
     assert GERMAN.label("de-AT") == "Rommé"
 
 
-def test_german_rummy_is_not_yet_a_rule_system_a_table_can_choose():
-    assert "german_rummy" not in VARIANTS
-    with pytest.raises(HouseRuleError, match="no rule system"):
-        find_variant("german_rummy")
+def test_german_rummy_is_a_rule_system_a_table_can_choose():
+    assert VARIANTS["german_rummy"] is GermanRummy
+    assert find_variant("german_rummy", {"opening": 30}).opening_minimum() == 30
 
 
 # --- G8: the notation of jokers --------------------------------------------------------------

@@ -39,8 +39,18 @@ def test_the_rule_systems_are_listed_with_their_players_and_house_rules(client: 
     response = client.get(f"{API}/variants")
     assert response.status_code == 200
     systems = {system["name"]: system for system in response.get_json()}
-    assert list(systems) == ["treppenromme", "boathouse_rum"]
+    assert list(systems) == ["treppenromme", "german_rummy", "boathouse_rum"]
     assert systems["treppenromme"]["players"] == [2, 3, 4]
+    assert systems["german_rummy"]["players"] == [2, 3, 4, 5, 6]
+    german = {rule["name"]: rule for rule in systems["german_rummy"]["rules"]}
+    assert german["opening"]["default"] == 40
+    assert german["joker_in_hand"]["allowed"] == [20, 25, 30]
+    assert german["joker_swap_from_set"] == {
+        "name": "joker_swap_from_set",
+        "default": "any",
+        "allowed": ["any", "four"],
+    }
+    assert german["end"]["default"] == {"limit": -500}
     assert systems["boathouse_rum"]["players"] == [2, 3, 4, 5, 6]
     treppen = {rule["name"]: rule for rule in systems["treppenromme"]["rules"]}
     assert treppen["end"]["default"] == {"target": 500}

@@ -1,8 +1,5 @@
 """The rule systems a table can choose, looked up by name with the session's house rules.
 
-``GermanRummy`` is exported by name but not registered in ``VARIANTS`` yet: a table cannot
-choose it until the services can record jokers, openings of several melds and joker swaps.
-
 >>> find_variant("boathouse_rum").cards_dealt(5)
 6
 """
@@ -26,7 +23,7 @@ from scorekeeper.rules.variants.german_rummy import GermanRummy
 from scorekeeper.rules.variants.treppenromme import Treppenromme
 
 VARIANTS: dict[str, type[Variant]] = {
-    variant.name: variant for variant in (Treppenromme, BoathouseRum)
+    variant.name: variant for variant in (Treppenromme, GermanRummy, BoathouseRum)
 }
 
 

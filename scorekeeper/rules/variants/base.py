@@ -12,9 +12,9 @@ import json
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
-from scorekeeper.rules.cards import Card, Rank, Suit
+from scorekeeper.rules.cards import Card, Piece, Rank, Suit, parse_cards, parse_pieces
 from scorekeeper.rules.errors import CardAlreadyPlayedError, HouseRuleError, SettlementError
 from scorekeeper.rules.grouping import Grouping
 
@@ -346,6 +346,16 @@ class Variant:
         values = [self.hand_value(card) for card in pack]
         return self.least_hand_points, sum(values) + self.jokers * self.joker_hand_value()
 
+    def read_cards(self, text: str) -> list[Piece]:
+        """Read cards as this rule system plays them: jokers only where it has them (G8).
+
+        >>> Variant().read_cards("7♥, 8h")
+        [Card.from_code('7♥'), Card.from_code('8♥')]
+        """
+        if self.jokers:
+            return parse_pieces(text)
+        return list[Piece](parse_cards(text))
+
     # --- the opening and the joker swap ------------------------------------------------------
 
     def opening_minimum(self) -> int:
@@ -390,17 +400,17 @@ class Variant:
         self,
         names: Mapping[P, str],
         winner: P | None,
-        hands: Mapping[P, Sequence[Card] | int],
+        hands: Mapping[P, Sequence[Piece] | int],
         *,
         entry_players: Sequence[P],
-        on_table: Iterable[Card] = (),
+        on_table: Iterable[Piece] = (),
         romme: bool | None = None,
     ) -> GameSettlement[P]:
         """Settle the end of a game as it was played; ``winner=None`` abandons it (R6).
 
         ``names`` are the players in seating order, ``entry_players`` who made each entry of
-        the game in order, ``on_table`` the cards lying there. ``romme=None`` lets the entries
-        decide whether the winner had a Rommé hand.
+        the game in order, ``on_table`` the cards lying there, each copy once. ``romme=None``
+        lets the entries decide whether the winner had a Rommé hand.
 
         >>> from scorekeeper.rules.cards import parse_cards
         >>> names = {1: "Ann", 2: "Bob"}
@@ -421,7 +431,8 @@ class Variant:
         settled = self.settle(
             players,
             winner,
-            hands,
+            # Jokers reach only a rule system that has them (read_cards), whose settle counts them.
+            cast("Mapping[P, Sequence[Card] | int]", hands),
             romme=possible if romme is None else romme,
             never_melded=never_melded,
         )
@@ -430,8 +441,8 @@ class Variant:
     def refuse_lying_in_hands(
         self,
         names: Mapping[P, str],
-        hands: Mapping[P, Sequence[Card] | int],
-        lying: Sequence[Card],
+        hands: Mapping[P, Sequence[Piece] | int],
+        lying: Sequence[Piece],
     ) -> None:
         """Refuse a card in a hand that lies on the table (one pack: every card once)."""
         table = set(lying)
@@ -445,7 +456,7 @@ class Variant:
                     count=len(taken),
                 )
 
-    def hand_grouping(self, hand: Sequence[Card]) -> Grouping | None:
+    def hand_grouping(self, hand: Sequence[Piece]) -> Grouping | None:
         """Return how a hand splits into matched and paid-for cards, where that matters."""
         return None
 

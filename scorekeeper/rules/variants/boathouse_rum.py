@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from scorekeeper.rules.cards import Card
+from scorekeeper.rules.cards import Card, Piece
 from scorekeeper.rules.grouping import Grouping, least_paying_grouping
 from scorekeeper.rules.variants.base import AcePosition, GameSettlement, P, Variant
 
@@ -49,9 +49,11 @@ class BoathouseRum(Variant):
         """Return what a card scores in a meld: nothing (B4)."""
         return 0
 
-    def hand_grouping(self, hand: Sequence[Card]) -> Grouping:
+    def hand_grouping(self, hand: Sequence[Piece]) -> Grouping:
         """Return the grouping of a hand that leaves the least to pay (B1)."""
-        return least_paying_grouping(hand, self.hand_value, corner=self.ace_turns_corner)
+        # Played without jokers: read_cards never lets one into a hand.
+        cards = [card for card in hand if isinstance(card, Card)]
+        return least_paying_grouping(cards, self.hand_value, corner=self.ace_turns_corner)
 
     def hand_points(self, hand: Sequence[Card]) -> int:
         """Return what a loser pays before doubling: the value of the unmatched cards (B1)."""

@@ -1,15 +1,10 @@
-"""German Rummy (Rommé, seed 002): two packs and six jokers, a 40-point opening, minus points.
-
-Not registered in ``VARIANTS`` yet: the services, the API and the pages cannot yet record
-jokers, several melds in one entry or joker swaps, so a table could choose a game it cannot
-finish. Register it in :mod:`scorekeeper.rules.variants` once they can.
-"""
+"""German Rummy (Rommé, seed 002): two packs and six jokers, a 40-point opening, minus points."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import ClassVar, cast
+from typing import ClassVar
 
 from scorekeeper.rules.cards import Card, Joker, Piece, Rank
 from scorekeeper.rules.errors import CardAlreadyPlayedError, OpeningError
@@ -134,35 +129,6 @@ class GermanRummy(Variant):
         jokers = sum(isinstance(piece, Joker) for piece in pieces)
         if jokers > self.jokers:
             raise CardAlreadyPlayedError("cards.too_many_jokers", count=jokers, jokers=self.jokers)
-
-    def finish(
-        self,
-        names: Mapping[P, str],
-        winner: P | None,
-        hands: Mapping[P, Sequence[Piece] | int],
-        *,
-        entry_players: Sequence[P],
-        on_table: Iterable[Piece] = (),
-        romme: bool | None = None,
-    ) -> GameSettlement[P]:
-        """Settle the end of a game; ``on_table`` is every card and joker lying, copies too.
-
-        >>> from scorekeeper.rules.cards import parse_pieces
-        >>> names = {1: "Ann", 2: "Bob"}
-        >>> GermanRummy().finish(names, 1, {2: parse_pieces("7♥ JKR")}, entry_players=[2, 1],
-        ...                      on_table=parse_pieces("7♥ 8♥ 9♥")).gains
-        {1: 0, 2: -37}
-        """
-        # The base decides the winner, the Rommé hand and the cards lying (through the copy-aware
-        # refuse_lying_in_hands below); settle counts the jokers.
-        return super().finish(
-            names,
-            winner,
-            cast("Mapping[P, Sequence[Card] | int]", hands),
-            entry_players=entry_players,
-            on_table=cast("Iterable[Card]", on_table),
-            romme=romme,
-        )
 
     def settle(
         self,
