@@ -372,3 +372,61 @@ def test_going_back_before_house_rules_is_refused_while_boathouse_sessions_exist
             columns = {column["name"] for column in sa.inspect(connection).get_columns("sessions")}
         assert "house_rules" in columns
         db.engine.dispose()
+
+
+def test_going_back_before_two_packs_is_refused_while_jokers_or_second_copies_lie(
+    empty_url: str, backend: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    if backend != "sqlite":
+        # As above: Flask-Migrate exits on the refusal; the guard's SQL is the same on both.
+        pytest.skip("the refusal is checked on SQLite")
+    app = empty_app(empty_url)
+    with app.app_context():
+        upgrade()
+        session = services.create_session(
+            ["Ann", "Bob"], variant="german_rummy", house_rules={"opening": 0}
+        )
+        game = services.start_game(session.id)
+        ann, bob = (player.id for player in game.players)
+        services.record_meld(game.id, ann, "7♥ 8♥ 9♥")
+        services.record_meld(game.id, bob, "7♥ JKR 9♥")
+        db.session.remove()
+        with pytest.raises(SystemExit):
+            downgrade(revision="0009_sessions_by_age")
+        assert "second copies, jokers or joker swaps" in capfd.readouterr().err
+        with db.engine.connect() as connection:
+            stored = connection.execute(
+                sa.text("SELECT card, copy, stands_for FROM table_cards ORDER BY id")
+            ).all()
+        assert [tuple(row) for row in stored] == [
+            ("7♥", 0, None),
+            ("8♥", 0, None),
+            ("9♥", 0, None),
+            ("7♥", 1, None),
+            ("JKR", 0, "8♥"),
+            ("9♥", 1, None),
+        ]
+        db.engine.dispose()
+
+
+def test_cards_of_one_pack_go_back_before_two_packs_and_up_again(empty_url: str) -> None:
+    app = empty_app(empty_url)
+    with app.app_context():
+        upgrade()
+        session = services.create_session(["Ann", "Bob"])
+        game = services.start_game(session.id)
+        ann = game.players[0].id
+        services.record_meld(game.id, ann, "J♣ Q♣ K♣")
+        db.session.remove()
+        downgrade(revision="0009_sessions_by_age")
+        with db.engine.connect() as connection:
+            columns = {c["name"] for c in sa.inspect(connection).get_columns("table_cards")}
+        assert "copy" not in columns
+        upgrade()
+        assert [card.card for card in services.read_game(game.id).entries[0].cards] == [
+            "J♣",
+            "Q♣",
+            "K♣",
+        ]
+        db.session.remove()
+        db.engine.dispose()
