@@ -399,8 +399,15 @@ def page_weight(workdir: Path) -> list[dict[str, Any]]:
     with server(serve_ours(port, url), port, {"DATABASE_URL": url}):
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         cookie = _open_edit_link(connection, session_id, key)
+        german_id, german_game, german_key = _german_rummy_game(connection)
+        german_cookie = _open_edit_link(connection, german_id, german_key)
+        pages += [
+            ("German Rummy session page (110-card picker)", f"/sessions/{german_id}"),
+            ("German Rummy finish", f"/games/{german_game}/finish"),
+        ]
         for name, path in pages:
-            html, html_bytes = _fetch(connection, path, cookie)
+            page_cookie = german_cookie if "German" in name else cookie
+            html, html_bytes = _fetch(connection, path, page_cookie)
             assets = re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
             asset_bytes = sum(_fetch(connection, asset)[1] for asset in set(assets))
             # Links to this server itself (the session page's share links) are not other hosts.
@@ -478,6 +485,50 @@ def hostile_input(workdir: Path, repeats: int) -> list[dict[str, Any]]:
                 }
             )
     return rows
+
+
+def _german_rummy_game(connection: http.client.HTTPConnection) -> tuple[str, int, str]:
+    """Start a German Rummy game with an opening, a joker and a swap; return its ids and key."""
+    body = {"players": ["Ann", "Bob", "Cid", "Dora"], "variant": "german_rummy"}
+    session = _request(connection, "POST", "/api/v1/sessions", body)
+    key = session["edit_key"]
+    game = _request(connection, "POST", f"/api/v1/sessions/{session['id']}/games", key=key)
+    ann, bob = (player["id"] for player in session["players"][:2])
+    melds = f"/api/v1/games/{game['id']}/melds"
+    opening = _request(
+        connection, "POST", melds, {"player": ann, "melds": ["6♠ 6♥ JKR", "J♦ Q♦ K♦ A♦"]}, key=key
+    )
+    _request(connection, "POST", melds, {"player": bob, "melds": ["10♠ J♠ Q♠ K♠"]}, key=key)
+    swap = {
+        "player": bob,
+        "meld": opening["melds"][0]["id"],
+        "cards": "6♣",
+        "new_meld": "8♥ JKR 10♥",
+    }
+    _request(connection, "POST", f"/api/v1/games/{game['id']}/swaps", swap, key=key)
+    return session["id"], game["id"], key
+
+
+def german_rummy_timing(workdir: Path, repeats: int) -> dict[str, float]:
+    """Time the German Rummy session page and its game in the API (medians, ms)."""
+    database = workdir / "german.sqlite3"
+    url = f"sqlite:///{database}"
+    upgrade(url)
+    port = free_port()
+    samples: dict[str, list[float]] = {"session page": [], "GET open game": []}
+    with server(serve_ours(port, url), port, {"DATABASE_URL": url}):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        session_id, game_id, key = _german_rummy_game(connection)
+        cookie = _open_edit_link(connection, session_id, key)
+        for _ in range(repeats):
+            for name, path in (
+                ("session page", f"/sessions/{session_id}"),
+                ("GET open game", f"/api/v1/games/{game_id}"),
+            ):
+                started = time.perf_counter()
+                _request(connection, "GET", path, key=key, cookie=cookie)
+                samples[name].append(time.perf_counter() - started)
+    return {name: statistics.median(values) * 1000 for name, values in samples.items()}
 
 
 def _fetch(connection: http.client.HTTPConnection, path: str, cookie: str = "") -> tuple[str, int]:
@@ -587,6 +638,15 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
             f"{len(row['external'])} |"
         )
     lines += ["", "Target: the game page at most 30 KB; zero requests to other hosts.", ""]
+    german = figures.get("german_rummy")
+    if german is not None:
+        lines += [
+            f"German Rummy game in progress (an opening with a joker and a swap on the table), "
+            f"medians of {args.repeats} requests: session page with the 110-card picker "
+            f"{german['session page']:.1f} ms, the game in the API {german['GET open game']:.1f} "
+            "ms.",
+            "",
+        ]
     lines += [
         f"## Hostile input (ms, median of {args.repeats} requests, one at a time)",
         "",
@@ -652,6 +712,8 @@ def main() -> None:
         figures["growth"] = growth(workdir, sizes, args.repeats)
         print("page weight ...", flush=True)
         figures["pages"] = page_weight(workdir)
+        print("german rummy ...", flush=True)
+        figures["german_rummy"] = german_rummy_timing(workdir, args.repeats)
         print("hostile input ...", flush=True)
         figures["hostile"] = hostile_input(workdir, args.repeats)
         print("postgresql ...", flush=True)
