@@ -466,8 +466,16 @@ def _card_row(piece: rules.Piece, value: int) -> CardRow:
 
 def _refuse_dependants(state: GameState, remaining: list[EntryRow], removed: EntryRow) -> None:
     later = [other for other in remaining if other.position > removed.position]
-    if removed.kind == "meld" and any(other.meld_id == removed.id for other in later):
+    building = [other for other in later if other.meld_id == removed.id]
+    if removed.kind == "meld" and any(other.kind == "layoff" for other in building):
         raise ConflictError("meld_has_layoffs")
+    if removed.kind == "meld" and building:  # a joker swapped out of it (G4)
+        _refuse_later(state, building[0].entry_id, "later_entry_builds_on_it")
     written = written_values(remaining)
-    if rules.first_entry_changed(table_entries(remaining), written, state.variant) is not None:
-        raise ConflictError("later_layoff_builds_on_it")
+    changed = rules.first_entry_changed(table_entries(remaining), written, state.variant)
+    if changed is None:
+        return
+    row = entry_in(remaining, changed)
+    if row.group_id is not None or row.kind != "layoff":
+        _refuse_later(state, row.entry_id, "later_entry_builds_on_it")
+    raise ConflictError("later_layoff_builds_on_it")

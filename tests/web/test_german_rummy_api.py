@@ -435,3 +435,18 @@ def test_a_session_of_a_number_of_games_counts_them_down(client: FlaskClient) ->
     table.melds("Ann", "Q♣ K♣ A♣", "3♦ 3♥ 3♠")
     finish = table.finish("Ann", {"Bob": "2♣"})
     assert finish["session"]["games_left"] == 1
+
+
+def test_a_swap_that_a_later_swap_builds_on_cannot_be_deleted(client: FlaskClient) -> None:
+    table = Table(client, ["Ann", "Bob"])
+    sixes = table.melds("Ann", "6♠ 6♥ JKR", "J♦ Q♦ K♦ A♦")["melds"][0]["id"]
+    table.melds("Bob", "10♠ J♠ Q♠ K♠")
+    first = ok(table.post("swaps", swap_body(table, "Bob", sixes, "6♣", "8♥ JKR 10♥")), 201)
+    # Ann takes the same joker again, now from the new meld, for the 9♥ it stands for.
+    again = swap_body(table, "Ann", first["new_meld"]["id"], "9♥", "2♣ JKR 4♣")
+    second = ok(table.post("swaps", again), 201)
+    assert second["meld"]["cards"] == ["8♥", "9♥", "10♥"]
+    delete = client.delete(f"{API}/games/{table.game['id']}/entries/{first['entry']}")
+    answer = refused(delete, 409)
+    assert "Ann" in answer and "2♣" in answer
+    assert len(table.read()["entries"]) == 4
