@@ -40,6 +40,9 @@ class GameSession(db.Model):  # type: ignore[name-defined,misc]
     house_rules: so.Mapped[str | None] = so.mapped_column(sa.Text)
     first_dealer_seat: so.Mapped[int]
     status: so.Mapped[str] = so.mapped_column(sa.String(10), default="open")
+    # Counts the changes to the session and its games, in the transaction of each change: a
+    # watching phone asks whether it moved (an ETag) instead of reading everything again.
+    version: so.Mapped[int] = so.mapped_column(default=0, server_default="0")
     # Indexed: every new session removes the day-old ones that never got a game.
     created_at: so.Mapped[datetime] = so.mapped_column(
         sa.DateTime(timezone=True), default=utcnow, index=True

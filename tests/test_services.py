@@ -37,6 +37,13 @@ def dump() -> dict[str, list[tuple[Any, ...]]]:
         }
 
 
+def unversioned(rows: dict[str, list[tuple[Any, ...]]]) -> dict[str, list[tuple[Any, ...]]]:
+    """Return the rows with each session's version left out (every change counts it up)."""
+    at = list(GameSession.__table__.c.keys()).index("version")
+    sessions = [row[:at] + row[at + 1 :] for row in rows["sessions"]]
+    return {**rows, "sessions": sessions}
+
+
 def assert_refused(
     error: type[BaseException], call: Callable[[], object], match: str | None = None
 ) -> None:
@@ -611,7 +618,8 @@ def test_reopening_the_last_game_takes_back_its_booking_and_keeps_its_entries() 
 
     assert (reopened.status, reopened.winner_id, reopened.session_status) == ("open", None, "open")
     assert {player.id: player.banked for player in reopened.players} == {ann: 0, bob: 0, cid: 0}
-    assert dump() == before  # the booking and the game dealt after it are gone
+    # The booking and the game dealt after it are gone; the session counted three changes.
+    assert unversioned(dump()) == unversioned(before)
     services.finish_game(game_id, bob, {ann: "K♣", cid: "2♥"}, romme=False)  # settled anew
     totals = services.session_scores(services.get_session(session_id)).totals
     assert totals == {ann: 18 + 0, bob: 9 + 12, cid: 0}

@@ -173,10 +173,12 @@ def _require_key() -> None:
     need = Access.VIEW if request.endpoint in _READS else Access.EDIT
     caller = None
     if "session_id" in arguments:
-        g.api_session_id, _ = services.access_to_session_id(arguments["session_id"], _bearer, need)
+        opened = services.access_to_session_id(arguments["session_id"], _bearer, need)
+        g.api_session_id, g.api_session_version = opened.session_id, opened.version
         caller = digest(_bearer(arguments["session_id"]) or "")
     elif "game_id" in arguments:
-        services.access_to_game(arguments["game_id"], _bearer, need)
+        opened = services.access_to_game(arguments["game_id"], _bearer, need)
+        g.api_session_version = opened.version
         caller = digest(_bearer("") or "")
     scope_to_caller(caller)
 
@@ -309,9 +311,12 @@ def create_session() -> tuple[Response, int]:
 
 @bp.get("/sessions/<session_id>")
 def get_session(session_id: str) -> Response:
-    """Return a session with its totals and games."""
+    """Return a session with its totals and games; 304 when the client's ETag is still true."""
+    unchanged = _not_modified()
+    if unchanged is not None:
+        return unchanged
     session = services.get_session(_session_id())
-    return jsonify(serialize.session_json(services.summarize_session(session)))
+    return _tagged(jsonify(serialize.session_json(services.summarize_session(session))))
 
 
 @bp.post("/sessions/<session_id>/games")
@@ -324,8 +329,34 @@ def start_game(session_id: str) -> tuple[Response, int]:
 
 @bp.get("/games/<int:game_id>")
 def get_game(game_id: int) -> Response:
-    """Return a game with its melds, entries and points."""
-    return jsonify(serialize.game_json(services.read_game(game_id)))
+    """Return a game with its melds, entries and points; 304 when the client's ETag is true."""
+    unchanged = _not_modified()
+    if unchanged is not None:
+        return unchanged
+    return _tagged(jsonify(serialize.game_json(services.read_game(game_id))))
+
+
+def _etag() -> str:
+    """Return the version of the session the key opened, as an ETag's value.
+
+    Every change to a session or its games counts its version up in the change's transaction,
+    so an ETag read when the key was checked says whether an answer read before still holds.
+    """
+    return f"v{g.api_session_version}"
+
+
+def _not_modified() -> Response | None:
+    """Answer 304 with no body when the client already has this version (If-None-Match)."""
+    if _etag() not in request.if_none_match:
+        return None
+    response = Response(status=304)
+    response.set_etag(_etag())
+    return response
+
+
+def _tagged(response: Response) -> Response:
+    response.set_etag(_etag())
+    return response
 
 
 @bp.post("/games/<int:game_id>/melds")

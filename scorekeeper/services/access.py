@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -35,26 +35,35 @@ def access_to_session(
     return session, granted
 
 
-def access_to_session_id(
-    public_id: str, key_for: KeyFor, need: Access = Access.VIEW
-) -> tuple[int, Access]:
-    """Return the id of the session behind a public id, as ``access_to_session`` checks it.
+class Opened(NamedTuple):
+    """A session a key opened: its ids, what the key may do, and the session's version."""
+
+    session_id: int
+    public_id: str
+    access: Access
+    version: int
+
+
+def access_to_session_id(public_id: str, key_for: KeyFor, need: Access = Access.VIEW) -> Opened:
+    """Return the session behind a public id, as ``access_to_session`` checks it.
 
     One prebuilt statement and no objects: for requests that need the id only.
     """
     door = db.session.connection().execute(_SESSION_DOOR, {"public_id": public_id}).one_or_none()
     granted = _let_in(door, public_id, key_for, need, "no_session")
     assert door is not None
-    return door.id, granted
+    return Opened(door.id, public_id, granted, door.version)
 
 
-def access_to_game(game_id: int, key_for: KeyFor, need: Access = Access.VIEW) -> tuple[str, Access]:
-    """Return the public id of a game's session and what the client's key may do there."""
+def access_to_game(game_id: int, key_for: KeyFor, need: Access = Access.VIEW) -> Opened:
+    """Return the session of a game and what the client's key may do there."""
     door = None
     if 0 < game_id <= LARGEST_ID:
         door = db.session.connection().execute(_GAME_DOOR, {"game_id": game_id}).one_or_none()
     public_id = door.public_id if door is not None else ""
-    return public_id, _let_in(door, public_id, key_for, need, "no_game")
+    granted = _let_in(door, public_id, key_for, need, "no_game")
+    assert door is not None
+    return Opened(door.id, public_id, granted, door.version)
 
 
 class _Door(Protocol):
@@ -108,12 +117,18 @@ def replace_keys(public_id: str) -> SessionKeys:
 
 # The key check of every API request about a game or a session: plain statements, built once.
 _GAME_DOOR = (
-    sa.select(SESSIONS.c.public_id, SESSIONS.c.edit_key_digest, SESSIONS.c.view_key_digest)
+    sa.select(
+        SESSIONS.c.id,
+        SESSIONS.c.public_id,
+        SESSIONS.c.edit_key_digest,
+        SESSIONS.c.view_key_digest,
+        SESSIONS.c.version,
+    )
     .select_from(SESSIONS.join(GAMES, GAMES.c.session_id == SESSIONS.c.id))
     .where(GAMES.c.id == sa.bindparam("game_id"))
 )
 
 
 _SESSION_DOOR = sa.select(
-    SESSIONS.c.id, SESSIONS.c.edit_key_digest, SESSIONS.c.view_key_digest
+    SESSIONS.c.id, SESSIONS.c.edit_key_digest, SESSIONS.c.view_key_digest, SESSIONS.c.version
 ).where(SESSIONS.c.public_id == sa.bindparam("public_id"))

@@ -171,7 +171,7 @@ def finish_game(
     # Read the session for the answer now: after the commit it would be a second transaction,
     # waiting in line behind every other writer again.
     summary = summary_after(connection, ended)
-    commit()
+    commit(game.session_id)
     return replace(finish, game=ended, session=summary)
 
 
@@ -216,7 +216,7 @@ def reopen_game(game_id: int) -> GameState:
         {"game": game.id, "status": "open", "winner": None, "romme": None, "ended_at": None},
     )
     connection.execute(_REOPEN_SESSION, {"session": game.session_id})
-    commit()
+    commit(game.session_id)
     return replace(
         game,
         status="open",

@@ -174,7 +174,7 @@ def _record_melds(game_id: int, player_id: int, melds: list[str]) -> RecordedMel
         row = _write(connection, state, "meld", player.id, meld, group_id=group)
         state = replace(state, entries=[*state.entries, row])
         written.append((row, meld))
-    commit()
+    commit(state.session_id)
     return RecordedMelds(written, state.variant)
 
 
@@ -189,7 +189,7 @@ def record_layoff(game_id: int, player_id: int, meld_id: int, cards: str) -> Rec
     table = table_of(state)
     layoff = table.lay_off(-1, meld_entry.id, state.variant.read_cards(cards))
     entry = _write(connection, state, "layoff", player.id, layoff, meld_id=meld_entry.id)
-    commit()
+    commit(state.session_id)
     return Recorded(entry, meld_entry, layoff.meld, state.variant)
 
 
@@ -210,7 +210,7 @@ def record_swap(
     swap_row = _write(connection, state, "swap", player.id, put_in, meld_id=meld_entry.id)
     state = replace(state, entries=[*state.entries, swap_row])
     meld_row = _write(connection, state, "meld", player.id, swap.new_meld, group_id=swap_row.id)
-    commit()
+    commit(state.session_id)
     return RecordedSwap(swap_row, meld_entry, swap.meld, meld_row, swap.new_meld, state.variant)
 
 
@@ -315,7 +315,7 @@ def delete_entry(game_id: int, entry_id: int) -> None:
     entry = entry_in(state.entries, entry_id)
     refuse_closed(state)
     _delete(connection, state, entry)
-    commit()
+    commit(state.session_id)
 
 
 @write_use_case
@@ -333,7 +333,7 @@ def undo_last_entry(game_id: int, seen_last: int | None = None) -> Undone:
     if seen_last is not None and seen_last not in (last.id, last.entry_id):
         raise ConflictError("undo_out_of_date")
     after = _delete(connection, state, last)
-    commit()
+    commit(state.session_id)
     return Undone(last, after)
 
 
@@ -423,7 +423,7 @@ def correct_entry(
             "meld_kind": meld_kind,
         },
     )
-    commit()
+    commit(state.session_id)
     mended = mended._replace(cards=laid)
     after = [mended if other.id == entry.id else other for other in state.entries]
     return Corrected(mended, replace(state, entries=after))

@@ -398,7 +398,16 @@ def insert_row(connection: sa.Connection, insert: sa.Insert, values: dict[str, o
     return int(key[0])
 
 
-def commit() -> None:
+_BUMP_VERSION = (
+    sa.update(SESSIONS)
+    .where(SESSIONS.c.id == sa.bindparam("session"))
+    .values(version=SESSIONS.c.version + 1)
+)
+
+
+def commit(session_id: int) -> None:
+    """Count the change in the session's version, and commit the change with it."""
+    db.session.connection().execute(_BUMP_VERSION, {"session": session_id})
     db.session.commit()
     # The rows changed around the ORM: objects this session loaded before must read them again.
     db.session.expire_all()

@@ -143,7 +143,7 @@ def start_game(session_id: int) -> GameState:
         "started_at": utcnow(),
     }
     game_id = insert_row(connection, _INSERT_GAME, game)
-    commit()
+    commit(session_id)
     return GameState(
         game_id,
         session_id,

@@ -141,7 +141,7 @@ def let_in() -> BaseResponse | None:
         public_id = game_session.public_id
         g.game_session = game_session
     else:
-        public_id, granted = services.access_to_game(arguments["game_id"], key_for, need)
+        _, public_id, granted, _ = services.access_to_game(arguments["game_id"], key_for, need)
     g.access = granted
     g.public_id = public_id
     if offered is not None:
