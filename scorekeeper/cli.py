@@ -1,10 +1,13 @@
-"""Command line: ``scorekeeper serve``, ``export``, ``import`` and ``keys``, and flask commands."""
+"""Command line: ``scorekeeper serve|export|import|backup|keys``, and flask commands."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import socket
+import sqlite3
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +68,20 @@ def import_from(source: str) -> int:
     return count
 
 
+def backup_to(app: Flask, path: str | None) -> int:
+    """Copy the app's SQLite database to a file, or into its backups folder; say where."""
+    from scorekeeper.backup import NAME_FORMAT, backup_folder, copy_database, sqlite_file
+
+    database = sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"])
+    if path is None:
+        target = backup_folder(database) / datetime.now(UTC).strftime(NAME_FORMAT)
+    else:
+        target = Path(path)
+    written = copy_database(database, target, make_folder=path is None)
+    print(f"Backed up {database} to {written}.")
+    return 0
+
+
 def keys_of(session_id: str | None) -> int:
     """List the sessions, or hand out new keys for one whose keys were lost."""
     import sqlalchemy as sa
@@ -113,7 +130,7 @@ THREADS = 8
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run ``scorekeeper serve``, ``export``, ``import`` or ``keys`` on the upgraded database."""
+    """Run a command: ``backup`` on the database as it is, the others on the upgraded database."""
     parser = argparse.ArgumentParser(prog="scorekeeper", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="upgrade the database and serve the app")
@@ -126,6 +143,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     load = commands.add_parser("import", help="read exported sessions into an empty database")
     load.add_argument("file", help="the export file, or - for standard input")
+    backup = commands.add_parser(
+        "backup", help="copy the SQLite database, also while the server runs"
+    )
+    backup.add_argument(
+        "path", nargs="?", help="file (or folder) to write; instance/backups/ by default"
+    )
     keys = commands.add_parser(
         "keys", help="list the sessions, or hand out new keys for one whose keys were lost"
     )
@@ -144,9 +167,18 @@ def main(argv: list[str] | None = None) -> int:
     from flask_migrate import upgrade
 
     from scorekeeper import create_app, services
+    from scorekeeper.backup import BackupError, sqlite_file, start_daily_backups
     from scorekeeper.transfer import TransferError
 
     app = create_app()
+    if args.command == "backup":
+        # Before the upgrade: a backup copies the database as it is, also one a newer or older
+        # version of the app made, and must not change it (or wait for the server's lock).
+        try:
+            return backup_to(app, args.path)
+        except (BackupError, OSError, sqlite3.Error) as error:
+            print(f"scorekeeper backup: {error}", file=sys.stderr)
+            return 1
     with app.app_context():
         upgrade()
         if args.command in ("export", "import"):
@@ -165,6 +197,8 @@ def main(argv: list[str] | None = None) -> int:
             except services.NotFoundError:
                 print(f"scorekeeper keys: there is no session {args.session}.", file=sys.stderr)
                 return 1
+    with contextlib.suppress(BackupError):  # PostgreSQL: pg_dump's job (see the README)
+        start_daily_backups(sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"]))
     return _serve(app, args.host, args.port, args.threads)
 
 

@@ -1,0 +1,302 @@
+"""Backups: consistent copies of a busy SQLite database, the daily ones, and a restore."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import shutil
+import sqlite3
+import stat
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from scorekeeper import PROJECT_ROOT, cli, create_app
+from scorekeeper.backup import (
+    NAME_FORMAT,
+    back_up_today,
+    backup_folder,
+    keep_daily_backup,
+    sqlite_file,
+)
+from tests.test_crash_safety import Acknowledged, Server, burst, check_survivors, integrity
+
+BURST_THREADS = 4
+
+
+def entry_ids(database: Path) -> set[int]:
+    """Return the ids of the entries in a database file."""
+    with contextlib.closing(sqlite3.connect(database)) as connection:
+        return {row[0] for row in connection.execute("SELECT id FROM entries")}
+
+
+def backup_command(database: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+    """Run ``scorekeeper backup`` as its own process on the database."""
+    return subprocess.run(
+        [str(Path(sys.executable).with_name("scorekeeper")), "backup", *arguments],
+        env={**os.environ, "DATABASE_URL": f"sqlite:///{database}"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def wait_for(acknowledged: Acknowledged, count: int) -> None:
+    """Wait until the burst has had this many writes acknowledged."""
+    # A guard against a stuck server, not a measurement: the burst reaches it in about a second.
+    deadline = time.monotonic() + 60
+    while acknowledged.count() < count:
+        assert time.monotonic() < deadline, "the burst was too slow"
+        time.sleep(0.01)
+
+
+def restore(backup: Path, database: Path) -> None:
+    """Restore a backup as the README says: the old write-ahead log goes, the backup comes."""
+    for leftover in ("-wal", "-shm"):
+        database.with_name(database.name + leftover).unlink(missing_ok=True)
+    shutil.copyfile(backup, database)
+
+
+class Burst:
+    """A server on a new database, recorded on by several threads until stopped."""
+
+    def __init__(self, folder: Path) -> None:
+        self.server = Server(folder, f"sqlite:///{folder / 'served.sqlite3'}")
+        base = self.server.start()
+        self.acknowledged = Acknowledged()
+        self.stopping = threading.Event()
+        self.threads = [
+            threading.Thread(target=burst, args=(base, self.acknowledged, self.stopping))
+            for _ in range(BURST_THREADS)
+        ]
+        for thread in self.threads:
+            thread.start()
+
+    def stop(self) -> None:
+        """Stop recording, then kill the server."""
+        self.stopping.set()
+        for thread in self.threads:
+            thread.join(30)
+        self.server.kill()
+
+
+@pytest.fixture
+def busy_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Burst]:
+    """Return a server on tmp_path/served.sqlite3 under a burst of writes; stopped at the end."""
+    monkeypatch.setenv("SESSION_LIMIT", "off")  # the burst starts a session every ten writes
+    running = Burst(tmp_path)
+    yield running
+    running.stop()
+
+
+def test_a_backup_taken_while_the_server_records_holds_every_entry_acknowledged_before_it(
+    tmp_path: Path, busy_server: Burst
+) -> None:
+    database = tmp_path / "served.sqlite3"
+    acknowledged = busy_server.acknowledged
+    taken: list[tuple[Path, set[int]]] = []
+    for number in range(1, 4):
+        wait_for(acknowledged, 40 * number)
+        with acknowledged.lock:
+            before = set(acknowledged.entries)
+        copy = tmp_path / f"copy-{number}.sqlite3"
+        done = backup_command(database, str(copy))
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.splitlines() == [f"Backed up {database} to {copy}."]
+        taken.append((copy, before))
+    busy_server.stop()
+    for copy, before in taken:
+        assert integrity(copy) == "ok"
+        assert before <= entry_ids(copy), f"{copy.name} lacks entries acknowledged before it"
+        assert not copy.with_name(copy.name + "-wal").exists()  # one self-contained file
+        assert stat.S_IMODE(copy.stat().st_mode) == 0o600
+    assert [path.name for path in tmp_path.glob(".partial-*")] == []
+
+
+def test_a_backup_restored_as_the_readme_says_holds_exactly_what_was_copied(
+    tmp_path: Path, busy_server: Burst
+) -> None:
+    database = tmp_path / "served.sqlite3"
+    copy = tmp_path / "copy.sqlite3"
+    acknowledged = busy_server.acknowledged
+    wait_for(acknowledged, 40)
+    with acknowledged.lock:
+        before = Acknowledged(
+            dict(acknowledged.sessions), dict(acknowledged.games), dict(acknowledged.entries)
+        )
+    assert backup_command(database, str(copy)).returncode == 0
+    wait_for(acknowledged, acknowledged.count() + 40)
+    busy_server.stop()  # killed: what it wrote since the backup lies in its write-ahead log
+    server = busy_server.server
+    copied = entry_ids(copy)
+    assert set(acknowledged.entries) - copied, "nothing was recorded after the backup"
+    assert database.with_name(database.name + "-wal").exists()
+
+    restore(copy, database)
+    base = server.start()
+    check_survivors(base, before)
+    server.kill()
+    assert integrity(database) == "ok"
+    assert entry_ids(database) == copied  # nothing of the old log came back with it
+
+
+def test_serve_takes_the_backup_of_the_day_beside_the_database_when_it_starts(
+    tmp_path: Path,
+) -> None:
+    server = Server(tmp_path, f"sqlite:///{tmp_path / 'served.sqlite3'}")
+    server.start()
+    try:
+        deadline = time.monotonic() + 20  # a guard, not a measurement
+        while not list((tmp_path / "backups").glob("scorekeeper-*Z.sqlite3")):
+            assert time.monotonic() < deadline, "no backup of the day appeared"
+            time.sleep(0.05)
+    finally:
+        server.kill()
+    [daily] = (tmp_path / "backups").glob("scorekeeper-*Z.sqlite3")
+    assert daily.name.startswith(f"scorekeeper-{datetime.now(UTC):%Y-%m-%d}T")
+    assert integrity(daily) == "ok"
+    assert stat.S_IMODE((tmp_path / "backups").stat().st_mode) == 0o700
+
+
+@pytest.fixture
+def database_in_env(sqlite_template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Return a migrated SQLite file that DATABASE_URL names, as the command line reads it."""
+    database = tmp_path / "club" / "scorekeeper.sqlite3"
+    database.parent.mkdir()
+    shutil.copyfile(sqlite_template, database)
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{database}")
+    monkeypatch.setenv("SECRET_KEY", "backup-test")
+    return database
+
+
+def test_backup_without_a_path_writes_a_copy_named_by_the_time_into_the_backups_folder(
+    database_in_env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["backup"]) == 0
+    [written] = (database_in_env.parent / "backups").iterdir()
+    assert written.name.startswith(f"scorekeeper-{datetime.now(UTC):%Y-%m-%d}T")
+    assert capsys.readouterr().out == f"Backed up {database_in_env} to {written}.\n"
+    assert integrity(written) == "ok"
+
+
+def test_the_default_database_is_backed_up_into_instance_backups() -> None:
+    app = create_app({"SECRET_KEY": "backup-test"})
+    database = sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"])
+    assert backup_folder(database) == PROJECT_ROOT / "instance" / "backups"
+
+
+def test_backup_copies_the_database_as_it_is_without_upgrading_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    database = tmp_path / "older.sqlite3"
+    with contextlib.closing(sqlite3.connect(database)) as connection, connection:
+        connection.execute("CREATE TABLE notes (text TEXT)")
+        connection.execute("INSERT INTO notes VALUES ('before any migration')")
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{database}")
+    monkeypatch.setenv("SECRET_KEY", "backup-test")
+
+    assert cli.main(["backup", str(tmp_path / "copy.sqlite3")]) == 0
+
+    for path in (database, tmp_path / "copy.sqlite3"):
+        with contextlib.closing(sqlite3.connect(path)) as connection:
+            tables = [row[0] for row in connection.execute("SELECT name FROM sqlite_master")]
+            assert tables == ["notes"]  # no alembic_version: nothing was migrated
+
+
+@pytest.mark.parametrize(
+    "url", ["postgresql://scorekeeper@127.0.0.1:1/scorekeeper", "postgres://club@db/scores"]
+)
+def test_backup_refuses_postgresql_and_names_pg_dump(
+    url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.setenv("SECRET_KEY", "backup-test")
+    assert cli.main(["backup"]) == 1
+    refusal = capsys.readouterr().err
+    assert refusal.startswith("scorekeeper backup: ") and "pg_dump" in refusal
+
+
+def test_backup_refuses_to_write_over_the_database_itself(
+    database_in_env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["backup", str(database_in_env)]) == 1
+    assert "the database itself" in capsys.readouterr().err
+    assert integrity(database_in_env) == "ok"
+
+
+def test_backup_of_a_database_that_is_not_there_fails_and_creates_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'missing.sqlite3'}")
+    monkeypatch.setenv("SECRET_KEY", "backup-test")
+    assert cli.main(["backup"]) == 1
+    assert cli.main(["backup", str(tmp_path / "copy.sqlite3")]) == 1
+    assert capsys.readouterr().err.count("cannot open the database") == 2
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_backup_into_a_folder_names_the_copy_by_the_time(
+    database_in_env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["backup", str(tmp_path)]) == 0
+    [written] = tmp_path.glob("scorekeeper-*Z.sqlite3")
+    assert capsys.readouterr().out == f"Backed up {database_in_env} to {written}.\n"
+    assert integrity(written) == "ok"
+
+
+def test_backup_into_a_folder_that_is_not_there_says_so(
+    database_in_env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["backup", str(tmp_path / "no-such-folder" / "copy.sqlite3")]) == 1
+    assert "there is no folder" in capsys.readouterr().err
+    assert not (tmp_path / "no-such-folder").exists()
+
+
+def test_daily_backups_keep_the_last_seven_days_and_none_twice_a_day(
+    sqlite_template: Path, tmp_path: Path
+) -> None:
+    database = tmp_path / "scorekeeper.sqlite3"
+    shutil.copyfile(sqlite_template, database)
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    (folder / "before-the-move.sqlite3").touch()  # not one of ours: left alone
+    first = datetime(2026, 11, 1, 1, 30, tzinfo=UTC)
+    for day in range(10):
+        morning = first + timedelta(days=day)
+        assert keep_daily_backup(database, morning) == folder / morning.strftime(NAME_FORMAT)
+        assert keep_daily_backup(database, morning + timedelta(hours=22)) is None
+    assert sorted(path.name for path in folder.iterdir()) == [
+        "before-the-move.sqlite3",
+        *(f"scorekeeper-2026-11-{day:02d}T0130Z.sqlite3" for day in range(4, 11)),
+    ]
+
+
+def test_daily_backups_after_a_long_pause_keep_the_week_before_it(
+    sqlite_template: Path, tmp_path: Path
+) -> None:
+    database = tmp_path / "scorekeeper.sqlite3"
+    shutil.copyfile(sqlite_template, database)
+    for day in range(1, 8):
+        keep_daily_backup(database, datetime(2026, 10, day, 20, 0, tzinfo=UTC))
+    keep_daily_backup(database, datetime(2026, 11, 24, 1, 30, tzinfo=UTC))
+    assert sorted(path.name for path in (tmp_path / "backups").iterdir()) == [
+        *(f"scorekeeper-2026-10-{day:02d}T2000Z.sqlite3" for day in range(2, 8)),
+        "scorekeeper-2026-11-24T0130Z.sqlite3",
+    ]
+
+
+def test_a_daily_backup_that_fails_is_logged_and_raises_nothing(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    missing = tmp_path / "missing.sqlite3"
+    with caplog.at_level(logging.ERROR, logger="scorekeeper.backup"):
+        assert back_up_today(missing, datetime(2026, 11, 24, 1, 30, tzinfo=UTC)) is None
+    assert str(missing) in caplog.text and "cannot open the database" in caplog.text
+    assert not (tmp_path / "backups").exists()
