@@ -1,5 +1,9 @@
 """Cards and the card notation: rank then suit, e.g. ``Q♣``, ``10h``, ``DD`` (Dame of diamonds).
 
+Cards may stand together (``Q♣K♣``, ``7s7h7d``), and may be written in German words, suit
+first as Germans say them (``Herz-Dame``, ``Kreuz 7``) or rank first (``Dame Herz``), or in
+English words (``queen of hearts``).
+
 Where a rule system plays with jokers (German Rummy, G8), ``JKR`` (or ``Joker``, any case) is a
 joker and ``JKR=7♠`` a joker the recorder says stands for 7♠; a card or a joker is a *piece*.
 """
@@ -11,7 +15,7 @@ import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar
 
 from scorekeeper.rules.errors import CardNotationError
 
@@ -107,6 +111,7 @@ _SUIT_CHARACTERS: dict[str, Suit] = {
     "♧": Suit.CLUBS,
     "C": Suit.CLUBS,
 }
+_SUIT_LETTERS = {suit: letter for letter, suit in _SUIT_CHARACTERS.items() if letter.isascii()}
 # Emoji suits may carry a variation selector (U+FE0F); it is not part of the card.
 _IGNORED = re.compile("[\ufe0e\ufe0f]")
 _SEPARATORS = re.compile(r"[\s,;\-–]+")
@@ -120,6 +125,74 @@ _LONGEST_TOKEN = 12
 # A joker: ``JKR`` or ``Joker`` in any case, then ``=`` and the card it stands for, if said.
 _JOKER = re.compile(r"(?:jkr|joker)(?:=(?P<card>.*))?", re.IGNORECASE | re.DOTALL)
 _JOKER_CODE = "JKR"
+
+# Cards in words. German names the suit first (``Herz-Dame``, also glued: ``Herzdame``), or
+# the rank first (``Dame Herz``); English says ``queen of hearts``. Keys are lower case.
+_GERMAN_SUIT_NAMES = {
+    Suit.CLUBS: "Kreuz",
+    Suit.SPADES: "Pik",
+    Suit.HEARTS: "Herz",
+    Suit.DIAMONDS: "Karo",
+}
+_GERMAN_RANK_NAMES = {Rank.ACE: "As", Rank.JACK: "Bube", Rank.QUEEN: "Dame", Rank.KING: "König"}
+_ENGLISH_SUIT_NAMES = {
+    Suit.CLUBS: "clubs",
+    Suit.SPADES: "spades",
+    Suit.HEARTS: "hearts",
+    Suit.DIAMONDS: "diamonds",
+}
+_ENGLISH_RANK_NAMES = {Rank.ACE: "ace", Rank.JACK: "jack", Rank.QUEEN: "queen", Rank.KING: "king"}
+_NUMBER_WORDS = {str(n): Rank(n) for n in range(2, 11)}
+_GERMAN_SUIT_WORDS = {name.lower(): suit for suit, name in _GERMAN_SUIT_NAMES.items()}
+# Ass is the spelling since 1996; a keyboard without umlauts gives Koenig or Konig.
+_GERMAN_RANK_WORDS = {
+    **{name.lower(): rank for rank, name in _GERMAN_RANK_NAMES.items()},
+    "ass": Rank.ACE,
+    "koenig": Rank.KING,
+    "konig": Rank.KING,
+    **_NUMBER_WORDS,
+}
+_ENGLISH_SUIT_WORDS = {
+    **{name: suit for suit, name in _ENGLISH_SUIT_NAMES.items()},
+    **{name[:-1]: suit for suit, name in _ENGLISH_SUIT_NAMES.items()},
+}
+_ENGLISH_RANK_WORDS = {
+    **{name: rank for rank, name in _ENGLISH_RANK_NAMES.items()},
+    **_NUMBER_WORDS,
+}
+
+
+def _any_case(word: str) -> str:
+    """Return a regex for a word in any case: ``[hH][eE][rR][zZ]``.
+
+    Not ``re.IGNORECASE``, which also takes ``İ`` for ``i`` and the Kelvin sign for ``k``:
+    ``str.lower`` turns what this matches back into the word.
+    """
+    return "".join(f"[{re.escape(letter.lower())}{re.escape(letter.upper())}]" for letter in word)
+
+
+def _any_of(words: Iterable[str]) -> str:
+    """Return a regex for any of the words in any case, longest first (``ass`` before ``as``)."""
+    return "|".join(_any_case(word) for word in sorted(words, key=len, reverse=True))
+
+
+# Word pairs are found in the whole text before it is split into cards, since the space or
+# hyphen between the words would split it. A comma or a new line still separates: in
+# "Dame, Herz 7" the Dame is not of hearts. A word stands whole: "Herz Dames" is no pair.
+# Pairs are taken from the left, so "Dame Herz Bube Pik" is Q♥ J♠ (the same order throughout),
+# but a hyphen binds closer than a space: "As Herz-Dame" is A♠ Q♥, the Herz not the As's.
+_GERMAN_SUITS = _any_of(_GERMAN_SUIT_WORDS)
+_GERMAN_RANKS = _any_of(_GERMAN_RANK_WORDS)
+_JOIN = r"[ \t\u00a0\-–]"
+_CARD_WORDS = re.compile(
+    rf"(?<!\w)(?:"
+    rf"(?P<suit>{_GERMAN_SUITS}){_JOIN}*(?P<rank>{_GERMAN_RANKS})"
+    rf"|(?P<rank_first>{_GERMAN_RANKS}){_JOIN}+(?P<suit_after>{_GERMAN_SUITS})"
+    rf"(?!(?:[ \t\u00a0]*[-–]{_JOIN}*)?(?:{_GERMAN_RANKS})(?!\w))"
+    rf"|(?P<english_rank>{_any_of(_ENGLISH_RANK_WORDS)})[ \t\u00a0]+{_any_case('of')}[ \t\u00a0]+"
+    rf"(?P<english_suit>{_any_of(_ENGLISH_SUIT_WORDS)})"
+    rf")(?!\w)"
+)
 
 
 @dataclass(frozen=True, order=True)
@@ -137,22 +210,32 @@ class Card:
 
     @classmethod
     def from_code(cls, code: str) -> Card:
-        """Read one card written rank then suit: ``Q♣``, ``qc``, ``Th``, ``BS`` (Bube of spades)."""
+        """Read one card written rank then suit: ``Q♣``, ``qc``, ``Th``, ``BS`` (Bube of spades).
+
+        A card in words is read too: ``Herz-Dame``, ``Dame Herz``, ``queen of hearts``.
+
+        >>> Card.from_code("Herz-Dame"), Card.from_code("koenig karo")
+        (Card.from_code('Q♥'), Card.from_code('K♦'))
+        """
         known = _KNOWN.get(code)
         if known is not None:
             return known
         token = _IGNORED.sub("", code.strip())
-        shown = token if len(token) <= _LONGEST_TOKEN else token[:_LONGEST_TOKEN] + "…"
+        shown = _shown(token)
         if len(token) < 2:
             raise CardNotationError("notation.too_short", token=shown)
         suit = _SUIT_CHARACTERS.get(token[-1].upper())
+        rank = _RANK_WORDS.get(token[:-1].upper())
+        if suit is not None and rank is not None:
+            return cls(suit=suit, rank=rank)
+        in_words = _CARD_WORDS.fullmatch(token)
+        if in_words is not None:
+            return _card_in_words(in_words)
+        _refuse_a_lone_word(token)
         if suit is None:
             raise CardNotationError("notation.no_suit", token=shown)
-        rank = _RANK_WORDS.get(token[:-1].upper())
         shown_rank = token[:-1] if len(token) <= _LONGEST_TOKEN else shown[:-1]
-        if rank is None:
-            raise CardNotationError("notation.no_rank", token=shown, rank=shown_rank)
-        return cls(suit=suit, rank=rank)
+        raise CardNotationError("notation.no_rank", token=shown, rank=shown_rank)
 
     @property
     def code(self) -> str:
@@ -234,13 +317,18 @@ def is_joker_code(code: str) -> bool:
 def parse_cards(text: str) -> list[Card]:
     """Read cards separated by spaces, commas or hyphens, in any order.
 
-    Suit symbols end a card, so cards written with symbols may also stand together. A joker is
-    refused here: these are the cards of a rule system without jokers (see ``parse_pieces``).
+    Cards may also stand together, written with symbols or letters, and may be written in words
+    (``Herz-Dame``). A joker is refused here: these are the cards of a rule system without
+    jokers (see ``parse_pieces``).
 
     >>> parse_cards("Q♣, K♣ - ac")
     [Card.from_code('Q♣'), Card.from_code('K♣'), Card.from_code('A♣')]
     >>> parse_cards("10♥J♥Q♥")
     [Card.from_code('10♥'), Card.from_code('J♥'), Card.from_code('Q♥')]
+    >>> parse_cards("7s7h7d")
+    [Card.from_code('7♠'), Card.from_code('7♥'), Card.from_code('7♦')]
+    >>> parse_cards("Herz-Dame, Kreuz 7")
+    [Card.from_code('Q♥'), Card.from_code('7♣')]
     """
     cards = []
     for token in _tokens(text):
@@ -257,6 +345,8 @@ def parse_pieces(text: str) -> list[Piece]:
     [Card.from_code('J♣'), Card.from_code('Q♣'), Joker.from_code('JKR'), Card.from_code('A♣')]
     >>> parse_pieces("5♠ 6♠ joker=7s")
     [Card.from_code('5♠'), Card.from_code('6♠'), Joker.from_code('JKR=7♠')]
+    >>> parse_pieces("Pik Bube, Pik-Dame JKR")
+    [Card.from_code('J♠'), Card.from_code('Q♠'), Joker.from_code('JKR')]
     """
     return [
         Joker.from_code(token) if is_joker_code(token) else Card.from_code(token)
@@ -265,8 +355,9 @@ def parse_pieces(text: str) -> list[Piece]:
 
 
 def _tokens(text: str) -> list[str]:
-    """Split the notation into one token per card or joker."""
-    return [piece for token in _SEPARATORS.split(text) if token for piece in _unglue(token)]
+    """Split the notation into one token per card or joker; cards in words become codes first."""
+    coded = _CARD_WORDS.sub(lambda words: _card_in_words(words).code, text)
+    return [piece for token in _SEPARATORS.split(coded) if token for piece in _unglue(token)]
 
 
 def _shown(token: str) -> str:
@@ -275,6 +366,11 @@ def _shown(token: str) -> str:
 
 
 def _unglue(token: str) -> list[str]:
+    """Split a token of cards standing together, like ``Q♣K♣`` or ``7s7h7d``, into cards."""
+    return [card for piece in _unglue_symbols(token) for card in _unglue_letters(piece)]
+
+
+def _unglue_symbols(token: str) -> list[str]:
     """Split a token like ``Q♣K♣`` after each suit symbol; letters stay as they are."""
     if sum(character in _SYMBOLS for character in token) < 2:
         return [token]
@@ -285,6 +381,84 @@ def _unglue(token: str) -> list[str]:
         start = end.end()
     rest = token[start:]
     return [*pieces, rest] if rest else pieces
+
+
+def _unglue_letters(token: str) -> list[str]:
+    """Split a token like ``7s7h7d`` into cards if it reads as cards throughout, else keep it.
+
+    A card is a rank character (``10``: two) and a suit character, and no card is the start
+    of another, so a token reads as cards in one way at most; a token that reads as one card
+    (``10h``, ``dd``), a joker or nothing at all stays whole, to be read or refused as before.
+
+    >>> _unglue_letters("10h10s10d"), _unglue_letters("dd"), _unglue_letters("qckx")
+    (['10h', '10s', '10d'], ['dd'], ['qckx'])
+    """
+    written = _IGNORED.sub("", token)
+    cards = []
+    start = 0
+    while start < len(written):
+        end = start + (3 if written.startswith("10", start) else 2)
+        card = written[start:end]
+        if card[:-1].upper() not in _RANK_WORDS or card[-1:].upper() not in _SUIT_CHARACTERS:
+            return [token]
+        cards.append(card)
+        start = end
+    return cards if len(cards) > 1 else [token]
+
+
+def _card_in_words(words: re.Match[str]) -> Card:
+    """Return the card named by words that ``_CARD_WORDS`` found, e.g. ``Herz-Dame``."""
+    if words["suit"] is not None:
+        suit = _word(_GERMAN_SUIT_WORDS, words["suit"])
+        rank = _word(_GERMAN_RANK_WORDS, words["rank"])
+    elif words["rank_first"] is not None:
+        suit = _word(_GERMAN_SUIT_WORDS, words["suit_after"])
+        rank = _word(_GERMAN_RANK_WORDS, words["rank_first"])
+    else:
+        suit = _word(_ENGLISH_SUIT_WORDS, words["english_suit"])
+        rank = _word(_ENGLISH_RANK_WORDS, words["english_rank"])
+    return Card(suit=suit, rank=rank)
+
+
+_Named = TypeVar("_Named", Suit, Rank)
+
+
+def _word(words: dict[str, _Named], written: str) -> _Named:
+    """Return the suit or rank a word names, written in any case."""
+    return words[written.lower()]
+
+
+def _refuse_a_lone_word(token: str) -> None:
+    """Refuse a rank or a suit in words without the other, saying how to write the card."""
+    word = token.lower()
+    for language, suits, ranks in (
+        ("de", _GERMAN_SUIT_WORDS, _GERMAN_RANK_WORDS),
+        ("en", _ENGLISH_SUIT_WORDS, _ENGLISH_RANK_WORDS),
+    ):
+        rank = ranks.get(word) if word not in _NUMBER_WORDS else None
+        if rank is not None:
+            example = _ways_to_write(Card(suit=Suit.HEARTS, rank=rank), language)
+            raise CardNotationError("notation.rank_needs_suit", token=_shown(token), **example)
+        suit = suits.get(word)
+        if suit is not None:
+            example = _ways_to_write(Card(suit=suit, rank=Rank.QUEEN), language)
+            raise CardNotationError("notation.suit_needs_rank", token=_shown(token), **example)
+
+
+def _ways_to_write(card: Card, language: str) -> dict[str, str]:
+    """Return a card as a language writes it: in words, with its symbol and in letters.
+
+    >>> _ways_to_write(Card.from_code("J♥"), "de")
+    {'words': 'Herz-Bube', 'card': 'B♥', 'letters': 'bh'}
+    """
+    if language == "de":
+        rank_name = _GERMAN_RANK_NAMES.get(card.rank, str(int(card.rank)))
+        words = f"{_GERMAN_SUIT_NAMES[card.suit]}-{rank_name}"
+    else:
+        rank_name = _ENGLISH_RANK_NAMES.get(card.rank, str(int(card.rank)))
+        words = f"{rank_name} of {_ENGLISH_SUIT_NAMES[card.suit]}"
+    letters = f"{card.rank.letter_in(language)}{_SUIT_LETTERS[card.suit]}".lower()
+    return {"words": words, "card": card.label(language), "letters": letters}
 
 
 def cards_text(cards: Iterable[Piece]) -> str:

@@ -90,6 +90,15 @@ MESSAGES: dict[str, Wording] = {
     "notation.no_rank": wording(
         "“%(token)s” is not a card: “%(rank)s” is not a rank (A 2-10 J Q K, or T, B, D)."
     ),
+    # A rank or a suit written as a word (Bube, Herz, queen) without the other. ``words``,
+    # ``card`` and ``letters`` write one example card as the word's own language does, e.g.
+    # Herz-Bube, B♥ and bh for “Bube”.
+    "notation.rank_needs_suit": wording(
+        "“%(token)s” needs a suit: write e.g. %(words)s, %(card)s or %(letters)s."
+    ),
+    "notation.suit_needs_rank": wording(
+        "“%(token)s” needs a rank: write e.g. %(words)s, %(card)s or %(letters)s."
+    ),
     "notation.no_jokers": wording(
         "“%(token)s” is a joker, and this rule system is played without jokers."
     ),

@@ -1,6 +1,8 @@
 """Cards and the card notation: rank then suit, symbols or letters, German B and D."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorekeeper.rules import (
     Card,
@@ -11,6 +13,7 @@ from scorekeeper.rules import (
     cards_text,
     full_pack,
     parse_cards,
+    parse_pieces,
 )
 
 
@@ -233,6 +236,86 @@ def test_cards_written_with_symbols_may_stand_together(text: str, expected: list
     assert [card.code for card in parse_cards(text)] == expected
 
 
-def test_glued_letters_are_not_split_and_are_refused() -> None:
-    with pytest.raises(CardNotationError, match="qckc"):
-        parse_cards("qckc")
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("7s7h7d", ["7♠", "7♥", "7♦"]),
+        ("qckcac", ["Q♣", "K♣", "A♣"]),
+        ("10h10s10d", ["10♥", "10♠", "10♦"]),
+        ("BhDhKh", ["J♥", "Q♥", "K♥"]),
+        ("ThJhQh", ["10♥", "J♥", "Q♥"]),
+        ("dddh", ["Q♦", "Q♥"]),
+        ("asas", ["A♠", "A♠"]),
+        ("Q♣kcac", ["Q♣", "K♣", "A♣"]),
+        ("qcK♣A♣", ["Q♣", "K♣", "A♣"]),
+        ("5s6s, 7s8s", ["5♠", "6♠", "7♠", "8♠"]),
+    ],
+)
+def test_cards_written_with_letters_may_stand_together(text: str, expected: list[str]) -> None:
+    assert [card.code for card in parse_cards(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("10h", "10♥"), ("Th", "10♥"), ("qc", "Q♣"), ("BS", "J♠"), ("dd", "Q♦"), ("As", "A♠")],
+)
+def test_a_single_letter_card_is_not_split(text: str, expected: str) -> None:
+    assert [card.code for card in parse_cards(text)] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("JKR", "JKR"), ("joker", "JKR"), ("JKR=7s", "JKR=7♠"), ("jkr=dd", "JKR=Q♦")],
+)
+def test_a_joker_is_not_split(text: str, expected: str) -> None:
+    assert cards_text(parse_pieces(text)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("qckx", "“qckx”"),
+        ("qckcx", "“qckcx”"),
+        ("ddd", "“ddd”"),
+        ("7s7", "“7s7”"),
+        ("1h1s", "“1h1s”"),
+        ("JKR7s", "“JKR7s”"),
+    ],
+)
+def test_glued_letters_that_do_not_read_as_cards_are_refused_whole(text: str, named: str) -> None:
+    with pytest.raises(CardNotationError) as caught:
+        parse_pieces(text)
+    assert named in str(caught.value)
+
+
+def test_glued_letters_that_do_not_read_as_cards_keep_the_message_of_one_token() -> None:
+    with pytest.raises(CardNotationError) as glued:
+        parse_cards("ddd")
+    with pytest.raises(CardNotationError) as alone:
+        Card.from_code("ddd")
+    assert str(glued.value) == str(alone.value)
+
+
+def written_in_letters(card: Card) -> st.SearchStrategy[str]:
+    """Write one card in letters: English or German rank letter (or T), suit letter, any case."""
+    ranks = [card.rank.letter, card.rank.letter_in("de"), *(["T"] if card.rank == Rank.TEN else [])]
+    suit = {Suit.SPADES: "S", Suit.HEARTS: "H", Suit.DIAMONDS: "D", Suit.CLUBS: "C"}[card.suit]
+    return st.sampled_from(ranks).flatmap(
+        lambda rank: st.sampled_from([rank + suit, (rank + suit).lower(), rank + suit.lower()])
+    )
+
+
+@settings(deadline=None)
+@given(st.sampled_from(full_pack()), st.integers(1, 8))
+def test_every_card_glued_to_itself_reads_back_as_that_many_cards(card: Card, times: int) -> None:
+    assert parse_cards(card.code * times) == [card] * times
+    assert parse_cards(card.label("de") * times) == [card] * times
+
+
+@settings(deadline=None)
+@given(st.data(), st.lists(st.sampled_from(full_pack()), min_size=1, max_size=12))
+def test_cards_glued_in_letters_read_back_as_those_cards(
+    data: st.DataObject, cards: list[Card]
+) -> None:
+    text = "".join(data.draw(written_in_letters(card)) for card in cards)
+    assert parse_cards(text) == cards
