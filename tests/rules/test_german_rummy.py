@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorekeeper import rules
 from scorekeeper.rules import (
     VARIANTS,
     Card,
@@ -996,3 +997,56 @@ def test_no_card_beyond_its_two_copies_and_no_seventh_joker_is_accepted_by_a_tab
             assert (table.copies, table.jokers) == before
         assert all(count <= 2 for count in table.copies.values())
         assert table.jokers <= 6
+
+
+# --- G3 over a whole game: what a delete or a correction leaves ------------------------------
+
+
+def opening_turn(key, player, *melds, kind="meld"):
+    return rules.Turn(
+        key, player, kind, tuple(classify_pieces(parse_pieces(m), GERMAN) for m in melds)
+    )
+
+
+def test_every_player_s_first_turn_must_open_and_later_turns_need_not():
+    turns = [
+        opening_turn(1, "Ann", "Q♣ K♣ A♣", "3♦ 3♥ 3♠"),
+        opening_turn(2, "Bob", "10♠ J♠ Q♠ K♠"),
+        opening_turn(3, "Ann", "2♥ 3♥ 4♥"),
+        rules.Turn(4, "Bob", "layoff"),
+        rules.Turn(5, "Ann", "swap", ()),
+    ]
+    assert rules.first_broken_turn(turns, GERMAN) is None
+
+
+def test_without_the_opening_the_player_s_next_turn_is_named():
+    turns = [
+        opening_turn(2, "Bob", "10♠ J♠ Q♠ K♠"),
+        rules.Turn(4, "Ann", "layoff"),
+        opening_turn(5, "Ann", "Q♣ K♣ A♣", "3♦ 3♥ 3♠"),
+    ]
+    assert rules.first_broken_turn(turns, GERMAN).key == 4
+
+
+def test_a_first_meld_under_the_minimum_is_named():
+    turns = [opening_turn(7, "Ann", "Q♣ K♣ A♣"), opening_turn(8, "Ann", "3♦ 3♥ 3♠")]
+    assert rules.first_broken_turn(turns, GERMAN).key == 7
+    assert rules.first_broken_turn(turns, GermanRummy({"opening": 31})) is None
+
+
+def test_treppenromme_has_no_opening_to_break():
+    turns = [rules.Turn(1, "Ann", "layoff"), opening_turn(2, "Bob", "2♥ 3♥ 4♥")]
+    assert rules.first_broken_turn(turns, Treppenromme()) is None
+
+
+def test_a_correction_checks_copies_beside_the_other_entries():
+    lying = parse_pieces("7♥ 8♥ 9♥ 7♥ JKR")
+    rules.refuse_copies_beside(lying[:3], parse_pieces("7♥ 8♥ 9♥"), GERMAN)
+    with pytest.raises(CardAlreadyPlayedError, match="7♥"):
+        rules.refuse_copies_beside(lying, parse_pieces("6♥ 7♥ 8♥"), GERMAN)
+
+
+def test_each_rule_system_reads_jokers_only_if_it_has_them():
+    assert GERMAN.read_cards("joker 7h") == [Joker(), Card.from_code("7♥")]
+    with pytest.raises(CardNotationError, match="without jokers"):
+        Treppenromme().read_cards("JKR 7♥")
