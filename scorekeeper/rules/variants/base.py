@@ -546,6 +546,10 @@ class Variant:
 
     # --- the session -------------------------------------------------------------------------
 
+    def standing_order(self, seating: Sequence[P], totals: Mapping[P, int]) -> list[P]:
+        """Return the players in the order a standing shows them: here in seating order."""
+        return list(seating)
+
     def standing(
         self, totals: Mapping[P, int], games_ended: int, *, game_in_progress: bool = False
     ) -> SessionStanding[P]:
