@@ -14,60 +14,138 @@
     });
   }
 
-  /* Card codes and their labels in the page's language (German B, D). */
+  /* Card codes and their labels in the page's language (German B, D); a joker is JKR. */
   function Letters(root) {
     var local = (root.getAttribute("data-letters") || RANKS.join(" ")).split(" ");
     var map = {};
     RANKS.forEach(function (rank, i) { map[rank] = local[i] || rank; });
-    this.label = function (code) { return (map[code.slice(0, -1)] || code.slice(0, -1)) + code.slice(-1); };
+    var card = function (code) { return (map[code.slice(0, -1)] || code.slice(0, -1)) + code.slice(-1); };
+    this.label = function (code) {
+      if (code.indexOf(JOKER) === 0) { return code.length > 4 ? JOKER + "=" + card(code.slice(4)) : JOKER; }
+      return card(code);
+    };
     this.labels = function (codes) { return codes.map(this.label).join(" "); };
   }
 
-  /* Read typed cards leniently into codes ("qc" -> "Q♣"); what cannot be read is skipped. */
-  function parse(text) {
+  var JOKER = "JKR";
+  var JOKER_WORD = /^(jkr|joker)(?:=(.+))?$/i;
+
+  /* Read one card ("qc" -> "Q♣"), or null. */
+  function readCard(part) {
+    if (part.length < 2) { return null; }
+    var suit = part.slice(-1).toUpperCase();
+    suit = SUIT_LETTERS[suit] || ("♠♥♦♣".indexOf(suit) >= 0 ? suit : null);
+    var rank = part.slice(0, -1).toUpperCase();
+    rank = RANK_WORDS[rank] || rank;
+    return suit && RANKS.indexOf(rank) >= 0 ? rank + suit : null;
+  }
+
+  /* Read typed cards leniently into codes ("qc" -> "Q♣", "joker=7s" -> "JKR=7♠"); what cannot
+     be read is skipped. With one pack a card is read once; with two it may come twice. */
+  function parse(text, copies) {
     var codes = [];
     (text || "").split(/[\s,;\-–]+/).forEach(function (token) {
-      var parts = token.replace(/[\ufe0e\ufe0f]/g, "").match(/[^♠♥♦♣]*[♠♥♦♣]|.+/g) || [];
-      parts.forEach(function (part) {
-        if (part.length < 2) { return; }
-        var suit = part.slice(-1).toUpperCase();
-        suit = SUIT_LETTERS[suit] || ("♠♥♦♣".indexOf(suit) >= 0 ? suit : null);
-        var rank = part.slice(0, -1).toUpperCase();
-        rank = RANK_WORDS[rank] || rank;
-        if (suit && RANKS.indexOf(rank) >= 0 && codes.indexOf(rank + suit) < 0) { codes.push(rank + suit); }
+      token = token.replace(/[\ufe0e\ufe0f]/g, "");
+      var joker = token.match(JOKER_WORD);
+      if (joker) {
+        var said = joker[2] ? readCard(joker[2]) : null;
+        codes.push(said ? JOKER + "=" + said : JOKER);
+        return;
+      }
+      (token.match(/[^♠♥♦♣]*[♠♥♦♣]|.+/g) || []).forEach(function (part) {
+        var code = readCard(part);
+        if (code && ((copies || 1) > 1 || codes.indexOf(code) < 0)) { codes.push(code); }
       });
     });
     return codes;
   }
 
-  /* The grid of 52 buttons: toggles cards, marks taken ones. */
+  /* Whether a code is a copy of the picker's card: any joker is a copy of the joker button. */
+  function same(code, card) { return card === JOKER ? code.indexOf(JOKER) === 0 : code === card; }
+  function count(codes, card) { return codes.filter(function (code) { return same(code, card); }).length; }
+
+  /* The grid of 52 buttons (and the joker): toggles cards, marks taken ones, counts copies. */
   function Picker(element, onToggle) {
     var buttons = $$(element, "button[data-card]");
+    var saysLeft = element.getAttribute("data-t-left");
+    buttons.forEach(function (b) { b.setAttribute("data-name", b.getAttribute("aria-label") || ""); });
     element.hidden = false;
     element.addEventListener("click", function (event) {
       var button = event.target.closest("button[data-card]");
       if (button && !button.disabled) { onToggle(button.getAttribute("data-card")); }
     });
+    function button(card) { return buttons.filter(function (b) { return b.getAttribute("data-card") === card; })[0]; }
+    /* How many more copies of a card may be picked: those not on the table, elsewhere or picked. */
+    this.room = function (card, picked, elsewhere) {
+      var b = button(card);
+      if (!b) { return 0; }
+      var lying = b.hasAttribute("data-left") ? Number(b.getAttribute("data-left")) : (b.hasAttribute("data-taken") ? 0 : 1);
+      return lying - count(elsewhere, card) - count(picked, card);
+    };
+    /* A tap adds a copy while one is left and fewer than ``most`` are picked, else takes all back. */
+    this.toggled = function (picked, card, elsewhere, most) {
+      var mine = count(picked, card);
+      if (mine > 0 && (mine >= most || this.room(card, picked, elsewhere) <= 0)) {
+        return picked.filter(function (code) { return !same(code, card); });
+      }
+      if (this.room(card, picked, elsewhere) <= 0) { return picked; }
+      return picked.concat([card]);
+    };
     this.show = function (picked, elsewhere) {
-      buttons.forEach(function (button) {
-        var code = button.getAttribute("data-card");
-        if (button.hasAttribute("data-taken")) { return; }
-        var away = elsewhere.indexOf(code) >= 0;
-        button.disabled = away;
-        button.classList.toggle("elsewhere", away);
-        if (away) { button.setAttribute("aria-disabled", "true"); } else { button.removeAttribute("aria-disabled"); }
-        button.setAttribute("aria-pressed", String(!away && picked.indexOf(code) >= 0));
+      var self = this;
+      buttons.forEach(function (b) {
+        var card = b.getAttribute("data-card");
+        var mine = count(picked, card);
+        if (b.hasAttribute("data-left")) {
+          var left = self.room(card, picked, elsewhere);
+          $(b, ".left").textContent = String(Math.max(0, left));
+          // A screen reader hears the copies left with the card's name.
+          if (saysLeft) { b.setAttribute("aria-label", fill(saysLeft, { card: b.getAttribute("data-name"), count: Math.max(0, left) })); }
+          if (b.hasAttribute("data-taken")) { return; }
+          var none = left <= 0 && mine === 0;
+          b.disabled = none;
+          b.classList.toggle("elsewhere", none);
+          if (none) { b.setAttribute("aria-disabled", "true"); } else { b.removeAttribute("aria-disabled"); }
+          b.setAttribute("aria-pressed", String(mine > 0));
+          return;
+        }
+        if (b.hasAttribute("data-taken")) { return; }
+        var away = elsewhere.indexOf(card) >= 0;
+        b.disabled = away;
+        b.classList.toggle("elsewhere", away);
+        if (away) { b.setAttribute("aria-disabled", "true"); } else { b.removeAttribute("aria-disabled"); }
+        b.setAttribute("aria-pressed", String(!away && mine > 0));
       });
     };
   }
 
-  /* The game: one form records a meld, or a layoff onto the meld tapped on the table. */
+  /* Replace the first joker not yet said in a text by the joker standing for a card. */
+  function sayJoker(text, card, letters) {
+    var done = false;
+    return text.split(/\s+/).filter(Boolean).map(function (token) {
+      if (!done && /^(jkr|joker)$/i.test(token)) { done = true; return letters.label(JOKER + "=" + card); }
+      return token;
+    }).join(" ");
+  }
+
+  /* The game: one form records a meld (or several together), a layoff onto the meld tapped on
+     the table, or a joker swap from it. */
   function Entry(form) {
     var letters = new Letters(form);
+    var copies = Number(form.getAttribute("data-packs")) || 1;
     var field = $(form, "input[name=cards]");
+    var newMeld = $(form, "input[name=new_meld]");
+    var meldsField = $(form, "textarea[name=melds]");
+    var soFar = $(form, "[data-melds-so-far]");
     var preview = $(form, "[data-preview]");
-    var meldButton = $(form, "button[data-mode=meld]");
-    var layoffButton = $(form, "button[data-mode=layoff]");
+    var choices = $(form, "[data-joker-choices]");
+    var another = $(form, "button[data-another]");
+    var ontoAction = $(form, "[data-onto-action]");
+    var places = $(form, "[data-swap-places]");
+    var buttons = { meld: $(form, "button[data-mode=meld]"), layoff: $(form, "button[data-mode=layoff]"), swap: $(form, "button[data-mode=swap]") };
+    var minimum = Number(form.getAttribute("data-minimum")) || 0;
+    var opened = (form.getAttribute("data-opened") || "").split(" ");
+    var rules = JSON.parse(form.getAttribute("data-rules") || "null");
     var url = form.getAttribute("data-check") + "?lang=" + encodeURIComponent(form.getAttribute("data-lang") || "en");
     var text = function (name) { return form.getAttribute("data-t-" + name) || ""; };
     var asked = 0;
@@ -75,89 +153,289 @@
     var sent = false;
 
     function onto() { return $(form, "input[name=meld]:checked:not([value=''])"); }
+    function mode() {
+      var meld = onto();
+      if (!meld) { return "meld"; }
+      var swap = $(form, "input[name=onto_action][value=swap]");
+      return meld.hasAttribute("data-places") && swap && swap.checked ? "swap" : "layoff";
+    }
+    function lines() { return meldsField ? meldsField.value.split("\n").map(function (l) { return l.trim(); }).filter(Boolean) : []; }
+    function target() { return mode() === "swap" && newMeld ? newMeld : field; }
+    function opening() {
+      var player = $(form, "input[name=player]:checked");
+      return minimum > 0 && !(player && opened.indexOf(player.value) >= 0);
+    }
+    function elsewhere() {
+      if (mode() === "swap") { return parse(field.value, copies); }
+      if (mode() === "meld") { return [].concat.apply([], lines().map(function (l) { return parse(l, copies); })); }
+      return [];
+    }
 
     function say(message, kind) {
       preview.textContent = message;
       preview.className = "preview" + (kind ? " " + kind : "");
     }
+    /* Offer the cards a joker in doubt can stand for; a tap says it in the text it came from. */
+    function offer(cards, rewrite) {
+      choices.textContent = "";
+      choices.hidden = !cards || !cards.length;
+      (cards || []).forEach(function (card) {
+        var b = document.createElement("button");
+        b.type = "button";
+        b.className = "pick choice" + ("♥♦".indexOf(card.slice(-1)) >= 0 ? " red" : "");
+        b.textContent = letters.label(JOKER + "=" + card);
+        b.addEventListener("click", function () { rewrite(card); refresh(); });
+        choices.appendChild(b);
+      });
+    }
+    function rewriter(input) { return function (card) { input.value = sayJoker(input.value, card, letters); }; }
 
-    function describe(answer, meld) {
+    function describe(answer, meld, counted) {
       var kind = text(answer.kind) || answer.kind;
+      var value = counted ? (answer.opening_value !== undefined ? answer.opening_value : answer.value) : answer.value;
       var said = meld
         ? fill(text("layoff"), { cards: letters.labels(answer.added), meld: letters.labels(answer.cards), value: answer.value })
-        : kind + " " + letters.labels(answer.cards) + ": " + answer.value;
+        : kind + " " + letters.labels(answer.cards) + ": " + value;
       // An ace worth nothing (Boathouse Rum scores no melds) needs no explaining.
-      (answer.aces || []).filter(function (ace) { return ace.value; }).forEach(function (ace) {
-        said += ", " + fill(text("ace-" + ace.position), { value: ace.value });
+      if (!counted) {
+        (answer.aces || []).filter(function (ace) { return ace.value; }).forEach(function (ace) {
+          said += ", " + fill(text("ace-" + ace.position), { value: ace.value });
+        });
+      }
+      return said;
+    }
+
+    function ask(body) {
+      body.variant = form.getAttribute("data-variant") || "treppenromme";
+      if (rules) { body.rules = rules; }
+      return fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+        .then(function (response) { return response.json(); });
+    }
+
+    function takenOnes(codes) {
+      return codes.filter(function (code) {
+        if (copies > 1 || code.indexOf(JOKER) === 0) { return false; }
+        var b = $(form, 'button[data-card="' + code + '"]');
+        return b && b.hasAttribute("data-taken");
       });
-      return "✓ " + said;
     }
 
     function check() {
+      var now = mode();
       var meld = onto();
       var cards = field.value.trim();
-      if (!cards) {
+      offer([]);
+      if (now === "swap") { return checkSwap(meld, cards); }
+      var earlier = now === "meld" ? lines() : [];
+      if (!cards && !earlier.length) {
         say(meld ? fill(text("layoff-hint"), { meld: meld.getAttribute("data-label") }) : text("meld-hint"));
         return;
       }
       var number = ++asked;
       // The check knows the cards, not the table: cards on it are refused here, as on recording.
-      var taken = parse(cards).filter(function (code) {
-        var button = $(form, 'button[data-card="' + code + '"]');
-        return button && button.hasAttribute("data-taken");
-      });
+      var taken = takenOnes(parse([cards].concat(earlier).join(" "), copies));
       if (taken.length) {
         say("✗ " + fill(text(taken.length === 1 ? "taken-one" : "taken-other"), { cards: letters.labels(taken) }), "bad");
         return;
       }
-      var body = { cards: cards, variant: form.getAttribute("data-variant") || "treppenromme" };
-      if (meld) { body.onto = meld.getAttribute("data-cards"); }
-      fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
-        .then(function (response) { return response.json(); })
-        .then(function (answer) {
+      if (meld) {
+        ask({ cards: cards, onto: meld.getAttribute("data-cards") }).then(function (answer) {
           if (number !== asked) { return; }
-          if (answer.valid) { say(describe(answer, meld), "ok"); } else { say("✗ " + answer.error, "bad"); }
-        })
-        .catch(function () { if (number === asked) { say(text("offline")); } });
+          if (answer.valid) { say("✓ " + describe(answer, meld), "ok"); return; }
+          say("✗ " + answer.error, "bad");
+          offer(answer.joker_choices, rewriter(field));
+        }).catch(function () { if (number === asked) { say(text("offline")); } });
+        return;
+      }
+      var sources = earlier.map(function (line, at) {
+        return { cards: line, rewrite: function (card) { var all = lines(); all[at] = sayJoker(all[at], card, letters); meldsField.value = all.join("\n"); showMelds(); } };
+      });
+      if (cards) { sources.push({ cards: cards, rewrite: rewriter(field) }); }
+      var counted = opening();
+      Promise.all(sources.map(function (source) { return ask({ cards: source.cards }); })).then(function (answers) {
+        if (number !== asked) { return; }
+        var wrong = answers.map(function (a, at) { return a.valid ? null : at; }).filter(function (at) { return at !== null; });
+        if (wrong.length) {
+          var first = wrong[0];
+          say("✗ " + answers[first].error, "bad");
+          offer(answers[first].joker_choices, sources[first].rewrite);
+          return;
+        }
+        var said = answers.map(function (a) { return describe(a, null, counted); }).join(" · ");
+        if (counted) {
+          var total = answers.reduce(function (sum, a) { return sum + (a.opening_value !== undefined ? a.opening_value : a.value); }, 0);
+          said += " — " + fill(text("opening"), { value: total, minimum: minimum });
+          say("✓ " + said, total >= minimum ? "ok" : "");
+          return;
+        }
+        say("✓ " + said, "ok");
+      }).catch(function () { if (number === asked) { say(text("offline")); } });
+    }
+
+    function checkSwap(meld, cards) {
+      var joined = newMeld ? newMeld.value.trim() : "";
+      if (!cards || !parse(joined, copies).some(function (code) { return code.indexOf(JOKER) < 0; })) {
+        say(text("swap-hint"));
+        return;
+      }
+      var number = ++asked;
+      ask({ onto: meld.getAttribute("data-cards"), cards: cards, new_meld: joined }).then(function (answer) {
+        if (number !== asked) { return; }
+        if (answer.valid) {
+          say("✓ " + fill(text("swap"), {
+            cards: letters.labels(parse(cards, copies)),
+            meld: letters.labels(answer.meld.cards),
+            new_meld: letters.labels(answer.new_meld.cards)
+          }), "ok");
+          return;
+        }
+        say("✗ " + answer.error, "bad");
+        offer(answer.joker_choices, rewriter(newMeld));
+      }).catch(function () { if (number === asked) { say(text("offline")); } });
     }
 
     function soon() { clearTimeout(timer); timer = setTimeout(check, 120); }
 
-    function mode() {
-      var layoff = Boolean(onto());
-      meldButton.hidden = layoff;
-      if (layoffButton) { layoffButton.hidden = !layoff; }
-      form.classList.toggle("laying-off", layoff);
+    /* The melds tapped before "Another meld": listed, each can be taken back. */
+    function showMelds() {
+      if (!soFar) { return; }
+      soFar.textContent = "";
+      lines().forEach(function (line, at) {
+        var item = document.createElement("li");
+        var cards = document.createElement("span");
+        cards.className = "cards";
+        cards.textContent = letters.labels(parse(line, copies));
+        var back = document.createElement("button");
+        back.type = "button";
+        back.className = "small";
+        back.textContent = "✕";
+        back.setAttribute("aria-label", letters.labels(parse(line, copies)) + " ✕");
+        back.addEventListener("click", function () {
+          var all = lines();
+          all.splice(at, 1);
+          meldsField.value = all.join("\n");
+          refresh();
+        });
+        item.appendChild(cards);
+        item.appendChild(back);
+        soFar.appendChild(item);
+      });
+      soFar.hidden = mode() !== "meld" || !lines().length;
+    }
+
+    /* In a swap the new meld's first joker is the one taken from the table, not one left. */
+    function swapped(codes) {
+      if (mode() !== "swap") { return null; }
+      return codes.filter(function (code) { return code.indexOf(JOKER) === 0; })[0] || null;
+    }
+    function fromHand(codes) {
+      var joker = swapped(codes);
+      var at = joker ? codes.indexOf(joker) : -1;
+      return at < 0 ? codes : codes.slice(0, at).concat(codes.slice(at + 1));
+    }
+    var picker = new Picker($(form, "[data-picker]"), function (code) {
+      var input = target();
+      var picked = parse(input.value, copies);
+      var joker = swapped(picked);
+      // A meld holds a card once, jokers as many as there are.
+      var hand = picker.toggled(fromHand(picked), code, elsewhere(), code === JOKER ? 6 : 1);
+      input.value = letters.labels(joker ? [joker].concat(hand) : hand);
+      showPicked();
+      soon();
+    });
+    function showPicked() { picker.show(fromHand(parse(target().value, copies)), elsewhere()); }
+
+    /* The cards a joker of the chosen meld stands for: one tap puts the card in its place. */
+    function showPlaces(meld) {
+      var holder = $(form, "[data-places-buttons]");
+      if (!holder) { return; }
+      holder.textContent = "";
+      var cards = meld && meld.getAttribute("data-places") ? meld.getAttribute("data-places").split(" ") : [];
+      cards.forEach(function (card) {
+        var b = document.createElement("button");
+        b.type = "button";
+        b.className = "pick choice" + ("♥♦".indexOf(card.slice(-1)) >= 0 ? " red" : "");
+        b.setAttribute("data-place", card);
+        var put = function () { return parse(field.value, copies).indexOf(card) >= 0; };
+        b.setAttribute("aria-pressed", String(put()));
+        b.textContent = letters.label(card);
+        b.addEventListener("click", function () {
+          var now = parse(field.value, copies);
+          field.value = letters.labels(put() ? now.filter(function (c) { return c !== card; }) : now.concat([card]));
+          b.setAttribute("aria-pressed", String(put()));
+          showPicked();
+          soon();
+        });
+        holder.appendChild(b);
+      });
+      // Where the joker stands for one card only, that card is put in at once.
+      if (cards.length === 1 && !field.value.trim()) { field.value = letters.label(cards[0]); holder.firstChild.setAttribute("aria-pressed", "true"); }
+    }
+
+    function refresh() {
+      var now = mode();
+      var meld = onto();
+      Object.keys(buttons).forEach(function (name) { if (buttons[name]) { buttons[name].hidden = name !== now; } });
+      if (another) { another.hidden = now !== "meld"; }
+      if (ontoAction) { ontoAction.hidden = !(meld && meld.hasAttribute("data-places")); }
+      if (places) { places.hidden = now !== "swap"; }
+      $$(form, "[data-swap-only]").forEach(function (part) { part.hidden = now !== "swap"; });
+      if (now === "swap") {
+        if (!$(places, "[data-place]")) { showPlaces(meld); }
+        if (newMeld && !newMeld.value.trim()) { newMeld.value = JOKER; }
+      } else if (places) {
+        $(places, "[data-places-buttons]").textContent = "";
+      }
+      form.classList.toggle("laying-off", now !== "meld");
+      showMelds();
+      showPicked();
       check();
     }
 
-    fillsField(form, field, letters, soon);
-    $$(form, "input[name=meld]").forEach(function (radio) { radio.addEventListener("change", mode); });
+    if (meldsField) { $(form, "[data-more-melds]").hidden = true; }
+    if (another) {
+      another.addEventListener("click", function () {
+        var cards = field.value.trim();
+        if (!cards) { return; }
+        meldsField.value = lines().concat([cards]).join("\n");
+        field.value = "";
+        refresh();
+      });
+    }
+    field.addEventListener("input", function () { showPicked(); soon(); });
+    if (newMeld) { newMeld.addEventListener("input", function () { showPicked(); soon(); }); }
+    $$(form, "input[name=meld], input[name=onto_action]").forEach(function (radio) {
+      radio.addEventListener("change", function () {
+        if (places) { $(places, "[data-places-buttons]").textContent = ""; }
+        refresh();
+      });
+    });
+    $$(form, "input[name=player]").forEach(function (radio) { radio.addEventListener("change", check); });
     form.addEventListener("submit", function (event) {
       if (sent) { event.preventDefault(); return; }
-      if (onto() && layoffButton && event.submitter !== layoffButton) {
+      var wanted = buttons[mode()];
+      if (wanted && event.submitter !== wanted) {
         event.preventDefault();
-        form.requestSubmit(layoffButton);
+        form.requestSubmit(wanted);
         return;
       }
       sent = true;
     });
     window.addEventListener("pageshow", function () { sent = false; });
-    mode();
+    refresh();
   }
 
   /* The picker of a form with one cards field: a tap adds or takes away a card, typing shows. */
   function fillsField(form, field, letters, changed) {
+    var copies = Number(form.getAttribute("data-packs")) || 1;
     var picker = new Picker($(form, "[data-picker]"), function (code) {
-      var picked = parse(field.value);
-      var at = picked.indexOf(code);
-      if (at >= 0) { picked.splice(at, 1); } else { picked.push(code); }
+      var picked = picker.toggled(parse(field.value, copies), code, [], code === JOKER ? 6 : 1);
       field.value = letters.labels(picked);
       picker.show(picked, []);
       changed();
     });
-    field.addEventListener("input", function () { picker.show(parse(field.value), []); changed(); });
-    picker.show(parse(field.value), []);
+    field.addEventListener("input", function () { picker.show(parse(field.value, copies), []); changed(); });
+    picker.show(parse(field.value, copies), []);
   }
 
   /* Correcting an entry: its own cards are free to tap, the rest of the table is not. */
@@ -165,9 +443,11 @@
     fillsField(form, $(form, "input[name=cards]"), new Letters(form), function () {});
   }
 
-  /* The end of a game: the picker fills the hand that was tapped last. */
+  /* The end of a game: the picker fills the hand that was tapped last; with two packs a hand
+     may hold both copies of a card, so a tap adds a copy while one is left. */
   function Finish(form) {
     var letters = new Letters(form);
+    var copies = Number(form.getAttribute("data-packs")) || 1;
     var hands = $$(form, "[data-hand]");
     var active = null;
 
@@ -176,15 +456,20 @@
       var chosen = $(form, "input[name=winner]:checked");
       return chosen ? chosen.value : null;
     }
+    function elsewhere() {
+      var codes = [];
+      hands.forEach(function (hand) {
+        if (hand !== active && !hand.hidden) { codes = codes.concat(parse(input(hand).value, copies)); }
+      });
+      return codes;
+    }
     function show() {
-      var elsewhere = [];
       hands.forEach(function (hand) {
         var target = $(hand, ".hand-target");
         target.setAttribute("aria-pressed", String(hand === active));
         hand.classList.toggle("active", hand === active);
-        if (hand !== active && !hand.hidden) { elsewhere = elsewhere.concat(parse(input(hand).value)); }
       });
-      picker.show(active ? parse(input(active).value) : [], elsewhere);
+      picker.show(active ? parse(input(active).value, copies) : [], elsewhere());
     }
     function choose(hand) { active = hand; show(); }
     function seat() {
@@ -199,9 +484,7 @@
 
     var picker = new Picker($(form, "[data-picker]"), function (code) {
       if (!active) { return; }
-      var picked = parse(input(active).value);
-      var at = picked.indexOf(code);
-      if (at >= 0) { picked.splice(at, 1); } else { picked.push(code); }
+      var picked = picker.toggled(parse(input(active).value, copies), code, elsewhere(), copies > 1 ? 6 : 1);
       input(active).value = letters.labels(picked);
       show();
     });
@@ -248,7 +531,20 @@
       var radio = $(form, "input[name=" + name + "]:checked");
       return radio ? radio.value : "";
     };
+    var ends = JSON.parse(form.getAttribute("data-ends") || "{}");
+    /* Only the endings of the rule system chosen are offered (German Rummy: a limit, no target). */
+    var endings = function () {
+      var allowed = ends[value("variant")];
+      if (!allowed) { return; }
+      var radios = $$(form, "input[name=end]");
+      radios.forEach(function (radio) { radio.closest("label").hidden = allowed.indexOf(radio.value) < 0; });
+      var chosen = $(form, "input[name=end]:checked");
+      if (!chosen || allowed.indexOf(chosen.value) < 0) {
+        radios.filter(function (radio) { return radio.value === allowed[0]; }).forEach(function (radio) { radio.checked = true; });
+      }
+    };
     var show = function () {
+      endings();
       $$(form, "[data-variant-only]").forEach(function (part) {
         part.hidden = part.getAttribute("data-variant-only") !== value("variant");
       });

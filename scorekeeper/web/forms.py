@@ -16,6 +16,7 @@ from wtforms import (
     SelectChoice,
     SelectField,
     StringField,
+    TextAreaField,
 )
 from wtforms.validators import (
     InputRequired,
@@ -24,6 +25,7 @@ from wtforms.validators import (
 )
 
 from scorekeeper import rules
+from scorekeeper.web.helpers import language as _language
 from scorekeeper.web.helpers import rules_message
 from scorekeeper.web.once import new_token
 
@@ -45,8 +47,18 @@ LARGEST_HAND = 10_000
 CARDS_REQUIRED = _l("Tap or type the cards, e.g. Q♣ K♣ A♣.")
 CARDS_HINT = _l("e.g. Q♣ K♣ A♣ or qc kc ac")
 MELD_REQUIRED = _l("Tap the meld on the table to lay the cards off onto.")
+SWAP_MELD_REQUIRED = _l("Tap the meld on the table to take the joker from.")
 MOVED_ONTO_REQUIRED = _l("Tap the meld the cards went onto.")
 GAMES_REQUIRED = _l("Enter the number of games, e.g. 5.")
+NEW_MELD_REQUIRED = _l("Tap or type the cards of the new meld, the joker included.")
+NO_TARGET = _l("%(variant)s is not played to a target: choose a limit or a number of games.")
+NO_LIMIT = _l("%(variant)s has no limit of minus points: choose a target or a number of games.")
+GERMAN_RUMMY = rules.GermanRummy
+
+
+def _yes(value: object) -> bool:
+    """Read a yes-or-no choice of the form (``yes``), or a house rule's own ``True``."""
+    return value is True or value == "yes"
 
 
 class OnceForm(FlaskForm):  # type: ignore[misc]
@@ -72,6 +84,7 @@ class SessionForm(OnceForm):
         _l("The session ends"),
         choices=[
             SelectChoice("target", _l("at a target")),
+            SelectChoice("limit", _l("at a limit of minus points")),
             SelectChoice("games", _l("after a number of games")),
         ],
         default="target",
@@ -96,6 +109,53 @@ class SessionForm(OnceForm):
             ),
         ],
     )
+    # Left empty, the session ends at its rule system's usual limit (-500 in German Rummy).
+    limit = IntegerField(
+        _l("Limit (minus points)"),
+        validators=[
+            Optional(),
+            NumberRange(
+                min=-LARGEST_TARGET,
+                max=-1,
+                message=_l("The limit is a negative number, e.g. -500."),
+            ),
+        ],
+    )
+    opening = IntegerField(
+        _l("Opening at least (points)"),
+        default=GERMAN_RUMMY.first_meld_minimum,
+        validators=[
+            Optional(),
+            NumberRange(
+                min=0,
+                max=LARGEST_TARGET,
+                message=_l("The opening minimum is a whole number from 0 (no minimum) up."),
+            ),
+        ],
+    )
+    joker_in_hand = RadioField(
+        _l("A joker left in a hand costs"),
+        choices=[SelectChoice(points, str(points)) for points in (30, 25, 20)],
+        coerce=int,
+        default=GERMAN_RUMMY.joker_in_hand,
+    )
+    hand_romme_doubles = RadioField(
+        _l("Hand-Rommé"),
+        choices=[
+            SelectChoice("no", _l("counts single")),
+            SelectChoice("yes", _l("doubles the minus points")),
+        ],
+        coerce=_yes,
+        default=False,
+    )
+    joker_swap_from_set = RadioField(
+        _l("A joker is taken from a set"),
+        choices=[
+            SelectChoice("any", _l("for any missing card")),
+            SelectChoice("four", _l("only when the set becomes four natural cards")),
+        ],
+        default="any",
+    )
     romme_doubling = RadioField(
         _l("Rommé hand (Treppenrommé)"),
         choices=[
@@ -116,6 +176,14 @@ class SessionForm(OnceForm):
         default="0",
     )
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Each rule system by its name in the page's language ("Rommé" in German).
+        self.variant.choices = [
+            SelectChoice(name, variant().label(_language()))
+            for name, variant in rules.VARIANTS.items()
+        ]
+
     def validate(self, extra_validators: Any = None) -> bool:
         """Validate the fields and the seating together, so every mistake shows at once."""
         valid: bool = super().validate(extra_validators)
@@ -123,6 +191,10 @@ class SessionForm(OnceForm):
             self.games.errors.append(str(GAMES_REQUIRED))
             valid = False
         variant = rules.VARIANTS.get(str(self.variant.data), rules.Treppenromme)()
+        if self.end.data in ("target", "limit") and self.end.data not in variant.end_rule().ends:
+            refused = NO_TARGET if self.end.data == "target" else NO_LIMIT
+            self.end.errors.append(str(refused) % {"variant": variant.label(_language())})
+            valid = False
         problems = rules.seating_problems(
             self.player_names(),
             self.target.data if self.end.data == "target" and not self.target.errors else None,
@@ -145,14 +217,19 @@ class SessionForm(OnceForm):
     def house_rules(self) -> dict[str, object]:
         """Return the house rules chosen, for the rule system chosen."""
         variant = rules.VARIANTS[str(self.variant.data)]
+        usual = variant.end_rule().default
         if self.end.data == "games":
             chosen: dict[str, object] = {"end": {"games": self.games.data}}
+        elif self.end.data == "limit":
+            chosen = {"end": {"limit": self.limit.data or usual.get("limit")}}
         else:
             chosen = {"end": {"target": self.target.data or variant.default_target}}
         wanted = variant.all_house_rules()
         for rule in wanted:
             if rule.name != "end" and rule.name in self:
-                chosen[rule.name] = self[rule.name].data
+                data = self[rule.name].data
+                # An opening minimum left empty is the rule system's usual one.
+                chosen[rule.name] = rule.default if data is None else data
         return chosen
 
     def player_names(self) -> list[str]:
@@ -168,12 +245,54 @@ class SessionForm(OnceForm):
 
 
 class MeldForm(OnceForm):
-    """Record a new meld for a player."""
+    """Record a new meld for a player, or several melds put down together (an opening)."""
 
     player = RadioField(_l("Whose entry?"), coerce=int)
-    cards = StringField(
-        _l("Cards"), validators=[InputRequired(CARDS_REQUIRED)], description=CARDS_HINT
+    # The melds tapped before "Another meld", one a line; the cards field holds the last one.
+    melds = TextAreaField(
+        _l("Melds put down together, one a line"),
+        description=_l("e.g. an opening: 3♦ 3♥ 3♠ on one line, Q♣ K♣ A♣ on the next."),
     )
+    # Marked required as before (the form is sent unchecked: novalidate); the melds field may
+    # hold the cards instead.
+    cards = StringField(_l("Cards"), description=CARDS_HINT, render_kw={"required": True})
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Validate, and ask for cards when neither a meld nor the melds were given."""
+        valid: bool = super().validate(extra_validators)
+        if not self.meld_lines():
+            self.cards.errors = [*self.cards.errors, str(CARDS_REQUIRED)]
+            valid = False
+        return valid
+
+    def meld_lines(self) -> list[str]:
+        """Return the melds given: each line of the melds field, then the cards field."""
+        lines = [*str(self.melds.data or "").splitlines(), str(self.cards.data or "")]
+        return [line.strip() for line in lines if line.strip()]
+
+
+class SwapForm(OnceForm):
+    """Record a joker swap: the meld the joker leaves, the cards put in, the joker's new meld."""
+
+    player = RadioField(_l("Whose entry?"), coerce=int)
+    meld = RadioField(_l("On the table"), coerce=int)
+    cards = StringField(
+        _l("Put in the joker's place"),
+        validators=[InputRequired(CARDS_REQUIRED)],
+        description=_l("The card the joker stands for, e.g. 6♣."),
+    )
+    new_meld = StringField(
+        _l("The joker's new meld"),
+        validators=[InputRequired(NEW_MELD_REQUIRED)],
+        description=_l("e.g. 8♥ JKR 10♥"),
+    )
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Validate, and say in plain words when no meld was chosen to take the joker from."""
+        valid: bool = super().validate(extra_validators)
+        if self.meld.errors:
+            self.meld.errors = [str(SWAP_MELD_REQUIRED)]
+        return valid
 
 
 class LayoffForm(OnceForm):

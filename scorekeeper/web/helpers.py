@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any, Generic, Protocol, TypeVar
 from urllib.parse import urlsplit
 
 from flask_babel import format_datetime, get_locale, gettext, lazy_gettext, ngettext
 from markupsafe import Markup, escape
 
 from scorekeeper import rules, services
-from scorekeeper.models import Entry
+from scorekeeper.models import GameSession, TableCard
 
 _CARD = re.compile(r"(10|[2-9AJQK])([♠♥♦♣])")
 
@@ -52,8 +54,15 @@ def rules_message(error: Exception) -> str:
 
 
 def card_label(code: str) -> str:
-    """Return a card in the page's language, e.g. ``D♣`` for ``Q♣`` in German."""
-    return rules.Card.from_code(code).label(language())
+    """Return a card or joker in the page's language, e.g. ``D♣`` for ``Q♣`` in German."""
+    return piece_of(code).label(language())
+
+
+def piece_of(code: str) -> rules.Piece:
+    """Return the card or the joker (``JKR``, ``JKR=7♠``) a stored code names."""
+    if code.upper().startswith(("JKR", "JOKER")):
+        return rules.Joker.from_code(code)
+    return rules.Card.from_code(code)
 
 
 def cards_label(codes: str | Iterable[object]) -> str:
@@ -95,18 +104,28 @@ def bdi(name: object) -> Markup:
 
 @dataclass(frozen=True)
 class PickerCard:
-    """One card of the picker: its code, what it shows, its name, and whether it is taken."""
+    """One card of the picker: its code, what it shows, its name, and how many copies are left.
+
+    ``packs`` is how many copies the packs hold: with two packs the button shows what is left.
+    """
 
     code: str
     label: str
     name: str
     red: bool
     taken: bool
+    left: int = 1
+    packs: int = 1
 
 
-def picker_rows(taken: Iterable[object] = ()) -> list[tuple[str, str, list[PickerCard]]]:
-    """Return the pack for the card picker: per suit its symbol, name and cards, ace to king."""
-    gone = {str(card) for card in taken}
+def picker_rows(
+    taken: Iterable[object] = (), packs: int = 1
+) -> list[tuple[str, str, list[PickerCard]]]:
+    """Return the pack for the card picker: per suit its symbol, name and cards, ace to king.
+
+    ``taken`` names each copy lying on the table (a card twice when both of two packs lie).
+    """
+    lying = Counter(str(card) for card in taken)
     lang = language()
     rows = []
     for suit in rules.Suit:
@@ -116,12 +135,45 @@ def picker_rows(taken: Iterable[object] = ()) -> list[tuple[str, str, list[Picke
                 label=card.label(lang),
                 name=card_name(card),
                 red=suit.is_red,
-                taken=card.code in gone,
+                taken=lying[card.code] >= packs,
+                left=max(0, packs - lying[card.code]),
+                packs=packs,
             )
             for card in (rules.Card(suit=suit, rank=rank) for rank in rules.Rank)
         ]
         rows.append((suit.symbol, str(SUIT_NAMES[suit]), cards))
     return rows
+
+
+@dataclass(frozen=True)
+class CardPicker:
+    """The picker of a table: the cards with the copies left, and the jokers left (or None)."""
+
+    rows: list[tuple[str, str, list[PickerCard]]]
+    jokers_left: int | None = None
+
+
+def table_picker(table: rules.Table[int], free: Iterable[str] = ()) -> CardPicker:
+    """Return the picker for a game's table; ``free`` are codes lying that may be tapped again.
+
+    A correction taps its entry's own cards again, so they count as not lying.
+    """
+    variant = table.variant
+    lying: Counter[str] = Counter(card.code for card in table.copies.elements())
+    lying.subtract(code for code in free if not code.upper().startswith("JKR"))
+    jokers = table.jokers - sum(code.upper().startswith("JKR") for code in free)
+    rows = picker_rows(lying.elements(), variant.packs)
+    if not variant.jokers:
+        return CardPicker(rows)
+    return CardPicker(rows, max(0, variant.jokers - jokers))
+
+
+def joker_places(meld: rules.Meld) -> list[str]:
+    """Return the cards a meld's jokers stand for, each once: what may be put in their place."""
+    codes: list[str] = []
+    for place in meld.jokers:
+        codes += [card.code for card in place.stands_for if card.code not in codes]
+    return codes
 
 
 def rank_letters() -> str:
@@ -154,20 +206,116 @@ def points(value: int) -> str:
     return str(ngettext("%(num)s point", "%(num)s points", value))
 
 
+def signed(value: int) -> str:
+    """Return points with their sign, e.g. ``+30``, ``+0``, ``-41``."""
+    return f"{value:+d}"
+
+
 def meld_kind(kind: str | None) -> str:
     """Return the name of a kind of meld."""
     names = {"set": str(gettext("set")), "sequence": str(gettext("sequence"))}
     return names.get(kind or "", kind or "")
 
 
-def entry_cards(entry: Entry | services.EntryRow) -> str:
-    """Return the cards an entry put down, in canonical form (the history shows ORM entries)."""
-    return " ".join(card.card for card in entry.cards)
+class Entered(Protocol):
+    """An entry row as the pages read it: a service's ``EntryRow`` or the history's ORM entry."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def player_id(self) -> int: ...
+
+    @property
+    def meld_id(self) -> int | None: ...
+
+    @property
+    def meld_kind(self) -> str | None: ...
+
+    @property
+    def group_id(self) -> int | None: ...
+
+    @property
+    def value(self) -> int: ...
+
+    @property
+    def cards(self) -> Sequence[Any]: ...
+
+
+E = TypeVar("E", bound=Entered)
+
+
+@dataclass(frozen=True)
+class EntryLine(Generic[E]):
+    """One entry as the recorder made it: a meld, melds put down together, a layoff or a swap.
+
+    A joker swap is stored as the swap row and the new meld's row after it (grouped under the
+    swap); melds put down together as one row each, grouped under the first.
+    """
+
+    rows: list[E] = field(default_factory=list)
+
+    @property
+    def first(self) -> E:
+        """Return the entry's first row, whose id is the entry's id."""
+        return self.rows[0]
+
+    @property
+    def kind(self) -> str:
+        """Return ``meld``, ``melds`` (several at once), ``layoff`` or ``swap``."""
+        if self.first.kind == "meld" and len(self.rows) > 1:
+            return "melds"
+        return self.first.kind
+
+    @property
+    def grouped(self) -> bool:
+        """Tell whether the entry is more than one row (only deleted whole, never corrected)."""
+        return len(self.rows) > 1
+
+    @property
+    def melds(self) -> list[E]:
+        """Return the melds the entry put down (a swap's new meld)."""
+        return [row for row in self.rows if row.kind == "meld"]
+
+    @property
+    def value(self) -> int:
+        """Return the value written for the entry, all its rows together."""
+        return sum(row.value for row in self.rows)
+
+
+def entry_lines(entries: Iterable[E]) -> list[EntryLine[E]]:
+    """Return a game's entries one line per entry, grouped rows together, in recorded order."""
+    lines: dict[int, EntryLine[E]] = {}
+    for entry in entries:
+        key = entry.group_id if entry.group_id is not None else entry.id
+        lines.setdefault(key, EntryLine()).rows.append(entry)
+    return list(lines.values())
+
+
+def line_of(entries: Sequence[services.EntryRow], entry_id: int) -> EntryLine[services.EntryRow]:
+    """Return the line of the entry a row belongs to."""
+    return next(line for line in entry_lines(entries) if entry_id in {r.id for r in line.rows})
+
+
+def entry_cards(entry: Entered) -> str:
+    """Return the cards an entry put down, in canonical form (the history shows ORM entries).
+
+    A joker is shown with the card it stood for when it was put down, e.g. ``JKR=K♥``.
+    """
+    return " ".join(_stored_code(card) for card in entry.cards)
 
 
 def entry_cards_label(entry: services.EntryRow) -> str:
     """Return the cards an entry put down, in the page's language."""
-    return " ".join(card_label(card.card) for card in entry.cards)
+    return " ".join(card_label(_stored_code(card)) for card in entry.cards)
+
+
+def _stored_code(card: services.CardRow | TableCard) -> str:
+    """Return a stored card's code; a joker's with what it stood for, when it stood for one."""
+    return f"{card.card}={card.stands_for}" if card.stands_for else card.card
 
 
 def describe(
@@ -179,15 +327,24 @@ def describe(
     """Return an entry as the recorder reads it back, with the value it scored.
 
     ``entries`` are those of its game (a layoff names the owner of its meld), ``names`` the
-    players' names by id.
+    players' names by id. An entry of several rows is read back whole.
     """
-    if entry.kind == "meld":
-        return _said(entry, names[entry.player_id])
+    line = line_of(entries, entry.id)
+    entry = line.first
+    if line.kind in ("meld", "melds"):
+        return _said_melds(line.rows, names[entry.player_id])
     meld = next((other for other in entries if other.id == entry.meld_id), None)
     now = ""
     if table is not None and entry.meld_id in table.melds:
         now = rules.cards_text(table.melds[entry.meld_id].cards)
     owner = names[meld.player_id] if meld is not None else ""
+    if line.kind == "swap":
+        new = line.melds[0] if line.melds else None
+        new_now = ""
+        if new is not None:
+            lying = table.melds.get(new.id) if table is not None else None
+            new_now = rules.cards_text(lying.cards) if lying is not None else entry_cards(new)
+        return _said_swap(entry, names[entry.player_id], owner, now, new_now)
     return _said(entry, names[entry.player_id], owner, now)
 
 
@@ -200,7 +357,39 @@ def describe_recorded(recorded: services.Recorded, names: dict[int, str]) -> str
     return _said(entry, names[entry.player_id], owner, rules.cards_text(recorded.meld.cards))
 
 
-def _said(entry: services.EntryRow, player: str, owner: str = "", now: str = "") -> str:
+def describe_recorded_melds(recorded: services.RecordedMelds, names: dict[int, str]) -> str:
+    """Return melds just recorded together, each with its kind and cards, and their value."""
+    rows = [row for row, _meld in recorded.melds]
+    return _said_melds(rows, names[rows[0].player_id])
+
+
+def _said_melds(rows: Sequence[Entered], player: str) -> str:
+    if len(rows) == 1:
+        return _said(rows[0], player)
+    melds = " + ".join(f"{meld_kind(row.meld_kind)} {entry_cards(row)}" for row in rows)
+    said = gettext(
+        "%(player)s: %(melds)s — %(points)s",
+        player=player,
+        melds=melds,
+        points=points(sum(row.value for row in rows)),
+    )
+    return str(said)
+
+
+def _said_swap(entry: Entered, player: str, owner: str, now: str, new_meld: str) -> str:
+    said = gettext(
+        "%(player)s: %(cards)s put in for the joker in %(owner)s's meld (now %(meld)s);"
+        " the joker went into %(new_meld)s",
+        player=player,
+        cards=entry_cards(entry),
+        owner=owner,
+        meld=now,
+        new_meld=new_meld,
+    )
+    return str(said)
+
+
+def _said(entry: Entered, player: str, owner: str = "", now: str = "") -> str:
     if entry.kind == "meld":
         said = gettext(
             "%(player)s: %(kind)s %(cards)s — %(points)s",
@@ -221,6 +410,30 @@ def _said(entry: services.EntryRow, player: str, owner: str = "", now: str = "")
     return str(said)
 
 
+class Standing(Protocol):
+    """A player as the standing table lists them."""
+
+    @property
+    def id(self) -> int: ...
+
+
+S = TypeVar("S", bound=Standing)
+
+
+def standing_order(
+    variant: rules.Variant, players: Sequence[S], totals: Mapping[int, int]
+) -> list[S]:
+    """Return the players in the order the rule system shows its standing (G7: fewest minus)."""
+    by_id = {player.id: player for player in players}
+    return [by_id[player] for player in variant.standing_order(list(by_id), totals)]
+
+
+def session_limit(session: GameSession) -> int | None:
+    """Return the limit of minus points a session ends at, or None when it ends otherwise."""
+    limit: int | None = services.variant_of(session).house_rules["end"].get("limit")
+    return limit
+
+
 def house_rules_said(variant: rules.Variant) -> list[str]:
     """Return the rules of a session in words: its rule system, how it ends, its house rules."""
     said = [variant.label(language())]
@@ -231,6 +444,16 @@ def house_rules_said(variant: rules.Variant) -> list[str]:
         said.append(str(ngettext("%(num)s game", "%(num)s games", end["games"])))
     elif "limit" in end:
         said.append(str(gettext("until a total reaches %(limit)s", limit=end["limit"])))
+    house = variant.house_rules
+    if variant.opening_minimum():
+        said.append(str(gettext("opening at least %(minimum)s", minimum=variant.opening_minimum())))
+    if variant.jokers:
+        joker = variant.joker_hand_value()
+        said.append(str(gettext("a joker in a hand %(points)s", points=points(joker))))
+    if house.get("hand_romme_doubles"):
+        said.append(str(gettext("a Hand-Rommé doubles the minus points")))
+    if house.get("joker_swap_from_set") == "four":
+        said.append(str(gettext("a joker leaves a set only for four natural cards")))
     doubling = variant.house_rules.get("romme_doubling")
     if doubling == "winner":
         said.append(str(gettext("a Rommé hand doubles every hand")))

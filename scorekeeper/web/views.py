@@ -35,6 +35,7 @@ from scorekeeper.web.forms import (
     MeldForm,
     Seated,
     SessionForm,
+    SwapForm,
     finish_form,
     player_choices,
 )
@@ -84,6 +85,8 @@ bp.add_app_template_global(new_token, "once_token")  # a global: imported macros
 bp.add_app_template_filter(helpers.hhmm, "hhmm")
 bp.add_app_template_filter(helpers.day_and_time, "day_and_time")
 bp.add_app_template_filter(helpers.points, "points")
+bp.add_app_template_filter(helpers.signed, "signed")
+bp.add_app_template_filter(helpers.session_limit, "session_limit")
 bp.add_app_template_filter(helpers.meld_kind, "meld_kind")
 bp.add_app_template_filter(helpers.entry_cards, "entry_cards")
 bp.add_app_template_filter(helpers.entry_cards_label, "entry_cards_label")
@@ -208,6 +211,8 @@ def _session_choices() -> dict[str, Any]:
             for variant in variants
         ],
         "target_defaults": {variant.name: variant.default_target for variant in variants},
+        # The ways each rule system's session can end: the page offers only those.
+        "variant_ends": {variant.name: list(variant.end_rule().ends) for variant in variants},
         "usual_targets": [
             f"{variant.label(helpers.language())} {variant.default_target}" for variant in variants
         ],
@@ -295,13 +300,16 @@ def history(public_id: str) -> Page:
             "points": services.history_points(game, player_ids),
             "lines": {line.player_id: line for line in game.settlement_lines},
             "groupings": services.hand_groupings(variant, game.settlement_lines),
+            "lines_of_entries": helpers.entry_lines(game.entries),
         }
         for game in services.games_of(session)
     ]
+    scores = services.session_scores(session)
     return render_template(
         "history.html",
         session=session,
-        scores=services.session_scores(session),
+        standing_order=helpers.standing_order(variant, session.players, scores.totals),
+        scores=scores,
         games=games,
         names=_names(session.players),
         house_rules=helpers.house_rules_said(variant),
@@ -314,6 +322,7 @@ def history(public_id: str) -> Page:
 
 @bp.get("/games/<int:game_id>/melds")
 @bp.get("/games/<int:game_id>/layoffs")
+@bp.get("/games/<int:game_id>/swaps")
 @bp.get("/games/<int:game_id>/undo")
 @bp.get("/games/<int:game_id>/entries/<int:entry_id>/delete")
 @bp.get("/sessions/<public_id>/games")
@@ -328,9 +337,18 @@ def record_meld(game_id: int) -> Answer:
     """Record a meld and show what it scored."""
     game = _open_game(game_id)
     form = _meld_form(game)
-    recorded = _record_entry(
-        game, form, lambda: services.record_meld(game.id, form.player.data, form.cards.data)
-    )
+
+    def record() -> str:
+        names = _names(game.players)
+        melds = form.meld_lines()
+        if len(melds) == 1:
+            return helpers.describe_recorded(
+                services.record_meld(game.id, form.player.data, melds[0]), names
+            )
+        recorded = services.record_melds(game.id, form.player.data, melds)
+        return helpers.describe_recorded_melds(recorded, names)
+
+    recorded = _record_entry(form, record)
     return recorded or _session_page(_session_of(game), status=422, meld_form=form)
 
 
@@ -340,28 +358,51 @@ def record_layoff(game_id: int) -> Answer:
     """Record cards laid off onto a chosen meld and show what they scored."""
     game = _open_game(game_id)
     form = _layoff_form(game)
-    recorded = _record_entry(
-        game,
-        form,
-        lambda: services.record_layoff(game.id, form.player.data, form.meld.data, form.cards.data),
-    )
+
+    def record() -> str:
+        recorded = services.record_layoff(
+            game.id, form.player.data, form.meld.data, form.cards.data
+        )
+        return helpers.describe_recorded(recorded, _names(game.players))
+
+    recorded = _record_entry(form, record)
     return recorded or _session_page(_session_of(game), status=422, layoff_form=form)
 
 
+@bp.post("/games/<int:game_id>/swaps")
+@once_per_form
+def record_swap(game_id: int) -> Answer:
+    """Record a joker swap: cards put in the joker's place, the joker in a new meld (G4)."""
+    game = _open_game(game_id)
+    form = _swap_form(game)
+
+    def record() -> str:
+        services.record_swap(
+            game.id, form.player.data, form.meld.data, form.cards.data, form.new_meld.data
+        )
+        # Said as the game lies after the swap: the meld the joker left, and its new meld.
+        after = services.read_game(game.id)
+        last = after.entries[-1]
+        names = _names(after.players)
+        return helpers.describe(last, after.entries, names, services.table_of(after))
+
+    recorded = _record_entry(form, record)
+    return recorded or _session_page(_session_of(game), status=422, swap_form=form)
+
+
 def _record_entry(
-    game: services.GameState, form: MeldForm | LayoffForm, record: Callable[[], services.Recorded]
+    form: MeldForm | LayoffForm | SwapForm, record: Callable[[], str]
 ) -> BaseResponse | None:
     """Run the recording service; say what the entry scored, or put the refusal on the form."""
     if not form.validate_on_submit():
         return None
-    names = _names(game.players)
     try:
-        recorded = record()
+        said = record()
     except REFUSED as error:
         db.session.rollback()
         form.cards.errors = [helpers.rules_message(error)]
         return None
-    flash(helpers.describe_recorded(recorded, names), "success")
+    flash(said, "success")
     return _to_session()
 
 
@@ -441,8 +482,8 @@ def _entry_page(
     """Show an entry to correct or delete, with why a correction or a delete was refused."""
     entry = services.entry_in(game.entries, entry_id)
     # The entry's own cards are the ones being corrected: they stay free to tap.
-    own = {card.card for card in entry.cards}
-    taken = [card for card in services.table_of(game).cards if str(card) not in own]
+    own = [card.card for card in entry.cards]
+    picker = helpers.table_picker(services.table_of(game), free=own)
     # Going back to this page after a delete or a correction asks again: no stale entry.
     g.no_store = True
     return render_template(
@@ -452,7 +493,8 @@ def _entry_page(
         names=_names(game.players),
         form=form,
         button_form=ButtonForm(formdata=None),
-        picker=helpers.picker_rows(taken),
+        picker=picker,
+        line=helpers.line_of(game.entries, entry_id),
         delete_problem=delete_problem,
     ), status
 
@@ -515,15 +557,28 @@ def finish(game_id: int) -> Answer:
         return _finish_page(game, form, status=422, problem=helpers.rules_message(error))
     if commit:
         assert done.winner is not None
-        flash(
-            gettext(
+        gains = done.settlement.gains
+        minus = [player for player in players if gains.get(player.id, 0) < 0]
+        if minus:
+            # Minus points (German Rummy): what each loser books is the news, not the winner's 0.
+            booked = [
+                gettext("%(name)s books %(points)s", name=loser.name, points=gains[loser.id])
+                for loser in minus
+            ]
+            said = gettext(
+                "Game %(number)s is over: %(name)s went out; %(minus)s.",
+                number=number,
+                name=done.winner.name,
+                minus=", ".join(booked),
+            )
+        else:
+            said = gettext(
                 "Game %(number)s is over: %(name)s went out and gains %(points)s.",
                 number=number,
                 name=done.winner.name,
-                points=helpers.points(done.settlement.gains[done.winner.id]),
-            ),
-            "success",
-        )
+                points=helpers.points(gains[done.winner.id]),
+            )
+        flash(said, "success")
         return _to_session()
     db.session.rollback()
     # ``game`` was read before the preview, which wrote nothing: it still shows the game.
@@ -627,6 +682,20 @@ def _meld_form(game: services.GameState, **kwargs: Any) -> MeldForm:
 
 def _layoff_form(game: services.GameState, **kwargs: Any) -> LayoffForm:
     form = LayoffForm(**kwargs)
+    _onto_choices(game, form, preselect=kwargs.get("formdata", True) is None)
+    return form
+
+
+def _swap_form(game: services.GameState, **kwargs: Any) -> SwapForm:
+    form = SwapForm(**kwargs)
+    _onto_choices(game, form, preselect=kwargs.get("formdata", True) is None)
+    return form
+
+
+def _onto_choices(
+    game: services.GameState, form: LayoffForm | SwapForm, *, preselect: bool
+) -> None:
+    """Offer the players and the melds on the table; preselect whose entry it likely is."""
     form.player.choices = player_choices(game.players)
     table = services.table_of(game)
     names = _names(game.players)
@@ -637,9 +706,8 @@ def _layoff_form(game: services.GameState, **kwargs: Any) -> LayoffForm:
         for entry in game.entries
         if entry.kind == "meld"
     ]
-    if kwargs.get("formdata", True) is None:
+    if preselect:
         form.player.data = helpers.whose_entry(game)
-    return form
 
 
 def _session_page(
@@ -648,6 +716,7 @@ def _session_page(
     status: int = 200,
     meld_form: MeldForm | None = None,
     layoff_form: LayoffForm | None = None,
+    swap_form: SwapForm | None = None,
     problem: str | None = None,
 ) -> Page:
     """Render the session page, with the forms of the current game while it is open."""
@@ -657,14 +726,17 @@ def _session_page(
     current = next((past for past in scores.games if past.status == "open"), None)
     game = services.read_game(current.id) if current is not None else None
     dealt = services.games_played(session)
+    variant = services.variant_of(session)
     context: dict[str, Any] = {
         "session": session,
+        "variant": variant,
+        "standing_order": helpers.standing_order(variant, session.players, scores.totals),
         "scores": scores,
         "standing": scores.standing,
         "names": _names(session.players),
         "dealer": services.next_dealer(session, scores.games),
         "deal": services.deal_of(game) if game is not None else None,
-        "house_rules": helpers.house_rules_said(services.variant_of(session)),
+        "house_rules": helpers.house_rules_said(variant),
         "game": game,
         "past": [past for past in scores.games if past.status != "open"][-RECENT_GAMES:],
         "games_played": dealt - (1 if game is not None else 0),
@@ -680,19 +752,29 @@ def _session_page(
     g.no_store = bool(context["share"])
     if game is not None and session.status == "open":
         table = services.table_of(game)
+        melds = [entry for entry in game.entries if entry.kind == "meld"]
         context.update(
             table=table,
-            melds=[entry for entry in game.entries if entry.kind == "meld"],
+            melds=melds,
+            lines=helpers.entry_lines(game.entries),
             game_points=services.game_points(game),
         )
         if access.can_edit():
-            entry_form: MeldForm | LayoffForm = (
-                layoff_form or meld_form or _meld_form(game, formdata=None)
+            entry_form: MeldForm | LayoffForm | SwapForm = (
+                swap_form or layoff_form or meld_form or _meld_form(game, formdata=None)
             )
+            onto = swap_form or layoff_form
+            jokers = {entry.id: helpers.joker_places(table.melds[entry.id]) for entry in melds}
             context.update(
                 entry_form=entry_form,
-                chosen_meld=layoff_form.meld.data if layoff_form is not None else None,
-                picker=helpers.picker_rows(table.cards),
+                chosen_meld=onto.meld.data if onto is not None else None,
+                picker=helpers.table_picker(table),
+                joker_places={meld: places for meld, places in jokers.items() if places},
+                # Whose first entry is still to come: it is their opening (G3).
+                opened=sorted({entry.player_id for entry in game.entries}),
+                opening_minimum=variant.opening_minimum(),
+                melds_typed=entry_form.melds.data if isinstance(entry_form, MeldForm) else "",
+                new_meld=swap_form.new_meld if swap_form is not None else None,
             )
     return render_template("session.html", **context), status
 
@@ -729,5 +811,5 @@ def _finish_page(
         confirm=confirm,
         names=_names(game.players),
         variant=game.variant,
-        picker=helpers.picker_rows(table.cards),
+        picker=helpers.table_picker(table),
     ), status
