@@ -319,6 +319,39 @@ def get_session(session_id: str) -> Response:
     return _tagged(jsonify(serialize.session_json(services.summarize_session(session))))
 
 
+@bp.patch("/sessions/<session_id>")
+@idempotent
+def change_session(session_id: str) -> Response:
+    """Play the session to another end between games: ``rules.end``, or ``target`` for short."""
+    body = _body()
+    house_rules = _rules(body)
+    if set(house_rules) - {"end"}:
+        raise services.InvalidRequestError("only_the_end_changes")
+    end = house_rules.get("end")
+    if "target" in body:
+        if not _is_int(body["target"]):
+            raise BadBody(_l("target must be a whole number of points, e.g. 500."))
+        if end is not None and end != {"target": body["target"]}:
+            raise BadBody(_l("Send the target or the end, not both."))
+        end = {"target": body["target"]}
+    if not isinstance(end, dict):
+        raise BadBody(_l('Send the new end, e.g. {"rules": {"end": {"target": 1000}}}.'))
+    session = services.change_end(_session_id(), end)
+    return jsonify(serialize.session_json(services.summarize_session(session)))
+
+
+@bp.patch("/sessions/<session_id>/players/<int:player_id>")
+@idempotent
+def rename_player(session_id: str, player_id: int) -> Response:
+    """Give a player another name: ``{"name": "Anna"}``."""
+    body = _body()
+    name = body.get("name")
+    if not isinstance(name, str):
+        raise BadBody(_l('name must be the player\'s name as text, e.g. "Anna".'))
+    session = services.rename_player(_session_id(), player_id, name)
+    return jsonify(serialize.session_json(services.summarize_session(session)))
+
+
 @bp.post("/sessions/<session_id>/games")
 @idempotent
 def start_game(session_id: str) -> tuple[Response, int]:

@@ -71,7 +71,9 @@ from scorekeeper.services.rows import (
     variant_of,
 )
 from scorekeeper.services.sessions import (
+    change_end,
     create_session,
+    rename_player,
     start_game,
 )
 
@@ -100,6 +102,7 @@ __all__ = [
     "access_to_game",
     "access_to_session",
     "access_to_session_id",
+    "change_end",
     "correct_entry",
     "create_session",
     "deal_of",
@@ -123,6 +126,7 @@ __all__ = [
     "record_melds",
     "record_swap",
     "refuse_closed",
+    "rename_player",
     "reopen_game",
     "replace_keys",
     "rule_system",

@@ -57,6 +57,13 @@ MESSAGES: dict[str, rules.Wording] = {
         "dealt after it has nothing recorded."
     ),
     "no_melds": rules.wording("Give at least one meld."),
+    "end_passed": rules.wording(
+        "The totals have passed that end already, so the session would be over at once: choose "
+        "an end still ahead."
+    ),
+    "only_the_end_changes": rules.wording(
+        "Only how the session ends can change once it started; the other house rules stay."
+    ),
     "several_melds": rules.wording(
         "This entry put down several melds at once: undo or delete it and record it again."
     ),

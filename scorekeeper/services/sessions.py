@@ -13,7 +13,13 @@ from scorekeeper import rules
 from scorekeeper.extensions import db
 from scorekeeper.keys import SessionKeys
 from scorekeeper.models import Game, GameSession, Player, utcnow
-from scorekeeper.services.errors import ConflictError, NotFoundError, write_use_case
+from scorekeeper.services.errors import (
+    ConflictError,
+    InvalidRequestError,
+    NotFoundError,
+    write_use_case,
+)
+from scorekeeper.services.reads import get_session
 from scorekeeper.services.rows import (
     GAMES,
     GAMES_OF,
@@ -27,6 +33,7 @@ from scorekeeper.services.rows import (
     insert_row,
     rule_system,
     seat_that_deals,
+    variant_of,
 )
 
 # The target is stored in an INTEGER column, 32 bits on PostgreSQL.
@@ -185,3 +192,51 @@ _SESSION_ROWS = (
 
 # The latest game of a session, which says who deals the next.
 _LAST_GAME = GAMES_OF.order_by(None).order_by(GAMES.c.number.desc()).limit(1)
+
+
+@write_use_case
+def rename_player(session_id: int, player_id: int, name: str) -> GameSession:
+    """Give a player of an open session another name, checked as at the start."""
+    session = _open_session(session_id)
+    player = next((player for player in session.players if player.id == player_id), None)
+    if player is None:
+        raise InvalidRequestError("no_such_player")
+    names = [name if other is player else other.name for other in session.players]
+    seated = rules.seat_players(names, variant_of(session))
+    player.name = seated[session.players.index(player)]
+    commit(session.id)
+    return session
+
+
+@write_use_case
+def change_end(session_id: int, end: Mapping[str, object]) -> GameSession:
+    """Play the session to another end (a target, a limit, a number of games) between games.
+
+    Refused while a game is open, and when the session would be over at once: the end is
+    checked between games only (R7, G7, B3), so it cannot be passed already.
+    """
+    session = _open_session(session_id)
+    connection = db.session.connection()
+    ended = connection.execute(_GAMES_OF_SESSION, {"session": session.id}).all()
+    if any(status == "open" for (status,) in ended):
+        raise ConflictError("game_still_open")
+    chosen = {**variant_of(session).house_rules, "end": dict(end)}
+    changed = rules.find_variant(session.variant, chosen)
+    totals = {player.id: player.banked for player in session.players}
+    if changed.standing(totals, len(ended)).over:
+        raise ConflictError("end_passed")
+    session.house_rules = json.dumps(changed.house_rules, sort_keys=True)
+    session.target = changed.house_rules["end"].get("target")
+    commit(session.id)
+    return session
+
+
+def _open_session(session_id: int) -> GameSession:
+    """Return a session that is still played, with its players, or refuse."""
+    session = get_session(session_id)
+    if session.status == "finished":
+        raise ConflictError("session_over")
+    return session
+
+
+_GAMES_OF_SESSION = sa.select(GAMES.c.status).where(GAMES.c.session_id == sa.bindparam("session"))
