@@ -274,6 +274,62 @@ OPENAPI: dict[str, Any] = {
                     **_errors(404),
                 },
             },
+            "patch": {
+                "security": _EDIT,
+                "summary": "Play the session to another end, between games",
+                "description": "Only the end changes after the start: a target, a limit "
+                "(German Rummy) or a number of games. 409 while a game is open, or when the "
+                "totals have passed that end already; another house rule: 422.",
+                "parameters": [_IDEMPOTENCY_KEY],
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "properties": {
+                            "rules": {
+                                "type": "object",
+                                "properties": {"end": {"type": "object"}},
+                                "description": 'Only "end": {"target": N}, {"limit": -N} or '
+                                '{"games": N}.',
+                            },
+                            "target": {
+                                "type": "integer",
+                                "minimum": 1,
+                                "maximum": 2147483647,
+                                "description": 'Short for "rules": {"end": {"target": N}}.',
+                            },
+                        },
+                    }
+                ),
+                "responses": {
+                    "200": _answer(
+                        "The session with its new end.", {"$ref": "#/components/schemas/Session"}
+                    ),
+                    **_errors(400, 404, 409, 413, 415, 422),
+                },
+            },
+        },
+        "/api/v1/sessions/{session_id}/players/{player_id}": {
+            "parameters": [_id_param("session_id"), _id_param("player_id")],
+            "patch": {
+                "security": _EDIT,
+                "summary": "Give a player another name",
+                "description": "The name is checked as at the start; the player's points stay.",
+                "parameters": [_IDEMPOTENCY_KEY],
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "required": ["name"],
+                        "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 40}},
+                    }
+                ),
+                "responses": {
+                    "200": _answer(
+                        "The session with the player renamed.",
+                        {"$ref": "#/components/schemas/Session"},
+                    ),
+                    **_errors(400, 404, 409, 413, 415, 422),
+                },
+            },
         },
         "/api/v1/sessions/{session_id}/games": {
             "parameters": [_id_param("session_id")],

@@ -145,9 +145,15 @@ def test_the_answers_of_a_small_game_match_the_response_schemas(
     sid = session["id"]
     call("get", session_path, 200, session_id=sid)
     call("get", session_path, 404, session_id="no-such-session")
+    player_path = f"{API}/sessions/{{session_id}}/players/{{player_id}}"
+    call("patch", session_path, 200, {"target": 100}, session_id=sid)
+    call("patch", session_path, 422, {"rules": {"romme_doubling": "loser"}}, session_id=sid)
+    call("patch", player_path, 200, {"name": "Cid"}, session_id=sid, player_id=cid)
+    call("patch", player_path, 422, {"name": "Ann"}, session_id=sid, player_id=cid)
 
     game = call("post", games_path, 201, session_id=sid)
     call("post", games_path, 409, session_id=sid)
+    call("patch", session_path, 409, {"target": 200}, session_id=sid)
     call("post", games_path, 404, session_id="no-such-session")
     gid = game["id"]
     call("get", game_path, 200, game_id=gid)
