@@ -119,6 +119,52 @@
     };
   }
 
+  /* Say what the check answered: the meld (or layoff) in playing order, its value and why. */
+  function said(answer, meld, counted, text, letters) {
+    var kind = text(answer.kind) || answer.kind;
+    var value = counted ? (answer.opening_value !== undefined ? answer.opening_value : answer.value) : answer.value;
+    var words = meld
+      ? fill(text("layoff"), { cards: letters.labels(answer.added), meld: letters.labels(answer.cards), value: answer.value })
+      : kind + " " + letters.labels(answer.cards) + ": " + value;
+    // An ace worth nothing (Boathouse Rum scores no melds) needs no explaining.
+    if (counted) { return words; }
+    var aces = (answer.aces || []).filter(function (ace) { return ace.value; });
+    var told = {};
+    aces.forEach(function (ace) {
+      var key = ace.position + " " + ace.value;
+      if (told[key]) { return; }
+      told[key] = true;
+      // Three aces in a set are one clause, "3 aces in a set: 15 each", not the same one thrice.
+      var many = aces.filter(function (other) { return other.position === ace.position && other.value === ace.value; }).length;
+      var several = text("aces-" + ace.position);
+      words += ", " + (many > 1 && several
+        ? fill(several, { count: many, value: ace.value })
+        : fill(text("ace-" + ace.position), { value: ace.value }));
+    });
+    return words;
+  }
+
+  /* Ask the server's check about cards (a meld, a layoff, a swap) under the session's rules. */
+  function asker(form) {
+    var url = form.getAttribute("data-check") + "?lang=" + encodeURIComponent(form.getAttribute("data-lang") || "en");
+    var rules = JSON.parse(form.getAttribute("data-rules") || "null");
+    return function (body) {
+      body.variant = form.getAttribute("data-variant") || "treppenromme";
+      if (rules) { body.rules = rules; }
+      return fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+        .then(function (response) { return response.json(); });
+    };
+  }
+
+  /* Let the DE / EN links come back to this address, which holds what was picked so far. */
+  function languageLinksTo(next) {
+    $$(document, "nav.languages a[href]").forEach(function (link) {
+      var address = new URL(link.href, location.href);
+      address.searchParams.set("next", next);
+      link.href = address.pathname + address.search;
+    });
+  }
+
   /* Replace the first joker not yet said in a text by the joker standing for a card. */
   function sayJoker(text, card, letters) {
     var done = false;
@@ -190,20 +236,7 @@
     }
     function rewriter(input) { return function (card) { input.value = sayJoker(input.value, card, letters); }; }
 
-    function describe(answer, meld, counted) {
-      var kind = text(answer.kind) || answer.kind;
-      var value = counted ? (answer.opening_value !== undefined ? answer.opening_value : answer.value) : answer.value;
-      var said = meld
-        ? fill(text("layoff"), { cards: letters.labels(answer.added), meld: letters.labels(answer.cards), value: answer.value })
-        : kind + " " + letters.labels(answer.cards) + ": " + value;
-      // An ace worth nothing (Boathouse Rum scores no melds) needs no explaining.
-      if (!counted) {
-        (answer.aces || []).filter(function (ace) { return ace.value; }).forEach(function (ace) {
-          said += ", " + fill(text("ace-" + ace.position), { value: ace.value });
-        });
-      }
-      return said;
-    }
+    function describe(answer, meld, counted) { return said(answer, meld, counted, text, letters); }
 
     function ask(body) {
       body.variant = form.getAttribute("data-variant") || "treppenromme";
@@ -342,6 +375,7 @@
       input.value = letters.labels(joker ? [joker].concat(hand) : hand);
       showPicked();
       soon();
+      keepAcrossLanguages();
     });
     function showPicked() { picker.show(fromHand(parse(target().value, copies)), elsewhere()); }
 
@@ -390,6 +424,17 @@
       showMelds();
       showPicked();
       check();
+      keepAcrossLanguages();
+    }
+
+    /* Switching DE / EN keeps the entry begun: the language links carry its player and cards
+       (the session page reads them back, see _next_entry_form). */
+    function keepAcrossLanguages() {
+      var player = $(form, "input[name=player]:checked");
+      var query = new URLSearchParams();
+      if (player) { query.set("player", player.value); }
+      if (field.value.trim()) { query.set("cards", field.value.trim()); }
+      languageLinksTo(location.pathname + (query.toString() ? "?" + query.toString() : ""));
     }
 
     if (meldsField) { $(form, "[data-more-melds]").hidden = true; }
@@ -402,7 +447,7 @@
         refresh();
       });
     }
-    field.addEventListener("input", function () { showPicked(); soon(); });
+    field.addEventListener("input", function () { showPicked(); soon(); keepAcrossLanguages(); });
     if (newMeld) { newMeld.addEventListener("input", function () { showPicked(); soon(); }); }
     $$(form, "input[name=meld], input[name=onto_action]").forEach(function (radio) {
       radio.addEventListener("change", function () {
@@ -410,7 +455,9 @@
         refresh();
       });
     });
-    $$(form, "input[name=player]").forEach(function (radio) { radio.addEventListener("change", check); });
+    $$(form, "input[name=player]").forEach(function (radio) {
+      radio.addEventListener("change", function () { check(); keepAcrossLanguages(); });
+    });
     form.addEventListener("submit", function (event) {
       if (sent) { event.preventDefault(); return; }
       var wanted = buttons[mode()];
@@ -438,9 +485,40 @@
     picker.show(parse(field.value, copies), []);
   }
 
-  /* Correcting an entry: its own cards are free to tap, the rest of the table is not. */
+  /* Correcting an entry: its own cards are free to tap, the rest of the table is not; the
+     cards are checked as they are tapped, as on the game page. */
   function Correct(form) {
-    fillsField(form, $(form, "input[name=cards]"), new Letters(form), function () {});
+    var letters = new Letters(form);
+    var field = $(form, "input[name=cards]");
+    var preview = $(form, "[data-preview]");
+    var onto = JSON.parse(form.getAttribute("data-onto") || "{}");
+    var ask = asker(form);
+    var text = function (name) { return form.getAttribute("data-t-" + name) || ""; };
+    var asked = 0;
+    var timer = null;
+    function say(message, kind) {
+      if (!preview) { return; }
+      preview.textContent = message;
+      preview.className = "preview" + (kind ? " " + kind : "");
+    }
+    function check() {
+      var cards = field.value.trim();
+      var chosen = $(form, "input[name=meld]:checked");
+      var meld = chosen ? onto[chosen.value] : null;
+      var number = ++asked;
+      if (!cards) { say(""); return; }
+      var body = { cards: cards };
+      if (meld) { body.onto = meld; }
+      ask(body).then(function (answer) {
+        if (number !== asked) { return; }
+        if (answer.valid) { say("✓ " + said(answer, meld, false, text, letters), "ok"); return; }
+        say("✗ " + answer.error, "bad");
+      }).catch(function () { if (number === asked) { say(text("offline")); } });
+    }
+    function soon() { clearTimeout(timer); timer = setTimeout(check, 120); }
+    fillsField(form, field, letters, soon);
+    $$(form, "input[name=meld]").forEach(function (radio) { radio.addEventListener("change", soon); });
+    check();
   }
 
   /* The end of a game: the picker fills the hand that was tapped last; with two packs a hand
@@ -450,6 +528,7 @@
     var copies = Number(form.getAttribute("data-packs")) || 1;
     var hands = $$(form, "[data-hand]");
     var active = null;
+    var ready = false;
 
     function input(hand) { return $(hand, "input[name^=hand_]"); }
     function winner() {
@@ -470,6 +549,15 @@
         hand.classList.toggle("active", hand === active);
       });
       picker.show(active ? parse(input(active).value, copies) : [], elsewhere());
+      remember();
+    }
+    /* Switching the language keeps the hands: the form is a GET, its fields the address.
+       Until something changes the page's own address (a preview included) is kept. */
+    function remember() {
+      if (!ready) { return; }
+      var query = new URLSearchParams(new FormData(form));
+      query.delete("show");
+      languageLinksTo(location.pathname + "?" + query.toString());
     }
     function choose(hand) { active = hand; show(); }
     function seat() {
@@ -497,7 +585,10 @@
       input(hand).addEventListener("input", show);
     });
     $$(form, "input[name=winner]").forEach(function (radio) { radio.addEventListener("change", seat); });
+    form.addEventListener("change", remember);
+    form.addEventListener("input", remember);
     seat();
+    ready = true;
   }
 
   /* Keep the screen on while a game is open, where the browser allows it. */
@@ -556,23 +647,33 @@
       radio.addEventListener("change", show);
     });
     show();
+    /* The first dealer is one of the names typed (or drawn by lot): seats left empty are not
+       offered, and a dealer whose name is wiped out gives way to the first player. */
+    var dealer = $(form, "select[name=dealer]");
+    var named = function () {
+      if (!dealer) { return; }
+      var chosen = dealer.options[dealer.selectedIndex];
+      if (chosen && chosen.hidden) {
+        var first = $$(dealer, "option").filter(function (option) { return !option.hidden && option.value !== "lot"; })[0];
+        dealer.value = first ? first.value : "lot";
+      }
+    };
     $$(form, "input[name^=names-]").forEach(function (input) {
       var option = $(form, 'select[name=dealer] option[value="' + input.name.slice(6) + '"]');
       if (!option) { return; }
       var seat = option.textContent;
-      var name = function () { option.textContent = input.value.trim() || seat; };
-      input.addEventListener("input", name);
+      var name = function () {
+        var typed = input.value.trim();
+        // The seat's own name stays shown while it is chosen and nobody is named yet.
+        option.textContent = typed || seat;
+        option.hidden = !typed;
+        option.disabled = !typed;
+      };
+      input.addEventListener("input", function () { name(); named(); });
       name();
     });
-  }
-
-  /* A phone that watches shows the scores as the recorder writes them: it reloads now and then,
-     while it is on screen, and at once when it comes back on screen. */
-  function watch(element) {
-    var seconds = Number(element.getAttribute("data-watch")) || 20;
-    var reload = function () { if (document.visibilityState === "visible") { location.reload(); } };
-    setInterval(reload, seconds * 1000);
-    document.addEventListener("visibilitychange", reload);
+    // Before any name is typed the seat chosen stays chosen: it deals once it has a name.
+    if (dealer && $$(dealer, "option").some(function (option) { return !option.hidden && option.value !== "lot"; })) { named(); }
   }
 
   function start() {
@@ -581,8 +682,6 @@
     $$(document, "form[data-correct]").forEach(function (form) { new Correct(form); });
     $$(document, "form[data-seating]").forEach(function (form) { new Seating(form); });
     if ($(document, "[data-wake-lock]")) { keepAwake(); }
-    var watching = $(document, "[data-watch]");
-    if (watching) { watch(watching); }
   }
 
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); } else { start(); }

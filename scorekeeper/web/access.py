@@ -34,8 +34,12 @@ KEPT_SESSIONS = 20
 EDIT_PAGES = {"web.correct_entry", "web.finish", "web.abandon", "web.reopen"}
 # The page of a session, where a link's key that was not kept can be kept on purpose.
 SESSION_PAGE = "web.session_page"
+# Asked every few seconds by each phone on a session page: its key check reads one row.
+VERSION_ANSWER = "web.session_version"
 # The button that keeps a link's key on purpose posts here.
 KEEP_PAGE = "web.keep_session"
+# The start page's button that takes a session off this phone's list posts here.
+FORGET_PAGE = "web.forget_session"
 # In the cookie a key from a link is [id, key, FROM_LINK]; a kept key is [id, key] (as before).
 FROM_LINK = "link"
 
@@ -89,6 +93,17 @@ def keep_key(public_id: str, key: str, *, from_link: bool = False) -> bool:
     return True
 
 
+def forget_key(public_id: str) -> None:
+    """Drop a session's key from this browser's cookie; the session stays on the server."""
+    held = _held()
+    if held.pop(public_id, None) is None:
+        return
+    session["keys"] = [
+        [other, value] if other_kept else [other, value, FROM_LINK]
+        for other, (value, other_kept) in held.items()
+    ]
+
+
 def keep_on_purpose(public_id: str, key: str) -> None:
     """Keep a key the person chose to keep here; a view key leaves the edit key it comes from."""
     held = held_key(public_id)
@@ -125,8 +140,10 @@ def let_in() -> BaseResponse | None:
     arguments = request.view_args or {}
     if "public_id" not in arguments and "game_id" not in arguments:
         return None
-    if request.endpoint == KEEP_PAGE:
-        return None  # the key to keep comes with the form, and the view checks it
+    if request.endpoint in (KEEP_PAGE, FORGET_PAGE):
+        # The key to keep comes with the form, and the view checks it; a key to forget needs
+        # no check: it only leaves this browser.
+        return None
     # An empty key (a link cut off) offers nothing: it must not replace the key held.
     offered = (request.args.get("key") or None) if request.method == "GET" else None
 
@@ -136,6 +153,10 @@ def let_in() -> BaseResponse | None:
     need = Access.VIEW
     if request.method != "GET" or (request.endpoint in EDIT_PAGES and not offered):
         need = Access.EDIT
+    if request.endpoint == VERSION_ANSWER:
+        opened = services.access_to_session_id(arguments["public_id"], key_for, need)
+        g.access, g.public_id, g.session_version = opened.access, opened.public_id, opened.version
+        return None
     if "public_id" in arguments:
         game_session, granted = services.access_to_session(arguments["public_id"], key_for, need)
         public_id = game_session.public_id

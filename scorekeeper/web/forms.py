@@ -49,11 +49,35 @@ CARDS_HINT = _l("e.g. Q♣ K♣ A♣ or qc kc ac")
 MELD_REQUIRED = _l("Tap the meld on the table to lay the cards off onto.")
 SWAP_MELD_REQUIRED = _l("Tap the meld on the table to take the joker from.")
 MOVED_ONTO_REQUIRED = _l("Tap the meld the cards went onto.")
+ENTER_PLAYERS = _l("Enter the players' names, in seating order.")
 GAMES_REQUIRED = _l("Enter the number of games, e.g. 5.")
 NEW_MELD_REQUIRED = _l("Tap or type the cards of the new meld, the joker included.")
 NO_TARGET = _l("%(variant)s is not played to a target: choose a limit or a number of games.")
 NO_LIMIT = _l("%(variant)s has no limit of minus points: choose a target or a number of games.")
 GERMAN_RUMMY = rules.GermanRummy
+
+
+class WholeNumberField(IntegerField):  # type: ignore[misc]
+    """A number field that says in one sentence of its own what it takes.
+
+    "2.5" or "abc" is refused with ``not_whole``, or else by the field's range alone: never
+    WTForms' "Not a valid integer value." beside a range that does not apply.
+    """
+
+    def __init__(self, *args: Any, not_whole: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.not_whole = not_whole
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        """Read the number typed; what is no whole number leaves no number."""
+        if not valuelist or not str(valuelist[0]).strip():
+            return
+        try:
+            self.data = int(str(valuelist[0]).strip())
+        except ValueError:
+            self.data = None  # type: ignore[assignment]
+            if self.not_whole is not None:
+                raise ValueError(str(self.not_whole)) from None
 
 
 def _yes(value: object) -> bool:
@@ -90,17 +114,14 @@ class SessionForm(OnceForm):
         default="target",
     )
     # Left empty, the session plays to its rule system's usual target (500, or 100 in Boathouse).
-    target = IntegerField(
+    # The same targets as the API: a whole number; the rules refuse one below 1 and the
+    # services one too large to keep, with the same words for both.
+    target = WholeNumberField(
         _l("Target (points)"),
-        validators=[
-            Optional(),
-            NumberRange(
-                max=LARGEST_TARGET,
-                message=_l("The target may be at most %(max)s points."),
-            ),
-        ],
+        validators=[Optional()],
+        not_whole=_l("The target must be a whole number of points, e.g. 500."),
     )
-    games = IntegerField(
+    games = WholeNumberField(
         _l("Number of games"),
         validators=[
             Optional(),
@@ -110,7 +131,7 @@ class SessionForm(OnceForm):
         ],
     )
     # Left empty, the session ends at its rule system's usual limit (-500 in German Rummy).
-    limit = IntegerField(
+    limit = WholeNumberField(
         _l("Limit (minus points)"),
         validators=[
             Optional(),
@@ -121,7 +142,7 @@ class SessionForm(OnceForm):
             ),
         ],
     )
-    opening = IntegerField(
+    opening = WholeNumberField(
         _l("Opening at least (points)"),
         default=GERMAN_RUMMY.first_meld_minimum,
         validators=[
@@ -187,6 +208,10 @@ class SessionForm(OnceForm):
     def validate(self, extra_validators: Any = None) -> bool:
         """Validate the fields and the seating together, so every mistake shows at once."""
         valid: bool = super().validate(extra_validators)
+        if not any(name.strip() for name in self.player_names()):
+            # Nothing typed: one request, not a count of nobody and a dealer among nobody.
+            self.form_errors.append(str(ENTER_PLAYERS))
+            return False
         if self.end.data == "games" and self.games.data is None and not self.games.errors:
             self.games.errors.append(str(GAMES_REQUIRED))
             valid = False
@@ -404,7 +429,7 @@ def finish_form(players: Sequence[Seated], **kwargs: Any) -> FinishForm:
         setattr(
             _FinishForm,
             f"points_{player.id}",
-            IntegerField(
+            WholeNumberField(
                 _l("or points"),
                 validators=[
                     Optional(),

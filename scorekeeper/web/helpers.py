@@ -318,6 +318,10 @@ def _stored_code(card: services.CardRow | TableCard) -> str:
     return f"{card.card}={card.stands_for}" if card.stands_for else card.card
 
 
+# Said in place of the owner's name when a player lays off onto (or swaps from) their own meld.
+OWN_MELD = "\x00own"
+
+
 def describe(
     entry: services.EntryRow,
     entries: Sequence[services.EntryRow],
@@ -338,6 +342,8 @@ def describe(
     if table is not None and entry.meld_id in table.melds:
         now = rules.cards_text(table.melds[entry.meld_id].cards)
     owner = names[meld.player_id] if meld is not None else ""
+    if meld is not None and meld.player_id == entry.player_id:
+        owner = OWN_MELD
     if line.kind == "swap":
         new = line.melds[0] if line.melds else None
         new_now = ""
@@ -354,6 +360,8 @@ def describe_recorded(recorded: services.Recorded, names: dict[int, str]) -> str
     if entry.kind == "meld":
         return _said(entry, names[entry.player_id])
     owner = names[recorded.meld_entry.player_id]
+    if recorded.meld_entry.player_id == entry.player_id:
+        owner = OWN_MELD
     return _said(entry, names[entry.player_id], owner, rules.cards_text(recorded.meld.cards))
 
 
@@ -377,6 +385,16 @@ def _said_melds(rows: Sequence[Entered], player: str) -> str:
 
 
 def _said_swap(entry: Entered, player: str, owner: str, now: str, new_meld: str) -> str:
+    if owner == OWN_MELD:
+        said = gettext(
+            "%(player)s: %(cards)s put in for the joker in their own meld (now %(meld)s);"
+            " the joker went into %(new_meld)s",
+            player=player,
+            cards=entry_cards(entry),
+            meld=now,
+            new_meld=new_meld,
+        )
+        return str(said)
     said = gettext(
         "%(player)s: %(cards)s put in for the joker in %(owner)s's meld (now %(meld)s);"
         " the joker went into %(new_meld)s",
@@ -396,6 +414,16 @@ def _said(entry: Entered, player: str, owner: str = "", now: str = "") -> str:
             player=player,
             kind=meld_kind(entry.meld_kind),
             cards=entry_cards(entry),
+            points=points(entry.value),
+        )
+        return str(said)
+    if owner == OWN_MELD:
+        # Not the player's name twice: "Ann: 4♣ laid off onto Ann's meld".
+        said = gettext(
+            "%(player)s: %(cards)s laid off onto their own meld (now %(meld)s) — %(points)s",
+            player=player,
+            cards=entry_cards(entry),
+            meld=now,
             points=points(entry.value),
         )
         return str(said)

@@ -10,12 +10,14 @@ from flask import (
     abort,
     flash,
     g,
+    jsonify,
     redirect,
     render_template,
     request,
     url_for,
 )
 from flask_babel import get_locale, gettext
+from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
@@ -50,9 +52,19 @@ REFUSED = (rules.RulesError, services.InvalidRequestError)
 ONE_YEAR = 365 * 24 * 60 * 60
 # The session page shows this many of the latest games; the history page shows them all.
 RECENT_GAMES = 5
-# A watching phone (view link) reloads the session page this often while it is on screen: a
-# turn at the table takes longer, and each reload is one small GET.
-WATCH_SECONDS = 20
+# The finish form's "Show the settlement" button: its GET previews; without it the hands in the
+# address only fill the form in (a reopened game's hands as they were booked).
+PREVIEW = "show"
+MELD_CHOSEN = _l(
+    "A meld on the table is chosen: tap “Record layoff” to lay these cards off onto it, or "
+    "choose “New meld” to record them as a meld of their own."
+)
+# The cards an address may put into the entry form: a meld's worth, typed loosely.
+MOST_TYPED = 200
+# Every phone on an open session page asks this often whether another phone changed anything,
+# while the page is on screen: a change shows within this and a round trip, and an unchanged
+# answer is a 304 from one read of the session's row.
+LIVE_SECONDS = 2
 
 
 bp.before_request(access.let_in)
@@ -192,6 +204,8 @@ def home() -> Page:
                 **variant.house_rules,
                 "end": next(iter(end)),
                 **end,
+                # The deal goes on where the session left it: whoever would have dealt next.
+                "dealer": str(services.next_dealer(again).seat),
             }
         )
     return render_template("home.html", form=form, mine=mine, **_session_choices())
@@ -201,6 +215,8 @@ def _session_choices() -> dict[str, Any]:
     """Return what the new-session form says of each rule system: players, usual target."""
     variants = [variant() for variant in rules.VARIANTS.values()]
     return {
+        # The start page's buttons that take a session off this phone's list.
+        "button_form": ButtonForm(formdata=None),
         "players_allowed": [
             gettext(
                 "%(title)s %(low)s to %(high)s",
@@ -275,6 +291,20 @@ def keep_session(public_id: str) -> BaseResponse:
     return redirect(url_for("web.session_page", public_id=public_id))
 
 
+@bp.post("/sessions/<public_id>/forget")
+def forget_session(public_id: str) -> BaseResponse:
+    """Take a session off this phone's list; it stays for every other phone with its key."""
+    _check_button()
+    access.forget_key(public_id)
+    flash(
+        gettext(
+            "The session is off this phone's list. It stays for every phone that has its link."
+        ),
+        "success",
+    )
+    return redirect(url_for("web.home"))
+
+
 @bp.post("/sessions/<public_id>/games")
 @once_per_form
 def start_game(public_id: str) -> Answer:
@@ -336,6 +366,13 @@ def back_to_the_game(**_address: object) -> BaseResponse:
 def record_meld(game_id: int) -> Answer:
     """Record a meld and show what it scored."""
     game = _open_game(game_id)
+    if request.form.get("meld"):
+        # Without the script a meld tapped on the table stays chosen whichever button is
+        # tapped: say which button lays the cards off, with the cards and the meld kept.
+        onto = _layoff_form(game)
+        onto.validate_on_submit()
+        onto.cards.errors = [*onto.cards.errors, str(MELD_CHOSEN)]
+        return _session_page(_session_of(game), status=422, layoff_form=onto)
     form = _meld_form(game)
 
     def record() -> str:
@@ -403,7 +440,8 @@ def _record_entry(
         form.cards.errors = [helpers.rules_message(error)]
         return None
     flash(said, "success")
-    return _to_session()
+    # The page opens where the next entry starts: the player chips, then the picker.
+    return _to_session(anchor="entry")
 
 
 @bp.post("/games/<int:game_id>/undo")
@@ -413,13 +451,16 @@ def undo(game_id: int) -> Answer:
     game = _open_game(game_id)
     _check_button()
     said = ""
+    player: int | None = None
     if game.entries:
         table = services.table_of(game)
         said = helpers.describe(game.entries[-1], game.entries, _names(game.players), table)
+        # An entry is undone to be entered again, mostly by the same player: chosen at once.
+        player = game.entries[-1].player_id
     # The page names the entry it showed last, so a double tap cannot undo two entries.
     services.undo_last_entry(game.id, request.args.get("entry", type=int))
     flash(gettext("Undone: %(entry)s", entry=said))
-    return _to_session()
+    return _to_session(anchor="entry", player=player)
 
 
 @bp.post("/games/<int:game_id>/entries/<int:entry_id>/delete")
@@ -486,10 +527,16 @@ def _entry_page(
     picker = helpers.table_picker(services.table_of(game), free=own)
     # Going back to this page after a delete or a correction asks again: no stale entry.
     g.no_store = True
+    # The live check of a layoff needs each meld it could go onto as it lay then.
+    onto: dict[int, str] = {}
+    if entry.kind == "layoff":
+        before = services.table_of(game, before=entry.position)
+        onto = {meld: " ".join(map(str, lying.cards)) for meld, lying in before.melds.items()}
     return render_template(
         "entry_edit.html",
         game=game,
         entry=entry,
+        onto=onto,
         names=_names(game.players),
         form=form,
         button_form=ButtonForm(formdata=None),
@@ -532,16 +579,30 @@ def _correct_form(game: services.GameState, entry: services.EntryRow, **kwargs: 
 @bp.route("/games/<int:game_id>/finish", methods=["GET", "POST"])
 @once_per_form
 def finish(game_id: int) -> Answer:
-    """Preview the settlement of a game, then book it when the recorder confirms."""
-    game = _open_game(game_id)
+    """Preview the settlement of a game (a GET with the hands), then book it on Confirm."""
+    game = services.read_game(game_id)
+    g.session_id = game.session_id
+    ended = _booked_answer(game)
+    if ended is not None:
+        return ended
+    game = _still_open(game)
     players = game.players
-    form = finish_form(players)
     if request.method == "GET":
-        form.winner.data = helpers.whose_entry(game)
-        return _finish_page(game, form)
-    if not form.validate_on_submit():
-        return _finish_page(game, form, status=422)
-    commit = form.confirm.data == "1"
+        # The preview is a GET: back after booking asks the page again (no resubmission
+        # prompt), and the page of a booked game shows what was booked.
+        form = finish_form(players, formdata=request.args or None, meta={"csrf": False})
+        if PREVIEW not in request.args:
+            if not request.args:
+                form.winner.data = helpers.whose_entry(game)
+            return _finish_page(game, form)
+        if not form.validate():
+            return _finish_page(game, form, status=422)
+    else:
+        form = finish_form(players)
+        if not form.validate_on_submit():
+            return _finish_page(game, form, status=422)
+    # Only the Confirm button's POST books: a GET never does, whatever its address says.
+    commit = request.method == "POST" and form.confirm.data == "1"
     number = game.number
     try:
         if commit:
@@ -587,6 +648,34 @@ def finish(game_id: int) -> Answer:
     return _finish_page(game, form, preview=preview, confirm=confirm)
 
 
+def _booked_answer(game: services.GameState) -> Answer | None:
+    """Show what a finished game booked; a Confirm sent after another phone booked says so.
+
+    None for a game still open (or abandoned): the finish page, or its refusal, follows.
+    """
+    if game.status != "finished":
+        return None
+    if request.method == "POST":
+        if request.form.get("confirm") != "1":
+            return None
+        # A repeat from this phone carries the first send's token and never gets here.
+        flash(gettext("Already booked on another phone."), "error")
+        return redirect(url_for("web.finish", game_id=game.id), 303)
+    return _booked_page(game)
+
+
+def _booked_page(game: services.GameState) -> Page:
+    """Show the settlement a game booked, hand by hand, as the history keeps it."""
+    lines = services.get_game(game.id).settlement_lines
+    return render_template(
+        "booked.html",
+        game=game,
+        lines={line.player_id: line for line in lines},
+        groupings=services.hand_groupings(game.variant, lines),
+        names=_names(game.players),
+    )
+
+
 @bp.route("/games/<int:game_id>/abandon", methods=["GET", "POST"])
 @once_per_form
 def abandon(game_id: int) -> Answer:
@@ -605,12 +694,31 @@ def reopen(game_id: int) -> Answer:
     """Ask, then take back the booking of the last ended game and play it on."""
     game = services.read_game(game_id)
     g.session_id = game.session_id
+    # Read before the booking is taken back: the finish page opens with the hands as booked,
+    # so that only the wrong one is changed.
+    then = _finish_as_booked(game) if request.method == "POST" else None
     return _ask_then(
         game,
         "reopen.html",
         services.reopen_game,
         lambda number: gettext("Game %(number)s is open again: finish it anew.", number=number),
+        then=then,
     )
+
+
+def _finish_as_booked(game: services.GameState) -> str | None:
+    """Return the finish page filled in with what a finished game booked: winner and hands."""
+    if game.status != "finished" or game.winner_id is None:
+        return None
+    fields: dict[str, Any] = {"winner": game.winner_id}
+    for line in services.get_game(game.id).settlement_lines:
+        if line.player_id == game.winner_id:
+            continue
+        if line.hand:
+            fields[f"hand_{line.player_id}"] = line.hand
+        elif line.hand_points is not None:
+            fields[f"points_{line.player_id}"] = line.hand_points
+    return url_for("web.finish", game_id=game.id, **fields)
 
 
 def _ask_then(
@@ -618,15 +726,20 @@ def _ask_then(
     question: str,
     act: Callable[[int], object],
     said: Callable[[int], str],
+    *,
+    then: str | None = None,
 ) -> Answer:
-    """Show the question page (GET); on its button, act on the game and say so on the session."""
+    """Show the question page (GET); on its button, act on the game and say so on the session.
+
+    ``then`` is the page to go on to instead of the session.
+    """
     form = ButtonForm()
     if request.method == "GET":
         return render_template(question, game=game, form=form)
     _check_button()
     act(game.id)
     flash(said(game.number))
-    return _to_session()
+    return redirect(then) if then is not None else _to_session()
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -640,6 +753,11 @@ def _open_game(game_id: int) -> services.GameState:
     """
     game = services.read_game(game_id)
     g.session_id = game.session_id
+    return _still_open(game)
+
+
+def _still_open(game: services.GameState) -> services.GameState:
+    """Return a game read already if it is still being played, or raise why it cannot change."""
     if game.session_status == "finished":
         raise services.ConflictError("session_over")
     services.refuse_closed(game)
@@ -657,9 +775,13 @@ def _session() -> GameSession:
     return session
 
 
-def _to_session() -> BaseResponse:
-    """Go back to the session page; its id is known from the key check, not read again."""
-    return redirect(url_for("web.session_page", public_id=g.public_id, _anchor="game"))
+def _to_session(anchor: str = "game", **chosen: Any) -> BaseResponse:
+    """Go back to the session page; its id is known from the key check, not read again.
+
+    ``chosen`` starts the next entry (``player``, ``cards``), as ``_next_entry_form`` reads it.
+    """
+    given = {name: value for name, value in chosen.items() if value is not None}
+    return redirect(url_for("web.session_page", public_id=g.public_id, _anchor=anchor, **given))
 
 
 def _session_of(game: services.GameState) -> GameSession:
@@ -677,6 +799,24 @@ def _meld_form(game: services.GameState, **kwargs: Any) -> MeldForm:
     form.player.choices = player_choices(game.players)
     if kwargs.get("formdata", True) is None:
         form.player.data = helpers.whose_entry(game)
+    return form
+
+
+def _next_entry_form(game: services.GameState) -> MeldForm:
+    """Return the form of the next entry; the address may choose its player and cards.
+
+    After an undo the undone entry's player is chosen, and switching the language keeps the
+    player and the cards picked so far (picker.js puts them into the language links).
+    """
+    form = _meld_form(game, formdata=None)
+    if request.method != "GET":
+        return form
+    wanted = request.args.get("player", type=int)
+    if wanted in {player.id for player in game.players}:
+        form.player.data = wanted
+    cards = request.args.get("cards", "").strip()
+    if cards and len(cards) <= MOST_TYPED:
+        form.cards.data = cards
     return form
 
 
@@ -746,7 +886,7 @@ def _session_page(
         "share": access.share_links(session.public_id),
         "key_to_keep": access.key_to_keep(session.public_id),
         "not_kept": access.not_kept_notice(),
-        "watch_seconds": WATCH_SECONDS,
+        "live_seconds": LIVE_SECONDS,
     }
     # A page with keys in its links is kept in no cache.
     g.no_store = bool(context["share"])
@@ -761,7 +901,7 @@ def _session_page(
         )
         if access.can_edit():
             entry_form: MeldForm | LayoffForm | SwapForm = (
-                swap_form or layoff_form or meld_form or _meld_form(game, formdata=None)
+                swap_form or layoff_form or meld_form or _next_entry_form(game)
             )
             onto = swap_form or layoff_form
             jokers = {entry.id: helpers.joker_places(table.melds[entry.id]) for entry in melds}
@@ -813,3 +953,19 @@ def _finish_page(
         variant=game.variant,
         picker=helpers.table_picker(table),
     ), status
+
+
+@bp.get("/sessions/<public_id>/version")
+def session_version(public_id: str) -> BaseResponse:
+    """Tell a phone on the session page whether anything changed: 304, or the new version.
+
+    Every change counts the session's version up in its own transaction, so one read of the
+    session's row answers, whichever process served the change.
+    """
+    etag = f"v{g.session_version}"
+    answer = BaseResponse(status=304)
+    if etag not in request.if_none_match:
+        answer = jsonify(version=g.session_version)
+    answer.set_etag(etag)
+    answer.headers["Cache-Control"] = "no-cache"
+    return answer

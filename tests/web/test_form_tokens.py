@@ -331,9 +331,9 @@ def test_taps_at_once_on_finish_and_next_game_book_one_settlement_and_deal_one_g
     finish = form_to(browser.get(f"/games/{game}/finish")[2], "/finish")
     others = [choice for choice in finish.choices["winner"] if choice != player]
     hands = {f"hand_{other}": cards for other, cards in zip(others, ["K♦ 9♥", "A♠"], strict=True)}
-    status, _, preview = browser.post(
-        finish.action, {**finish.fields, **hands, "winner": player, "romme": "no"}
-    )
+    # "Show the settlement" is a GET with the hands in the address.
+    shown = {**finish.fields, **hands, "winner": player, "romme": "no", "show": "1"}
+    status, _, preview = browser.get(f"{finish.action}?{urllib.parse.urlencode(shown)}")
     assert status == 200, preview
     confirm = form_to(preview, "/finish")
 

@@ -141,7 +141,7 @@ def test_a_dealer_drawn_by_lot_is_one_of_the_players(client: FlaskClient, app: F
         (("Ann", "ann"), "500", "“ann” is entered twice"),
         (("Ann", "Bob"), "0", "The target must be a positive number of points"),
         (("Ann", "Bob"), "-5", "The target must be a positive number of points"),
-        (("Ann", "Bob"), "lots", "Not a valid integer value."),
+        (("Ann", "Bob"), "lots", "The target must be a whole number of points, e.g. 500."),
     ],
 )
 def test_an_invalid_session_is_refused_with_the_reason_and_nothing_is_created(
@@ -160,7 +160,12 @@ def test_an_invalid_session_is_refused_with_the_reason_and_nothing_is_created(
 @pytest.mark.parametrize(
     ("names", "target", "dealer", "messages"),
     [
-        (("Ann", "ann"), "lots", "0", ["“ann” is entered twice", "Not a valid integer value."]),
+        (
+            ("Ann", "ann"),
+            "lots",
+            "0",
+            ["“ann” is entered twice", "The target must be a whole number of points"],
+        ),
         (("Ann", "ann"), "0", "0", ["“ann” is entered twice", "must be a positive number"]),
         # A first dealer not in the list is refused plainly, also beside a wrong name.
         (("Ann", "ann"), "500", "x", ["“ann” is entered twice", "Not a valid choice"]),

@@ -96,3 +96,30 @@ def test_a_view_key_may_ask_and_no_key_learns_nothing(client: FlaskClient) -> No
     assert client.get(path, headers=view).status_code == 304
     stranger = client.application.test_client()
     assert stranger.get(path, headers={"If-None-Match": etag}).status_code == 404
+
+
+def test_a_phone_on_the_session_page_asks_its_version_with_the_key_it_holds(
+    client: FlaskClient, app: Flask
+) -> None:
+    session = ok(client.post(f"{API}/sessions", json={"players": ["Ann", "Bob"]}), 201)
+    game = ok(client.post(f"{API}/sessions/{session['id']}/games"), 201)
+    phone = app.test_client()
+    path = f"/sessions/{session['id']}/version"
+    assert phone.get(path).status_code == 404  # no key on this phone yet
+    assert phone.get(f"/sessions/{session['id']}?key={session['view_key']}").status_code == 302
+    page = phone.get(f"/sessions/{session['id']}")
+    first = phone.get(path)
+    assert first.status_code == 200
+    assert f'data-version="v{first.get_json()["version"]}"' in page.get_data(as_text=True)
+    with counted(app) as statements:
+        unchanged = phone.get(path, headers={"If-None-Match": tag(first)})
+    assert unchanged.status_code == 304
+    assert [s for s in statements if not s.startswith(("BEGIN", "COMMIT", "ROLLBACK"))] == [
+        statements[-1]
+    ]
+    assert statements[-1].lstrip().upper().startswith("SELECT")
+    body = {"player": session["players"][0]["id"], "cards": "7♥ 8♥ 9♥"}
+    ok(client.post(f"{API}/games/{game['id']}/melds", json=body), 201)
+    moved = phone.get(path, headers={"If-None-Match": tag(first)})
+    assert moved.status_code == 200
+    assert moved.get_json()["version"] == first.get_json()["version"] + 1
