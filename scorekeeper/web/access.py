@@ -31,7 +31,13 @@ from scorekeeper.keys import Access, SessionKeys
 # The cookie keeps the keys of this many sessions; a key from a link drops out first.
 KEPT_SESSIONS = 20
 # Pages that only the edit key opens, although they are read with GET: they are forms.
-EDIT_PAGES = {"web.correct_entry", "web.finish", "web.abandon", "web.reopen"}
+EDIT_PAGES = {
+    "web.correct_entry",
+    "web.finish",
+    "web.abandon",
+    "web.reopen",
+    "web.change_session",
+}
 # The page of a session, where a link's key that was not kept can be kept on purpose.
 SESSION_PAGE = "web.session_page"
 # Asked every few seconds by each phone on a session page: its key check reads one row.

@@ -449,3 +449,47 @@ def finish_form(players: Sequence[Seated], **kwargs: Any) -> FinishForm:
 def player_choices(players: Sequence[Seated]) -> list[SelectChoice]:
     """Return the players as the options of a choice, in seating order."""
     return [SelectChoice(player.id, player.name) for player in players]
+
+
+class RenameForm(OnceForm):
+    """Give a player of the session another name."""
+
+    name = StringField(_l("Name"))
+
+
+class EndForm(OnceForm):
+    """Play the session to another end, between games: a target, a limit or a number of games."""
+
+    end = RadioField(
+        _l("The session ends"),
+        choices=[
+            SelectChoice("target", _l("at a target")),
+            SelectChoice("limit", _l("at a limit of minus points")),
+            SelectChoice("games", _l("after a number of games")),
+        ],
+    )
+    number = WholeNumberField(
+        _l("Points, or games"),
+        not_whole=_l("Enter a whole number, e.g. 1000 points, -500 or 5 games."),
+    )
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Ask for the number too; the rule system checks it (as at the start)."""
+        valid = bool(super().validate(extra_validators))
+        if self.number.data is None and not self.number.errors:
+            self.number.errors = [
+                str(_l("Enter a whole number, e.g. 1000 points, -500 or 5 games."))
+            ]
+            valid = False
+        return valid
+
+
+def end_form(variant: rules.Variant, **kwargs: Any) -> EndForm:
+    """Return the form of a session's end with the ends its rule system allows, as it is now."""
+    form = EndForm(**kwargs)
+    allowed = variant.end_rule().ends
+    form.end.choices = [choice for choice in form.end.choices if choice.value in allowed]
+    if kwargs.get("formdata", True) is None:
+        ((kind, number),) = variant.house_rules["end"].items()
+        form.end.data, form.number.data = kind, number
+    return form

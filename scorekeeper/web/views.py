@@ -32,12 +32,15 @@ from scorekeeper.web import access, helpers
 from scorekeeper.web.forms import (
     ButtonForm,
     CorrectForm,
+    EndForm,
     FinishForm,
     LayoffForm,
     MeldForm,
+    RenameForm,
     Seated,
     SessionForm,
     SwapForm,
+    end_form,
     finish_form,
     player_choices,
 )
@@ -969,3 +972,73 @@ def session_version(public_id: str) -> BaseResponse:
     answer.set_etag(etag)
     answer.headers["Cache-Control"] = "no-cache"
     return answer
+
+
+@bp.get("/sessions/<public_id>/change")
+def change_session(public_id: str) -> Page:
+    """Show the forms that rename a player and change how the session ends."""
+    return _change_page(_session())
+
+
+@bp.post("/sessions/<public_id>/players/<int:player_id>/name")
+@once_per_form
+def rename_player(public_id: str, player_id: int) -> Answer:
+    """Give a player another name, checked as at the start."""
+    session = _session()
+    form = RenameForm()
+    if form.validate_on_submit():
+        try:
+            services.rename_player(session.id, player_id, form.name.data or "")
+        except REFUSED as error:
+            db.session.rollback()
+            form.name.errors = [helpers.rules_message(error)]
+        else:
+            flash(gettext("The name is changed."), "success")
+            return _to_session()
+    return _change_page(session, status=422, renamed=(player_id, form))
+
+
+@bp.post("/sessions/<public_id>/end")
+@once_per_form
+def change_end(public_id: str) -> Answer:
+    """Play the session to another end, between games."""
+    session = _session()
+    form = end_form(services.variant_of(session))
+    if form.validate_on_submit():
+        try:
+            services.change_end(session.id, {form.end.data: form.number.data})
+        except (*REFUSED, services.ConflictError) as error:
+            db.session.rollback()
+            form.number.errors = [helpers.rules_message(error)]
+        else:
+            flash(gettext("The session ends as changed."), "success")
+            return _to_session()
+    return _change_page(session, status=422, end=form)
+
+
+def _change_page(
+    session: GameSession,
+    *,
+    status: int = 200,
+    renamed: tuple[int, RenameForm] | None = None,
+    end: EndForm | None = None,
+) -> Page:
+    variant = services.variant_of(session)
+    names = {
+        player.id: (
+            renamed[1] if renamed and renamed[0] == player.id else RenameForm(formdata=None)
+        )
+        for player in session.players
+    }
+    for player in session.players:
+        if names[player.id].name.data is None:
+            names[player.id].name.data = player.name
+    in_play = any(game.status == "open" for game in services.game_summaries(session, latest=1))
+    return render_template(
+        "change.html",
+        session=session,
+        names=names,
+        end=end or end_form(variant, formdata=None),
+        in_play=in_play,
+        over=session.status != "open",
+    ), status

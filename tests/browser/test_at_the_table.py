@@ -233,6 +233,11 @@ def test_no_page_scrolls_sideways_on_a_360_pixel_screen(new_phone: Callable[...,
     cards_big_enough()  # and in the correction's
     page.goto(session_page + "/history")
     fits()
+    page.goto(session_page)
+    with page.expect_navigation():
+        page.get_by_role("link", name="Namen oder Ende der Partie…").tap()
+    fits()  # the long names in their fields, and the end's chips
+    expect(page.locator("form.rename")).to_have_count(4)
     # The links for the other phones, with their QR codes, fit too.
     page.goto(session_page)
     page.locator("details.share summary").tap()
