@@ -396,7 +396,9 @@ def correct_entry(
         table_entries(state.entries), written, rules.TableEntry(entry.id, new_cards, onto), variant
     )
     if changed is not None:
-        _refuse_later(state, changed.key, "later_entry_builds_on_it")
+        # A swap replays under its new meld's row: name the entry that row belongs to.
+        later = entry_in(state.entries, changed.key).entry_id
+        _refuse_later(state, later, "later_entry_builds_on_it")
     meld_kind = corrected.kind.value if isinstance(corrected, rules.Meld) else entry.meld_kind
     values = corrected.values
     mended = entry._replace(

@@ -450,3 +450,16 @@ def test_a_swap_that_a_later_swap_builds_on_cannot_be_deleted(client: FlaskClien
     answer = refused(delete, 409)
     assert "Ann" in answer and "2♣" in answer
     assert len(table.read()["entries"]) == 4
+
+
+def test_a_correction_that_takes_away_the_joker_a_later_swap_took_names_the_swap(
+    client: FlaskClient,
+) -> None:
+    table = Table(client, ["Ann", "Bob"], rules={"opening": 0})
+    sixes = table.meld("Ann", "6♠ 6♥ JKR")
+    table.meld("Bob", "2♣ 3♣ 4♣")
+    ok(table.post("swaps", swap_body(table, "Bob", sixes["id"], "6♣", "8♥ JKR 10♥")), 201)
+    path = f"{API}/games/{table.game['id']}/entries/{sixes['id']}"
+    answer = refused(client.patch(path, json={"cards": "6♠ 6♥ 6♦"}), 409)
+    assert "Bob" in answer and "8♥" in answer
+    assert table.read()["melds"][0]["cards"] == ["6♠", "6♥", "6♣"]
