@@ -126,23 +126,48 @@ def picker_rows(
     ``taken`` names each copy lying on the table (a card twice when both of two packs lie).
     """
     lying = Counter(str(card) for card in taken)
-    lang = language()
-    rows = []
-    for suit in rules.Suit:
-        cards = [
-            PickerCard(
-                code=card.code,
-                label=card.label(lang),
-                name=card_name(card),
-                red=suit.is_red,
-                taken=lying[card.code] >= packs,
-                left=max(0, packs - lying[card.code]),
-                packs=packs,
+    return [
+        (
+            symbol,
+            suit_name,
+            [
+                PickerCard(
+                    code=code,
+                    label=label,
+                    name=name,
+                    red=red,
+                    taken=lying[code] >= packs,
+                    left=max(0, packs - lying[code]),
+                    packs=packs,
+                )
+                for code, label, name, red in cards
+            ],
+        )
+        for symbol, suit_name, cards in _pack_words(language())
+    ]
+
+
+# What the picker says of each card never changes within a language: said once per language,
+# not once per card on every request (it was most of the game page's time).
+_PACK_WORDS: dict[str, list[tuple[str, str, list[tuple[str, str, str, bool]]]]] = {}
+
+
+def _pack_words(lang: str) -> list[tuple[str, str, list[tuple[str, str, str, bool]]]]:
+    """Return per suit its symbol, name and cards (code, label, name, red), in a language."""
+    words = _PACK_WORDS.get(lang)
+    if words is None:
+        words = _PACK_WORDS[lang] = [
+            (
+                suit.symbol,
+                str(SUIT_NAMES[suit]),
+                [
+                    (card.code, card.label(lang), card_name(card), suit.is_red)
+                    for card in (rules.Card(suit=suit, rank=rank) for rank in rules.Rank)
+                ],
             )
-            for card in (rules.Card(suit=suit, rank=rank) for rank in rules.Rank)
+            for suit in rules.Suit
         ]
-        rows.append((suit.symbol, str(SUIT_NAMES[suit]), cards))
-    return rows
+    return words
 
 
 @dataclass(frozen=True)
