@@ -263,14 +263,16 @@ def check() -> Response:
 
 def _meld_checked(meld: rules.Meld, variant: rules.Variant) -> dict[str, Any]:
     """Return what the check says of a meld: kind, cards, jokers, values, aces, opening value."""
-    return {
+    checked = {
         "kind": meld.kind.value,
         **serialize.cards_json(meld, variant),
         "values": list(meld.values),
         "value": meld.value,
-        "opening_value": meld.opening_value,
-        "aces": _aces(meld, set(meld.cards)),
     }
+    # Where no opening is played, the answer keeps the shape it always had.
+    if variant.has_opening():
+        checked["opening_value"] = meld.opening_value
+    return {**checked, "aces": _aces(meld, set(meld.cards))}
 
 
 def _aces(meld: rules.Meld, counted: set[rules.Piece]) -> list[dict[str, Any]]:

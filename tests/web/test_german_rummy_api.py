@@ -130,7 +130,7 @@ def test_the_check_of_treppenromme_keeps_its_shape_and_refuses_jokers(
     client: FlaskClient,
 ) -> None:
     answer = ok(client.post(f"{API}/check", json={"cards": "Q♣ K♣ A♣"}))
-    assert "jokers" not in answer
+    assert "jokers" not in answer and "opening_value" not in answer
     assert answer["cards"] == ["Q♣", "K♣", "A♣"]
     refused(client.post(f"{API}/check", json={"cards": "Q♣ K♣ JKR"}), 422)
 

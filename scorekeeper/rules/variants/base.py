@@ -358,6 +358,10 @@ class Variant:
 
     # --- the opening and the joker swap ------------------------------------------------------
 
+    def has_opening(self) -> bool:
+        """Tell whether the rule system has an opening with a minimum (G3), whatever its value."""
+        return type(self).first_meld_minimum > 0
+
     def opening_minimum(self) -> int:
         """Return what a player's first entry in a game must be worth at the least (G3)."""
         return self.first_meld_minimum
