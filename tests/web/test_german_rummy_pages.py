@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 from scorekeeper import services
 from scorekeeper.models import Entry
 from tests.rows import count
+from tests.web.test_api import API, ok
 from tests.web.test_pages import Table, book, finish_data, meld_id, text, totals
 from tests.web.test_rule_systems_pages import session_page
 from tests.web.test_rule_systems_pages import start as start_boathouse
@@ -319,3 +320,17 @@ def test_the_standing_is_in_minus_points_with_the_fewest_at_the_top(
     history = text(client.get(f"/sessions/{table.session}/history").get_data(as_text=True))
     assert "Ann 0 · Dan -2 · Cid -7 · Bob -41" in history
     assert "A♠ JKR = 41: -41" in history
+
+
+def test_the_game_shows_no_line_of_zeros_where_melds_score_nothing(client: FlaskClient) -> None:
+    for variant, shown in (
+        ("german_rummy", False),
+        ("boathouse_rum", False),
+        ("treppenromme", True),
+    ):
+        body = {"players": ["Ann", "Bob"], "variant": variant}
+        session = ok(client.post(f"{API}/sessions", json=body), 201)
+        ok(client.post(f"{API}/sessions/{session['id']}/games"), 201)
+        client.get(f"/sessions/{session['id']}?key={session['edit_key']}")
+        page = client.get(f"/sessions/{session['id']}").get_data(as_text=True)
+        assert ("Points in this game:" in page) is shown, variant
