@@ -155,13 +155,16 @@ def turns_of(entries: Sequence[EntryRow], variant: rules.Variant) -> list[rules.
 
 
 def written_values(entries: Sequence[EntryRow]) -> dict[int, int]:
-    """Return the value written for each entry as ``table_entries`` keys them (R3)."""
-    values = {entry.id: entry.value for entry in entries if entry.kind != "swap"}
-    for swap in (entry for entry in entries if entry.kind == "swap"):
-        new_meld = next((entry for entry in entries if entry.group_id == swap.id), None)
-        if new_meld is not None:
-            values[new_meld.id] += swap.value
-    return values
+    """Return the value written for each entry as ``table_entries`` keys them (R3).
+
+    A swap's value joins its new meld's, under whose row the swap replays.
+    """
+    swaps = {entry.id: entry.value for entry in entries if entry.kind == "swap"}
+    return {
+        entry.id: entry.value + swaps.get(entry.group_id or 0, 0)
+        for entry in entries
+        if entry.kind != "swap"
+    }
 
 
 def table_entry(entry: EntryRow) -> rules.TableEntry[int]:

@@ -217,13 +217,13 @@ def change_end(session_id: int, end: Mapping[str, object]) -> GameSession:
     """
     session = _open_session(session_id)
     connection = db.session.connection()
-    ended = connection.execute(_GAMES_OF_SESSION, {"session": session.id}).all()
-    if any(status == "open" for (status,) in ended):
+    dealt, open_games = connection.execute(_GAMES_DEALT, {"session": session.id}).one()
+    if open_games:
         raise ConflictError("game_still_open")
     chosen = {**variant_of(session).house_rules, "end": dict(end)}
     changed = rules.find_variant(session.variant, chosen)
     totals = {player.id: player.banked for player in session.players}
-    if changed.standing(totals, len(ended)).over:
+    if changed.standing(totals, dealt).over:
         raise ConflictError("end_passed")
     session.house_rules = json.dumps(changed.house_rules, sort_keys=True)
     session.target = changed.house_rules["end"].get("target")
@@ -239,4 +239,7 @@ def _open_session(session_id: int) -> GameSession:
     return session
 
 
-_GAMES_OF_SESSION = sa.select(GAMES.c.status).where(GAMES.c.session_id == sa.bindparam("session"))
+# How many games a session dealt, and how many of them are open (one read, however many).
+_GAMES_DEALT = sa.select(sa.func.count(), sa.func.count().filter(GAMES.c.status == "open")).where(
+    GAMES.c.session_id == sa.bindparam("session")
+)

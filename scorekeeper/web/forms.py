@@ -457,6 +457,9 @@ class RenameForm(OnceForm):
     name = StringField(_l("Name"))
 
 
+_NO_END_NUMBER = _l("Enter a whole number, e.g. 1000 points, -500 or 5 games.")
+
+
 class EndForm(OnceForm):
     """Play the session to another end, between games: a target, a limit or a number of games."""
 
@@ -470,16 +473,14 @@ class EndForm(OnceForm):
     )
     number = WholeNumberField(
         _l("Points, or games"),
-        not_whole=_l("Enter a whole number, e.g. 1000 points, -500 or 5 games."),
+        not_whole=_NO_END_NUMBER,
     )
 
     def validate(self, extra_validators: Any = None) -> bool:
         """Ask for the number too; the rule system checks it (as at the start)."""
         valid = bool(super().validate(extra_validators))
         if self.number.data is None and not self.number.errors:
-            self.number.errors = [
-                str(_l("Enter a whole number, e.g. 1000 points, -500 or 5 games."))
-            ]
+            self.number.errors = [str(_NO_END_NUMBER)]
             valid = False
         return valid
 

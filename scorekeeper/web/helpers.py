@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -149,25 +150,20 @@ def picker_rows(
 
 # What the picker says of each card never changes within a language: said once per language,
 # not once per card on every request (it was most of the game page's time).
-_PACK_WORDS: dict[str, list[tuple[str, str, list[tuple[str, str, str, bool]]]]] = {}
-
-
+@functools.cache
 def _pack_words(lang: str) -> list[tuple[str, str, list[tuple[str, str, str, bool]]]]:
     """Return per suit its symbol, name and cards (code, label, name, red), in a language."""
-    words = _PACK_WORDS.get(lang)
-    if words is None:
-        words = _PACK_WORDS[lang] = [
-            (
-                suit.symbol,
-                str(SUIT_NAMES[suit]),
-                [
-                    (card.code, card.label(lang), card_name(card), suit.is_red)
-                    for card in (rules.Card(suit=suit, rank=rank) for rank in rules.Rank)
-                ],
-            )
-            for suit in rules.Suit
-        ]
-    return words
+    return [
+        (
+            suit.symbol,
+            str(SUIT_NAMES[suit]),
+            [
+                (card.code, card.label(lang), card_name(card), suit.is_red)
+                for card in (rules.Card(suit=suit, rank=rank) for rank in rules.Rank)
+            ],
+        )
+        for suit in rules.Suit
+    ]
 
 
 @dataclass(frozen=True)

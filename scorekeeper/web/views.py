@@ -1024,15 +1024,10 @@ def _change_page(
     end: EndForm | None = None,
 ) -> Page:
     variant = services.variant_of(session)
-    names = {
-        player.id: (
-            renamed[1] if renamed and renamed[0] == player.id else RenameForm(formdata=None)
-        )
-        for player in session.players
-    }
-    for player in session.players:
-        if names[player.id].name.data is None:
-            names[player.id].name.data = player.name
+    # Each player's form shows their name, or what was typed where a rename was refused.
+    names = {player.id: RenameForm(formdata=None, name=player.name) for player in session.players}
+    if renamed is not None:
+        names[renamed[0]] = renamed[1]
     in_play = any(game.status == "open" for game in services.game_summaries(session, latest=1))
     return render_template(
         "change.html",
