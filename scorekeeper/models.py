@@ -47,13 +47,27 @@ class GameSession(db.Model):  # type: ignore[name-defined,misc]
     created_at: so.Mapped[datetime] = so.mapped_column(
         sa.DateTime(timezone=True), default=utcnow, index=True
     )
+    # The group (the people who play together) the session belongs to, if any; indexed: a
+    # group's page and statistics read its sessions.
+    group_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("groups.id"), index=True)
 
+    # Everyone who played in the session, in seat order; ``seated`` are those at the table now.
     players: so.Mapped[list[Player]] = so.relationship(
         back_populates="session", order_by="Player.seat", cascade="all, delete-orphan"
     )
     games: so.Mapped[list[Game]] = so.relationship(
         back_populates="session", order_by="Game.number", cascade="all, delete-orphan"
     )
+
+    @property
+    def seated(self) -> list[Player]:
+        """Return the players at the table now, in seating order (clockwise)."""
+        return [player for player in self.players if player.seated]
+
+    @property
+    def left(self) -> list[Player]:
+        """Return the players who left the table between games, in the order they sat."""
+        return [player for player in self.players if not player.seated]
 
     __table_args__ = (
         sa.CheckConstraint("target >= 1", name="target_positive"),
@@ -62,7 +76,11 @@ class GameSession(db.Model):  # type: ignore[name-defined,misc]
 
 
 class Player(db.Model):  # type: ignore[name-defined,misc]
-    """A player in a seat of a session; seats run clockwise from 0."""
+    """A player of a session; seats run clockwise from 0.
+
+    A player who left between games keeps their seat in the order, so that the games they
+    played show them where they sat; a player who joined later took a seat between the others.
+    """
 
     __tablename__ = "players"
 
@@ -73,13 +91,40 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     # Points of the player's ended games, kept up to date as each game ends, so that the
     # totals never replay a long session (entries of an ended game are final).
     banked: so.Mapped[int] = so.mapped_column(default=0, server_default="0")
+    # The number of the first game dealt with the player, and of the first dealt without them
+    # once they left (empty while they sit at the table): a game's players are those who sat
+    # at the table when it was dealt.
+    joined_game: so.Mapped[int] = so.mapped_column(default=1, server_default="1")
+    left_game: so.Mapped[int | None]
 
     session: so.Mapped[GameSession] = so.relationship(back_populates="players")
 
     __table_args__ = (
         sa.UniqueConstraint("session_id", "seat"),
         sa.UniqueConstraint("session_id", "name"),
+        sa.CheckConstraint(
+            "joined_game >= 1 AND (left_game IS NULL OR left_game > joined_game)",
+            name="plays_a_game",
+        ),
     )
+
+    @property
+    def seated(self) -> bool:
+        """Tell whether the player sits at the table now (has not left)."""
+        return self.left_game is None
+
+    def plays_in(self, number: int) -> bool:
+        """Tell whether the player was dealt in the game of this number."""
+        return plays_in(self.joined_game, self.left_game, number)
+
+
+def plays_in(joined_game: int, left_game: int | None, number: int) -> bool:
+    """Tell whether a player who joined and left at these games was dealt in game ``number``.
+
+    >>> plays_in(1, None, 7), plays_in(3, None, 2), plays_in(1, 3, 3)
+    (True, False, False)
+    """
+    return joined_game <= number and (left_game is None or number < left_game)
 
 
 class Game(db.Model):  # type: ignore[name-defined,misc]
@@ -209,6 +254,38 @@ class SettlementLine(db.Model):  # type: ignore[name-defined,misc]
     __table_args__ = (sa.UniqueConstraint("game_id", "player_id"),)
 
 
+class AuditLine(db.Model):  # type: ignore[name-defined,misc]
+    """A correction, delete, undo or reopen in a game, kept with its time: the audit trail.
+
+    It says what was and what it became, so that a disputed score can be traced; no points are
+    ever read from it (they come from the entries and settlements as they stand).
+    """
+
+    __tablename__ = "audit_lines"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    # Indexed: the history reads a session's lines, the API a game's.
+    game_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("games.id"), index=True)
+    at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    action: so.Mapped[str] = so.mapped_column(sa.String(10))
+    # The entry changed (the id of its first meld where it put down several); no foreign key:
+    # a deleted entry is gone. Empty for a reopen.
+    entry_id: so.Mapped[int | None]
+    # Whose entry it was (before a correction); for a reopen the winner it had booked.
+    player_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("players.id"))
+    # The entry's kind (meld, layoff, swap); empty for a reopen.
+    kind: so.Mapped[str | None] = so.mapped_column(sa.String(10))
+    # JSON objects: the entry (or the booked result) before, and the entry after a correction.
+    before: so.Mapped[str] = so.mapped_column(sa.Text)
+    after: so.Mapped[str | None] = so.mapped_column(sa.Text)
+
+    __table_args__ = (
+        sa.CheckConstraint(
+            "action IN ('corrected', 'deleted', 'undone', 'reopened')", name="action_known"
+        ),
+    )
+
+
 class IdempotencyRecord(db.Model):  # type: ignore[name-defined,misc]
     """The first answer to a request sent with an ``Idempotency-Key``, to give again on a repeat.
 
@@ -227,3 +304,46 @@ class IdempotencyRecord(db.Model):  # type: ignore[name-defined,misc]
     created_at: so.Mapped[datetime] = so.mapped_column(
         sa.DateTime(timezone=True), default=utcnow, index=True
     )
+
+
+class Group(db.Model):  # type: ignore[name-defined,misc]
+    """The people who play together (a Spielrunde): their sessions add up to statistics.
+
+    Its keys work as a session's: the edit key adds sessions and merges names, either key shows
+    the group's sessions and statistics. Only their digests are kept.
+    """
+
+    __tablename__ = "groups"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    public_id: so.Mapped[str] = so.mapped_column(
+        sa.String(32), unique=True, index=True, default=new_public_id
+    )
+    edit_key_digest: so.Mapped[str] = so.mapped_column(sa.String(64))
+    view_key_digest: so.Mapped[str] = so.mapped_column(sa.String(64))
+    name: so.Mapped[str] = so.mapped_column(sa.String(40))
+    # Indexed: a new group removes the day-old ones that never got a session.
+    created_at: so.Mapped[datetime] = so.mapped_column(
+        sa.DateTime(timezone=True), default=utcnow, index=True
+    )
+
+
+class MergedName(db.Model):  # type: ignore[name-defined,misc]
+    """Two names of a group's players that name one person ("Anni" is "Anna").
+
+    The keys are the names with case and spaces ignored (``rules.groups.name_key``), what the
+    statistics count by; the names are kept as written, to show. Merges are followed in order.
+    """
+
+    __tablename__ = "merged_names"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    group_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("groups.id"), index=True)
+    name: so.Mapped[str] = so.mapped_column(sa.String(40))
+    same_as: so.Mapped[str] = so.mapped_column(sa.String(40))
+    # A key is at most three times its name: case folding writes no character as more than 3.
+    name_key: so.Mapped[str] = so.mapped_column(sa.String(120))
+    same_as_key: so.Mapped[str] = so.mapped_column(sa.String(120))
+    created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (sa.UniqueConstraint("group_id", "name_key", "same_as_key"),)

@@ -430,3 +430,30 @@ def test_cards_of_one_pack_go_back_before_two_packs_and_up_again(empty_url: str)
         ]
         db.session.remove()
         db.engine.dispose()
+
+
+def test_going_back_before_the_audit_trail_is_refused_while_lines_exist_and_fine_without(
+    empty_url: str, backend: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    if backend != "sqlite":
+        # As above: Flask-Migrate exits on the refusal; the guard's SQL is the same on both.
+        pytest.skip("the refusal is checked on SQLite")
+    app = empty_app(empty_url)
+    with app.app_context():
+        upgrade()
+        session = services.create_session(["Ann", "Bob"])
+        game = services.start_game(session.id)
+        services.record_meld(game.id, game.players[0].id, "J♣ Q♣ K♣")
+        services.undo_last_entry(game.id)
+        db.session.remove()
+        with pytest.raises(SystemExit):
+            downgrade(revision="0013_groups")
+        assert "lines of the audit trail are stored" in capfd.readouterr().err
+        assert "audit_lines" in tables()
+        with db.engine.begin() as connection:
+            connection.execute(sa.text("DELETE FROM audit_lines"))
+        downgrade(revision="0013_groups")
+        assert "audit_lines" not in tables()
+        upgrade()
+        assert differences() == []
+        db.engine.dispose()
