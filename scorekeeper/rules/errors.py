@@ -12,7 +12,7 @@ message and ``error.message("de")`` the German one (see :mod:`scorekeeper.rules.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 from scorekeeper.rules.messages import Message, OneOf, render_message, render_param
 
@@ -34,6 +34,11 @@ class RulesError(ValueError):
     def message(self, language: str = "en") -> str:
         """Return the message in a language: German for ``de`` (and ``de-AT`` ...), else English."""
         return render_message(self.message_id, language, **self.params)
+
+    @classmethod
+    def saying(cls, message: Message) -> Self:
+        """Return the error that says a message made already (where its id was written)."""
+        return cls(message.message_id, **message.params)
 
     @property
     def as_message(self) -> Message:
@@ -130,3 +135,7 @@ class SeatingError(RulesError):
 
 class HouseRuleError(RulesError):
     """A rule system or house rule that does not exist, or a value it does not allow."""
+
+
+class GroupError(RulesError):
+    """A group's name, or two names to merge, that cannot be."""

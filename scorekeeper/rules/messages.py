@@ -284,6 +284,17 @@ MESSAGES: dict[str, Wording] = {
     "settlement.no_romme_hand": wording(
         "%(name)s put cards down before another player's entry, so this is no Rommé hand."
     ),
+    "settlement.romme_too_few_cards": plural_wording(
+        "%(name)s put down %(count)s card after the other players' entries; a Rommé hand puts "
+        "down at least the %(dealt)s cards dealt, so this is no Rommé hand.",
+        "%(name)s put down %(count)s cards after the other players' entries; a Rommé hand puts "
+        "down at least the %(dealt)s cards dealt, so this is no Rommé hand.",
+    ),
+    "settlement.romme_proposed": wording(
+        "Every entry of %(name)s comes after the other players' entries, with %(count)s cards "
+        "(%(dealt)s were dealt): a Rommé hand is possible. If %(name)s put cards down in an "
+        "earlier turn, choose “No”."
+    ),
     "settlement.target": wording("The target must be a positive number of points."),
     # --- seating and the target ---------------------------------------------------------------
     "seating.player_count": plural_wording(
@@ -302,6 +313,21 @@ MESSAGES: dict[str, Wording] = {
     "seating.target": wording("The target must be a positive number of points, e.g. 500 or 1000."),
     "seating.target_too_high": wording("The target may be at most %(largest)s points."),
     "seating.dealer_not_a_player": wording("The first dealer must be one of the players."),
+    "seating.table_full": wording(
+        "%(variant)s is played by %(low)s to %(high)s players, and %(count)s sit at the table: "
+        "nobody more can join."
+    ),
+    "seating.too_few_to_leave": wording(
+        "%(variant)s is played by %(low)s to %(high)s players, and only %(count)s sit at the "
+        "table: nobody can leave."
+    ),
+    "seating.no_such_seat": wording(
+        "There is no seat %(seat)s: a new player sits at seat 0 to %(last)s."
+    ),
+    "seating.name_of_one_who_left": wording(
+        "“%(name)s” played in this session and left; their points stay under that name: give "
+        "the new player another name."
+    ),
     # --- rule systems and house rules ---------------------------------------------------------
     "rules.unknown_variant": wording(
         "There is no rule system “%(name)s”; the rule systems are %(known)s."
@@ -312,8 +338,29 @@ MESSAGES: dict[str, Wording] = {
     "rules.value": wording("The house rule “%(rule)s” allows %(allowed)s."),
     # The names of rule systems whose name differs by language.
     "variant.german_rummy": wording("German Rummy"),
+    # --- the score sheet: what a game's numbers are, and how the session ends --------------
+    "sheet.points": wording("points"),
+    "sheet.minus_points": wording("minus points"),
+    "sheet.payments": wording("payments won"),
+    "sheet.end_target": wording("Target: %(number)s"),
+    "sheet.end_limit": wording("Limit: %(number)s"),
+    # The number of games chooses the plural: "1 game, 0 left" and "5 games, 1 left" read right.
+    "sheet.end_games": plural_wording(
+        "%(count)s game, %(left)s left", "%(count)s games, %(left)s left"
+    ),
     "rules.target_and_end": wording(
         "Give the target or the end of the session in the house rules, not two different ones."
+    ),
+    # --- groups: the people who play together, and names merged into one person -------------
+    "group.no_name": wording("A new group needs a name, e.g. Donnerstagsrunde."),
+    "group.name_too_long": wording("A group's name may have at most %(longest)s characters."),
+    "group.same_name": wording(
+        "“%(name)s” and “%(same_as)s” are one name already: case and spaces do not count."
+    ),
+    "group.nobody_called": wording("Nobody called “%(name)s” has played in this group."),
+    "group.same_person": wording("“%(name)s” and “%(same_as)s” count as one person already."),
+    "group.played_together": wording(
+        "“%(name)s” and “%(same_as)s” played in the same session, so they are two people."
     ),
 }
 

@@ -25,12 +25,23 @@ def seat_players(names: Sequence[str], variant: Variant = TREPPENROMME) -> list[
     >>> seat_players(["A\u030ana", "Bob"]) == ["\u00c5na", "Bob"]
     True
     """
-    tidied = [" ".join(name.split()) for name in names]
     low, high = variant.min_players, variant.max_players
-    if not low <= len(tidied) <= high:
+    if not low <= len(names) <= high:
         raise SeatingError(
-            "seating.player_count", variant=variant, low=low, high=high, count=len(tidied)
+            "seating.player_count", variant=variant, low=low, high=high, count=len(names)
         )
+    return check_names(names)
+
+
+def check_names(names: Sequence[str]) -> list[str]:
+    """Return the names of a session's players tidied, or raise why one cannot be a name.
+
+    As ``seat_players``, without counting them: a session keeps the names of those who left.
+
+    >>> check_names(["Ann", " bob"])
+    ['Ann', 'bob']
+    """
+    tidied = [" ".join(name.split()) for name in names]
     # Each refusal of a name says its seat, so that a form can show it beside that name.
     # Control characters print as nothing or break a page, and half a character (a lone
     # surrogate) cannot be stored: a name is something to read out.
@@ -61,17 +72,72 @@ def seat_players(names: Sequence[str], variant: Variant = TREPPENROMME) -> list[
 def same_name(name: str) -> str:
     """Return what two names have in common when they name the same person.
 
-    That is the name without case and composed one way (Unicode's canonical caseless match).
+    That is the name without case and spaces, composed one way (Unicode's canonical caseless
+    match): "Anna Lena" and "Annalena" at one table could not be told apart on the sheet, and
+    a group's statistics take them for one person.
 
     >>> same_name("\u00c5SA") == same_name("a\u030asa")
     True
+    >>> same_name("Anna Lena") == same_name("annalena")
+    True
     """
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", name).casefold())
+    return "".join(
+        unicodedata.normalize("NFC", unicodedata.normalize("NFD", name).casefold()).split()
+    )
 
 
 def _shows(character: str) -> bool:
     """Say whether a character is drawn: a letter, number, punctuation or symbol, not a blank."""
     return unicodedata.category(character)[0] in "LNPS" and character not in BLANK_LOOKING
+
+
+def join_seating(
+    seated: Sequence[str],
+    name: str,
+    seat: int | None = None,
+    variant: Variant = TREPPENROMME,
+    *,
+    left: Sequence[str] = (),
+) -> list[str]:
+    """Return the seating with a new player at ``seat`` (the end when None), or raise why not.
+
+    The name is checked as at the start; a name of someone who ``left`` stays theirs, since
+    their points stay in the session under it.
+
+    >>> join_seating(["Ann", "Bob"], " Dan ", 1)
+    ['Ann', 'Dan', 'Bob']
+    >>> join_seating(["Ann", "Bob"], "Cid", 3)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.SeatingError: There is no seat 3: a new player sits at seat 0 to 2.
+    """
+    low, high = variant.min_players, variant.max_players
+    if len(seated) >= high:
+        raise SeatingError(
+            "seating.table_full", variant=variant, low=low, high=high, count=len(seated)
+        )
+    at = len(seated) if seat is None else seat
+    if not 0 <= at <= len(seated):
+        raise SeatingError("seating.no_such_seat", seat=at, last=len(seated))
+    joined = seat_players([*seated[:at], name, *seated[at:]], variant)
+    gone = next((old for old in left if same_name(old) == same_name(joined[at])), None)
+    if gone is not None:
+        raise SeatingError("seating.name_of_one_who_left", name=gone)
+    return joined
+
+
+def leave_seating(seated: Sequence[str], seat: int, variant: Variant = TREPPENROMME) -> list[str]:
+    """Return the seating without the player at ``seat``, or raise why they cannot leave.
+
+    >>> leave_seating(["Ann", "Bob", "Cid"], 0)
+    ['Bob', 'Cid']
+    """
+    low, high = variant.min_players, variant.max_players
+    if len(seated) <= low:
+        raise SeatingError(
+            "seating.too_few_to_leave", variant=variant, low=low, high=high, count=len(seated)
+        )
+    return [*seated[:seat], *seated[seat + 1 :]]
 
 
 def check_target(target: int) -> int:

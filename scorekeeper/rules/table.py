@@ -36,6 +36,18 @@ class TableEntry(Generic[K]):
     onto: K | None = None
     new_meld: tuple[Piece, ...] | None = None
 
+    @property
+    def from_hand(self) -> int:
+        """Return how many cards the entry took from the player's hand.
+
+        A swap's new meld holds the joker it took from the table.
+
+        >>> from scorekeeper.rules.cards import parse_pieces
+        >>> TableEntry(1, parse_pieces("6♣"), onto=0, new_meld=parse_pieces("8♥ JKR 10♥")).from_hand
+        3
+        """
+        return len(self.cards) + (len(self.new_meld) - 1 if self.new_meld is not None else 0)
+
 
 class Table(Generic[K]):
     """The melds on the table, keyed by the entry that melded them, with the copies lying.

@@ -115,6 +115,49 @@ def test_a_single_earlier_layoff_forfeits_the_romme_hand():
     assert romme_hand_possible(["Ann", "Bob", "Ann", "Ann"], "Ann") is False
 
 
+@pytest.mark.parametrize(
+    ("variant", "players", "dealt"),
+    [
+        pytest.param("treppenromme", 3, 7, id="Treppenrommé deals 7"),
+        pytest.param("german_rummy", 4, 13, id="German Rummy deals 13"),
+        pytest.param("boathouse_rum", 2, 10, id="Boathouse Rum deals 10 to two"),
+        pytest.param("boathouse_rum", 4, 7, id="Boathouse Rum deals 7 to four"),
+        pytest.param("boathouse_rum", 6, 6, id="Boathouse Rum deals 6 to six"),
+    ],
+)
+def test_a_romme_hand_puts_down_at_least_the_cards_the_rule_system_deals(variant, players, dealt):
+    rule_system = find_variant(variant)
+    # Bob melds, then every entry of Ann's comes last: the cards she put down decide.
+    order = ["Bob", "Ann", "Ann"]
+    assert rule_system.romme_possible(order, "Ann", [3, 3, dealt - 3], players) is True
+    assert rule_system.romme_possible(order, "Ann", [3, 3, dealt - 4], players) is False
+    why = rule_system.why_romme(order, "Ann", [3, 3, dealt - 4], players, name="Ann")
+    assert why.message_id == "settlement.romme_too_few_cards"
+    assert why.params == {"name": "Ann", "count": dealt - 1, "dealt": dealt}
+
+
+@pytest.mark.parametrize(
+    ("entry_cards", "shown"),
+    [
+        pytest.param([3, 1], "Ann put down 1 card after", id="a single card laid off"),
+        pytest.param([3, 3, 1], "Ann put down 4 cards after", id="K K K and 5♠"),
+    ],
+)
+def test_settling_a_romme_hand_with_too_few_cards_is_refused_with_the_count(entry_cards, shown):
+    names = {"Ann": "Ann", "Bob": "Bob"}
+    order = ["Bob", *["Ann"] * (len(entry_cards) - 1)]
+    hands = {"Bob": parse_cards("9♠")}
+    with pytest.raises(SettlementError, match=re.escape(shown)) as refused:
+        TREPPENROMME.finish(
+            names, "Ann", hands, entry_players=order, entry_cards=entry_cards, romme=True
+        )
+    assert "at least the 7 cards dealt" in str(refused.value)
+    inferred = TREPPENROMME.finish(
+        names, "Ann", hands, entry_players=order, entry_cards=entry_cards
+    )
+    assert (inferred.romme, inferred.gains["Ann"]) == (False, 9)
+
+
 def test_romme_hand_possible_works_with_any_player_keys():
     assert romme_hand_possible([2, 3, 1, 1], 1) is True
     assert romme_hand_possible([1, 2, 1], 1) is False

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Generic, TypeVar, cast
 from scorekeeper.rules.cards import Card, Piece, Rank, Suit, parse_cards, parse_pieces
 from scorekeeper.rules.errors import CardAlreadyPlayedError, HouseRuleError, SettlementError
 from scorekeeper.rules.grouping import Grouping
+from scorekeeper.rules.messages import Message
 
 P = TypeVar("P", bound=Hashable)
 
@@ -24,6 +25,7 @@ P = TypeVar("P", bound=Hashable)
 LARGEST_NUMBER = 2**31 - 1
 # A session to a fixed number of games: more than a table plays in a year of evenings.
 MOST_GAMES = 1000
+# The foot of the score sheet for a session that ends at a total: a target or a limit.
 
 
 class AcePosition(enum.Enum):
@@ -146,6 +148,8 @@ class GameSettlement(Generic[P]):
     gains: dict[P, int]
     factors: dict[P, int]
     romme_possible: bool = False
+    # Why the entries allow a Rommé hand or not, to show the recorder who decides.
+    romme_why: Message | None = None
     paid: dict[P, int] = field(default_factory=dict)
     unmatched: dict[P, tuple[Card, ...]] = field(default_factory=dict)
     matched: dict[P, tuple[tuple[Card, ...], ...]] = field(default_factory=dict)
@@ -222,6 +226,7 @@ class Variant:
     default_target: ClassVar[int] = 500
     # What a hand given as points may count at the least: every hand holds a card.
     least_hand_points: ClassVar[int] = 2
+    # What a game's numbers are called on the score sheet (a message id of the catalogue).
 
     HOUSE_RULES: ClassVar[tuple[HouseRule, ...]] = ()
 
@@ -379,21 +384,61 @@ class Variant:
 
     # --- the end of a game -------------------------------------------------------------------
 
-    def romme_possible(self, entry_players: Sequence[P], winner: P) -> bool:
+    def romme_possible(
+        self,
+        entry_players: Sequence[P],
+        winner: P,
+        entry_cards: Sequence[int] | None = None,
+        player_count: int = 2,
+    ) -> bool:
         """Tell whether the winner can have put every card down in one turn.
 
-        The scorekeeper records entries, not turns: an entry of another player after one of
-        the winner's proves the winner put cards down in an earlier turn.
+        ``entry_cards`` are the cards each entry took from the hand (see ``why_romme``).
 
         >>> Variant().romme_possible(["Bob", "Cid", "Ann", "Ann"], "Ann")
         True
         >>> Variant().romme_possible(["Ann", "Bob", "Ann"], "Ann")
         False
+        >>> Variant().romme_possible(["Bob", "Ann"], "Ann", entry_cards=[3, 4])
+        False
+        """
+        why = self.why_romme(entry_players, winner, entry_cards, player_count, name="")
+        return why.message_id == "settlement.romme_proposed"
+
+    def why_romme(
+        self,
+        entry_players: Sequence[P],
+        winner: P,
+        entry_cards: Sequence[int] | None,
+        player_count: int,
+        *,
+        name: str,
+    ) -> Message:
+        """Say whether the entries let the winner have had a Rommé hand, and why.
+
+        The scorekeeper records entries, not turns: an entry of another player after one of
+        the winner's proves the winner put cards down in an earlier turn. A turn that goes out
+        with a Rommé hand puts down at least the cards dealt (they drew one and may discard
+        it), so fewer cards after the others' last entry prove an earlier turn too. Where
+        ``entry_cards`` is not known only the order is asked.
+
+        >>> Variant().why_romme(["Bob", "Ann"], "Ann", [3, 7], 2, name="Ann").message_id
+        'settlement.romme_proposed'
+        >>> Variant().why_romme(["Bob", "Ann"], "Ann", [3, 4], 2, name="Ann").params["count"]
+        4
         """
         first = next((at for at, player in enumerate(entry_players) if player == winner), None)
-        if first is None:
-            return False
-        return all(player == winner for player in entry_players[first:])
+        if first is None or any(player != winner for player in entry_players[first:]):
+            return Message("settlement.no_romme_hand", {"name": name})
+        count = sum(entry_cards[first:]) if entry_cards is not None else None
+        dealt = self.cards_dealt(player_count)
+        if count is not None and count < dealt:
+            return Message(
+                "settlement.romme_too_few_cards", {"name": name, "count": count, "dealt": dealt}
+            )
+        return Message(
+            "settlement.romme_proposed", {"name": name, "count": count or 0, "dealt": dealt}
+        )
 
     def refuse_winner(self, entry_players: Sequence[P], winner: P, name: str) -> None:
         """Refuse a winner who put nothing down in the game: they cannot have gone out."""
@@ -407,14 +452,16 @@ class Variant:
         hands: Mapping[P, Sequence[Piece] | int],
         *,
         entry_players: Sequence[P],
+        entry_cards: Sequence[int] | None = None,
         on_table: Iterable[Piece] = (),
         romme: bool | None = None,
     ) -> GameSettlement[P]:
         """Settle the end of a game as it was played; ``winner=None`` abandons it (R6).
 
         ``names`` are the players in seating order, ``entry_players`` who made each entry of
-        the game in order, ``on_table`` the cards lying there, each copy once. ``romme=None``
-        lets the entries decide whether the winner had a Rommé hand.
+        the game in order, ``entry_cards`` how many cards each entry took from the hand,
+        ``on_table`` the cards lying there, each copy once. ``romme=None`` lets the entries
+        decide whether the winner had a Rommé hand; ``romme_why`` in the answer says why.
 
         >>> from scorekeeper.rules.cards import parse_cards
         >>> names = {1: "Ann", 2: "Bob"}
@@ -427,9 +474,10 @@ class Variant:
         if winner not in names:
             raise SettlementError("settlement.winner_not_playing")
         self.refuse_winner(entry_players, winner, names[winner])
-        possible = self.romme_possible(entry_players, winner)
+        why = self.why_romme(entry_players, winner, entry_cards, len(players), name=names[winner])
+        possible = why.message_id == "settlement.romme_proposed"
         if romme and not possible:
-            raise SettlementError("settlement.no_romme_hand", name=names[winner])
+            raise SettlementError.saying(why)
         self.refuse_lying_in_hands(names, hands, list(on_table))
         never_melded = [player for player in players if player not in entry_players]
         settled = self.settle(
@@ -440,7 +488,7 @@ class Variant:
             romme=possible if romme is None else romme,
             never_melded=never_melded,
         )
-        return replace(settled, romme_possible=possible)
+        return replace(settled, romme_possible=possible, romme_why=why)
 
     def refuse_lying_in_hands(
         self,
@@ -597,6 +645,27 @@ class Variant:
     def label(self, language: str = "en") -> str:
         """Return the rule system's name as shown to the players, e.g. ``Treppenrommé``."""
         return self.title
+
+    def points_name(self, language: str = "en") -> str:
+        """Return what a game's numbers are called, e.g. ``points``, in a language."""
+        return Message("sheet.points").render(language)
+
+    def end_message(self, games_ended: int) -> Message:
+        """Say how the session ends, for the foot of the score sheet: target, limit or games.
+
+        >>> from scorekeeper.rules.variants import find_variant
+        >>> find_variant().end_message(3).render("en")
+        'Target: 500'
+        >>> find_variant("boathouse_rum", {"end": {"games": 5}}).end_message(4).render("en")
+        '5 games, 1 left'
+        """
+        ((kind, number),) = self.house_rules["end"].items()
+        if kind == "games":
+            left = max(0, number - games_ended)
+            return Message("sheet.end_games", {"count": number, "left": left})
+        if kind == "limit":
+            return Message("sheet.end_limit", {"number": number})
+        return Message("sheet.end_target", {"number": number})
 
     def describe(self) -> dict[str, Any]:
         """Return the rule system as the API lists it (the title in English)."""

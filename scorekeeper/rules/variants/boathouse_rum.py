@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from scorekeeper.rules.cards import Card, Piece
 from scorekeeper.rules.grouping import Grouping, least_paying_grouping
+from scorekeeper.rules.messages import Message
 from scorekeeper.rules.variants.base import AcePosition, GameSettlement, P, Variant
 
 
@@ -28,6 +29,10 @@ class BoathouseRum(Variant):
     default_target = 100
     # A hand whose cards all match pays nothing.
     least_hand_points = 0
+
+    def points_name(self, language: str = "en") -> str:
+        """Return what a game's numbers are called: the payments won (a loser's is 0)."""
+        return Message("sheet.payments").render(language)
 
     def cards_dealt(self, player_count: int) -> int:
         """Return the cards each player is dealt: 10 for two, 7 for three or four, else 6."""

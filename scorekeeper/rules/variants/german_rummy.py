@@ -68,6 +68,10 @@ class GermanRummy(Variant):
 
     # --- the table ---------------------------------------------------------------------------
 
+    def points_name(self, language: str = "en") -> str:
+        """Return what a game's numbers are called: minus points."""
+        return Message("sheet.minus_points").render(language)
+
     def cards_dealt(self, player_count: int) -> int:
         """Return how many cards each player is dealt: 13."""
         return 13
