@@ -3,24 +3,39 @@
 The document keeps every id and every time (ISO 8601, UTC), so that exporting what an import
 wrote gives the same document again. Sessions keep their public ids and the digests of their
 keys, so the links and keys handed out before still open them (version 2; version 1 had
-neither), and the house rules their table chose (version 3; a version 2 session has none and
-reads as its rule system's defaults with its target)::
+neither), the house rules their table chose (version 3; a version 2 session has none and
+reads as its rule system's defaults with its target), each game's audit trail (version 4;
+a game of an earlier version has none), the groups the sessions belong to with their
+merged names (version 5; before, no session had a group), and what two packs, jokers, swaps,
+entries of several melds and players joining or leaving between games need (version 6: a
+card's ``copy`` and what a joker ``stands_for``, an entry's ``group_id`` and the kind
+``swap``, a player's ``joined_game`` and ``left_game``; before, every card lay once, no
+entry was grouped, and every player sat at the table from the first game)::
 
-    {"format": "treppenromme-scorekeeper", "version": 3, "sessions": [
+    {"format": "treppenromme-scorekeeper", "version": 6,
+     "groups": [{"id", "public_id", "edit_key_digest", "view_key_digest", "name", "created_at",
+                 "merges": [{"id", "name", "same_as", "name_key", "same_as_key",
+                             "created_at"}]}],
+     "sessions": [
         {"id", "public_id", "edit_key_digest", "view_key_digest",
          "variant", "target", "house_rules", "first_dealer_seat", "status", "created_at",
-         "players": [{"id", "seat", "name", "banked"}],
+         "group_id",
+         "players": [{"id", "seat", "name", "banked", "joined_game", "left_game"}],
          "games": [{"id", "number", "dealer_id", "status", "winner_id", "romme",
                     "started_at", "ended_at",
                     "entries": [{"id", "position", "kind", "player_id", "meld_id", "meld_kind",
-                                 "value", "created_at",
-                                 "cards": [{"id", "code", "position", "value"}]}],
+                                 "value", "created_at", "group_id",
+                                 "cards": [{"id", "code", "position", "value", "copy",
+                                            "stands_for"}]}],
                     "settlement_lines": [{"id", "player_id", "hand", "hand_points", "factor",
-                                          "gain", "meld_points"}]}]}]}
+                                          "gain", "meld_points"}],
+                    "audit_lines": [{"id", "at", "action", "entry_id", "player_id", "kind",
+                                     "before", "after"}]}]}]}
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
@@ -32,12 +47,23 @@ import sqlalchemy as sa
 
 from scorekeeper import rules
 from scorekeeper.extensions import db
-from scorekeeper.models import Entry, Game, GameSession, Player, SettlementLine, TableCard
+from scorekeeper.models import (
+    AuditLine,
+    Entry,
+    Game,
+    GameSession,
+    Group,
+    MergedName,
+    Player,
+    SettlementLine,
+    TableCard,
+)
 
 FORMAT = "treppenromme-scorekeeper"
-VERSION = 3
-# Version 2 lacks only the sessions' house rules.
-_READABLE = (2, 3)
+VERSION = 6
+# Version 2 lacks only the sessions' house rules, version 3 only the games' audit trails,
+# version 4 only the groups, version 5 only copies, jokers, swaps, entry groups and seats.
+_READABLE = (2, 3, 4, 5, 6)
 
 # INTEGER columns are 32 bits on PostgreSQL; refuse larger numbers before the database does.
 _SMALLEST_INT = -(2**31)
@@ -102,14 +128,42 @@ _SESSION = (
     _int("first_dealer_seat"),
     _text("status", 10, "open", "finished"),
     _Field("created_at", "time"),
+    _id("group_id", nullable=True),
 )
+# Before version 5: no groups.
+_SESSION_4 = tuple(field for field in _SESSION if field.key != "group_id")
 # Version 2: no house rules, and every session has its target.
 _SESSION_2 = tuple(
     _int("target") if field.key == "target" else field
-    for field in _SESSION
+    for field in _SESSION_4
     if field.key != "house_rules"
 )
-_PLAYER = (_id("id"), _int("seat"), _text("name", 40), _int("banked"))
+_GROUP = (
+    _id("id"),
+    _text("public_id", 32),
+    _text("edit_key_digest", 64),
+    _text("view_key_digest", 64),
+    _text("name", 40),
+    _Field("created_at", "time"),
+)
+_MERGED_NAME = (
+    _id("id"),
+    _text("name", 40),
+    _text("same_as", 40),
+    _text("name_key", 120),
+    _text("same_as_key", 120),
+    _Field("created_at", "time"),
+)
+_PLAYER = (
+    _id("id"),
+    _int("seat"),
+    _text("name", 40),
+    _int("banked"),
+    _id("joined_game"),
+    _id("left_game", nullable=True),
+)
+# Before version 6: every player sat at the table from the first game on.
+_PLAYER_5 = _PLAYER[:4]
 _GAME = (
     _id("id"),
     _int("number"),
@@ -123,19 +177,29 @@ _GAME = (
 _ENTRY = (
     _id("id"),
     _int("position"),
-    _text("kind", 10, "meld", "layoff"),
+    _text("kind", 10, "meld", "layoff", "swap"),
     _id("player_id"),
     _id("meld_id", nullable=True),
     _text("meld_kind", 10, nullable=True),
     _int("value"),
     _Field("created_at", "time"),
+    _id("group_id", nullable=True),
 )
 _CARD = (
     _id("id"),
     _Field("code", "text", length=4, attribute="card"),
     _int("position"),
     _int("value"),
+    _int("copy"),
+    _text("stands_for", 4, nullable=True),
 )
+# Before version 6: no swaps, no entry groups, every card once and no joker.
+_ENTRY_5 = tuple(
+    _text("kind", 10, "meld", "layoff") if field.key == "kind" else field
+    for field in _ENTRY
+    if field.key != "group_id"
+)
+_CARD_5 = _CARD[:4]
 _SETTLEMENT_LINE = (
     _id("id"),
     _id("player_id"),
@@ -145,16 +209,27 @@ _SETTLEMENT_LINE = (
     _int("gain"),
     _int("meld_points"),
 )
+_AUDIT_LINE = (
+    _id("id"),
+    _Field("at", "time"),
+    _text("action", 10, "corrected", "deleted", "undone", "reopened"),
+    _id("entry_id", nullable=True),
+    _id("player_id", nullable=True),
+    _text("kind", 10, "meld", "layoff", "swap", nullable=True),
+    _Field("before", "object"),
+    _Field("after", "object", nullable=True),
+)
 
 
 # --- export ------------------------------------------------------------------------------------
 
 
-def export_sessions() -> dict[str, Any]:
+def export_sessions(session_id: int | None = None) -> dict[str, Any]:
     """Return every session with its players, games, entries, cards and settlements.
 
-    Six queries, one per table, whatever the database holds; on PostgreSQL they read one
+    Nine queries, one per table, whatever the database holds; on PostgreSQL they read one
     snapshot, so that a game recorded meanwhile is either wholly in the document or not at all.
+    ``session_id`` exports that session alone, in a document ``import_sessions`` reads alike.
     """
     # A read this function begins, it ends (it holds SQLite's write lock); a caller's stays open.
     began = not db.session().in_transaction() and not (
@@ -162,34 +237,54 @@ def export_sessions() -> dict[str, Any]:
     )
     if began and db.session.get_bind().dialect.name == "postgresql":
         db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
-    sessions = _read(GameSession, _SESSION, None, GameSession.id)
-    players = _read(Player, _PLAYER, Player.session_id, Player.session_id, Player.seat)
-    games = _read(Game, _GAME, Game.session_id, Game.session_id, Game.number)
-    entries = _read(Entry, _ENTRY, Entry.game_id, Entry.game_id, Entry.position)
-    cards = _read(TableCard, _CARD, TableCard.entry_id, TableCard.entry_id, TableCard.position)
+    read = functools.partial(_read, session_id=session_id)
+    sessions = read(GameSession, _SESSION, None, GameSession.id)
+    players = read(Player, _PLAYER, Player.session_id, Player.session_id, Player.seat)
+    games = read(Game, _GAME, Game.session_id, Game.session_id, Game.number)
+    entries = read(Entry, _ENTRY, Entry.game_id, Entry.game_id, Entry.position)
+    cards = read(TableCard, _CARD, TableCard.entry_id, TableCard.entry_id, TableCard.position)
     line = SettlementLine
-    lines = _read(line, _SETTLEMENT_LINE, line.game_id, line.game_id, line.id)
+    lines = read(line, _SETTLEMENT_LINE, line.game_id, line.game_id, line.id)
+    audit = read(AuditLine, _AUDIT_LINE, AuditLine.game_id, AuditLine.at, AuditLine.id)
+    # One session alone goes without its group: the group is more than that session.
+    groups = read(Group, _GROUP, None, Group.id) if session_id is None else {}
+    merges = read(MergedName, _MERGED_NAME, MergedName.group_id, MergedName.id)
     for records, children, key in (
         (entries, cards, "cards"),
         (games, entries, "entries"),
         (games, lines, "settlement_lines"),
+        (games, audit, "audit_lines"),
         (sessions, players, "players"),
         (sessions, games, "games"),
+        (groups, merges, "merges"),
     ):
         for group in records.values():
             for record in group:
                 record[key] = children.get(record["id"], [])
+    if session_id is not None:
+        for record in sessions.get(None, []):
+            record["group_id"] = None
     if began:
         db.session.commit()
-    return {"format": FORMAT, "version": VERSION, "sessions": sessions.get(None, [])}
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "groups": groups.get(None, []),
+        "sessions": sessions.get(None, []),
+    }
 
 
 def _read(
-    model: Any, fields: tuple[_Field, ...], parent: Any, *order: Any
+    model: Any, fields: tuple[_Field, ...], parent: Any, *order: Any, session_id: int | None
 ) -> dict[int | None, list[dict[str, Any]]]:
-    """Read one table in one query; return its records grouped by their parent's id."""
+    """Read one table in one query; return its records grouped by their parent's id.
+
+    ``session_id`` keeps the rows of that session only; None reads them all.
+    """
     columns = [getattr(model, field.column) for field in fields]
     query = sa.select(*columns, parent if parent is not None else sa.null()).order_by(*order)
+    if session_id is not None:
+        query = query.where(_of_session(model, session_id))
     grouped: dict[int | None, list[dict[str, Any]]] = defaultdict(list)
     for row in db.session.execute(query):
         record = {
@@ -197,6 +292,17 @@ def _read(
         }
         grouped[row[-1]].append(record)
     return grouped
+
+
+def _of_session(model: Any, session_id: int) -> Any:
+    """Return the condition that keeps a table's rows to one session's."""
+    if model is GameSession:
+        return GameSession.id == session_id
+    if model is MergedName:
+        return sa.false()
+    if hasattr(model, "session_id"):
+        return model.session_id == session_id
+    return model.game_id.in_(sa.select(Game.id).where(Game.session_id == session_id))
 
 
 def _dumped(field: _Field, value: Any) -> Any:
@@ -258,7 +364,17 @@ def import_sessions(document: object) -> int:
     return sum(len(table_rows) for model, table_rows in rows if model is GameSession)
 
 
-_TABLES = (GameSession, Player, Game, Entry, TableCard, SettlementLine)
+_TABLES = (
+    Group,
+    MergedName,
+    GameSession,
+    Player,
+    Game,
+    Entry,
+    TableCard,
+    SettlementLine,
+    AuditLine,
+)
 
 
 def _refuse_if_not_empty() -> None:
@@ -297,6 +413,7 @@ class _Reader:
     def __init__(self) -> None:
         self.seen: dict[str, set[int]] = defaultdict(set)
         self.public_ids: set[str] = set()
+        self.group_ids: set[str] = set()
         self.rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
 
     def read(self, document: object) -> list[tuple[Any, list[dict[str, Any]]]]:
@@ -311,33 +428,52 @@ class _Reader:
                 f"this scorekeeper reads versions {' and '.join(map(str, _READABLE))}."
             )
         self.version = document["version"]
-        self._keys(document, "the document", ("format", "version", "sessions"))
+        # Groups came with version 5.
+        groups = ("groups",) if self.version >= 5 else ()
+        self._keys(document, "the document", ("format", "version", *groups, "sessions"))
+        listed = self._list(document, "groups", "the document") if groups else []
+        for index, group in enumerate(listed):
+            self._group(group, f"groups[{index}]")
         for index, session in enumerate(self._list(document, "sessions", "the document")):
             self._session(session, f"sessions[{index}]")
-        melds = [row for row in self.rows["entries"] if row["kind"] == "meld"]
-        layoffs = [row for row in self.rows["entries"] if row["kind"] != "meld"]
         return [
+            (Group, self.rows["groups"]),
+            (MergedName, self.rows["merged_names"]),
             (GameSession, self.rows["sessions"]),
             (Player, self.rows["players"]),
             (Game, self.rows["games"]),
-            (Entry, melds),
-            (Entry, layoffs),
+            # In the document's order: an entry names only entries before it in its game.
+            (Entry, self.rows["entries"]),
             (TableCard, self.rows["table_cards"]),
             (SettlementLine, self.rows["settlement_lines"]),
+            (AuditLine, self.rows["audit_lines"]),
         ]
+
+    def _group(self, record: object, path: str) -> None:
+        row = self._record(record, path, _GROUP, "groups", ("merges",))
+        if not row["public_id"] or row["public_id"] in self.group_ids:
+            raise MalformedDocumentError(f"{path}.public_id: empty, or the id of another group.")
+        self.group_ids.add(row["public_id"])
+        for index, merge in enumerate(self._list(record, "merges", path)):
+            merge_row = self._record(merge, f"{path}.merges[{index}]", _MERGED_NAME, "merged_names")
+            merge_row["group_id"] = row["id"]
 
     def _session(self, record: object, path: str) -> None:
         if self.version == 2:
             row = self._record(record, path, _SESSION_2, "sessions", ("players", "games"))
             row["house_rules"] = None
         else:
-            row = self._record(record, path, _SESSION, "sessions", ("players", "games"))
+            fields = _SESSION if self.version >= 5 else _SESSION_4
+            row = self._record(record, path, fields, "sessions", ("players", "games"))
+        row.setdefault("group_id", None)
+        if row["group_id"] is not None and row["group_id"] not in self.seen["groups"]:
+            raise MalformedDocumentError(f"{path}.group_id: no group of the document has that id.")
         if not row["public_id"] or row["public_id"] in self.public_ids:
             raise MalformedDocumentError(f"{path}.public_id: empty, or the id of another session.")
         self.public_ids.add(row["public_id"])
         try:
             if row["house_rules"] is None:
-                rules.find_variant(row["variant"])
+                variant = rules.find_variant(row["variant"])
             else:
                 variant = rules.find_variant(row["variant"], json.loads(row["house_rules"]))
         except ValueError as error:
@@ -351,50 +487,87 @@ class _Reader:
                     f"{path}.target: {row['target']!r} is not the target of its house rules "
                     f"({target!r})."
                 )
-        players: set[int] = set()
+        # Each player's games: from the first they joined to the first they left, if they left.
+        players: dict[int, tuple[int, int | None]] = {}
         for index, player in enumerate(self._list(record, "players", path)):
-            player_row = self._record(player, f"{path}.players[{index}]", _PLAYER, "players")
+            player_path = f"{path}.players[{index}]"
+            fields = _PLAYER if self.version >= 6 else _PLAYER_5
+            player_row = self._record(player, player_path, fields, "players")
+            player_row.setdefault("joined_game", 1)
+            player_row.setdefault("left_game", None)
+            left = player_row["left_game"]
+            if left is not None and left <= player_row["joined_game"]:
+                raise MalformedDocumentError(
+                    f"{player_path}.left_game: a player leaves after the game they joined."
+                )
             player_row["session_id"] = row["id"]
-            players.add(player_row["id"])
+            players[player_row["id"]] = (player_row["joined_game"], left)
         for index, game in enumerate(self._list(record, "games", path)):
-            self._game(game, f"{path}.games[{index}]", row["id"], players)
+            self._game(game, f"{path}.games[{index}]", row["id"], players, variant)
 
-    def _game(self, record: object, path: str, session_id: int, players: set[int]) -> None:
-        row = self._record(record, path, _GAME, "games", ("entries", "settlement_lines"))
+    def _game(
+        self,
+        record: object,
+        path: str,
+        session_id: int,
+        players: dict[int, tuple[int, int | None]],
+        variant: rules.Variant,
+    ) -> None:
+        # A game of version 4 holds its audit trail; before, it had none.
+        trail = ("audit_lines",) if self.version >= 4 else ()
+        children = ("entries", "settlement_lines", *trail)
+        row = self._record(record, path, _GAME, "games", children)
         row["session_id"] = session_id
-        self._player(row, "dealer_id", path, players)
-        self._player(row, "winner_id", path, players)
+        number = row["number"]
+        self._player(row, "dealer_id", path, players, number)
+        self._player(row, "winner_id", path, players, number)
         melds: set[int] = set()
-        cards: set[str] = set()
+        earlier: set[int] = set()
+        cards: set[tuple[str, int]] = set()
+        entry_fields, card_fields = (_ENTRY, _CARD) if self.version >= 6 else (_ENTRY_5, _CARD_5)
         for index, entry in enumerate(self._list(record, "entries", path)):
             entry_path = f"{path}.entries[{index}]"
-            entry_row = self._record(entry, entry_path, _ENTRY, "entries", ("cards",))
+            entry_row = self._record(entry, entry_path, entry_fields, "entries", ("cards",))
+            entry_row.setdefault("group_id", None)
             entry_row["game_id"] = row["id"]
-            self._player(entry_row, "player_id", entry_path, players)
+            self._player(entry_row, "player_id", entry_path, players, number)
             if entry_row["kind"] == "meld":
                 if entry_row["meld_id"] is not None:
                     raise MalformedDocumentError(f"{entry_path}.meld_id: a meld lies on no meld.")
                 melds.add(entry_row["id"])
             elif entry_row["meld_id"] not in melds:
                 raise MalformedDocumentError(
-                    f"{entry_path}.meld_id: a layoff must name a meld entered before it "
+                    f"{entry_path}.meld_id: a layoff must name a meld entered before it in the "
+                    "same game (a swap too)."
+                )
+            if entry_row["group_id"] is not None and entry_row["group_id"] not in earlier:
+                raise MalformedDocumentError(
+                    f"{entry_path}.group_id: an entry is grouped with one entered before it "
                     "in the same game."
                 )
+            earlier.add(entry_row["id"])
             for card_index, card in enumerate(self._list(entry, "cards", entry_path)):
                 card_path = f"{entry_path}.cards[{card_index}]"
-                card_row = self._record(card, card_path, _CARD, "table_cards")
+                card_row = self._record(card, card_path, card_fields, "table_cards")
+                card_row.setdefault("copy", 0)
+                card_row.setdefault("stands_for", None)
                 card_row |= {"entry_id": entry_row["id"], "game_id": row["id"]}
-                self._card(card_row["card"], card_path, cards)
+                self._card(card_row, card_path, cards)
         for index, line in enumerate(self._list(record, "settlement_lines", path)):
             line_path = f"{path}.settlement_lines[{index}]"
             line_row = self._record(line, line_path, _SETTLEMENT_LINE, "settlement_lines")
             line_row["game_id"] = row["id"]
-            self._player(line_row, "player_id", line_path, players)
+            self._player(line_row, "player_id", line_path, players, number)
             if line_row["hand"] is not None:
                 try:
-                    rules.parse_cards(line_row["hand"])
+                    variant.read_cards(line_row["hand"])
                 except rules.RulesError as error:
                     raise MalformedDocumentError(f"{line_path}.hand: {error}") from None
+        for index, line in enumerate(self._list(record, "audit_lines", path) if trail else []):
+            line_path = f"{path}.audit_lines[{index}]"
+            line_row = self._record(line, line_path, _AUDIT_LINE, "audit_lines")
+            line_row["game_id"] = row["id"]
+            self._player(line_row, "player_id", line_path, players, number)
 
     def _record(
         self,
@@ -435,23 +608,49 @@ class _Reader:
         return value
 
     @staticmethod
-    def _player(row: dict[str, Any], key: str, path: str, players: set[int]) -> None:
-        if row[key] is not None and row[key] not in players:
+    def _player(
+        row: dict[str, Any],
+        key: str,
+        path: str,
+        players: dict[int, tuple[int, int | None]],
+        number: int,
+    ) -> None:
+        """Refuse a player who is not of the session, or did not sit at the table that game."""
+        if row[key] is None:
+            return
+        if row[key] not in players:
             raise MalformedDocumentError(
                 f"{path}.{key}: player {row[key]} does not play in this session."
             )
+        joined, left = players[row[key]]
+        if not joined <= number < (left or number + 1):
+            raise MalformedDocumentError(
+                f"{path}.{key}: player {row[key]} did not sit at the table in game {number}."
+            )
 
     @staticmethod
-    def _card(code: str, path: str, cards: set[str]) -> None:
-        try:
-            canonical = rules.Card.from_code(code).code
-        except rules.RulesError as error:
-            raise MalformedDocumentError(f"{path}.code: {error}") from None
-        if canonical != code:
-            raise MalformedDocumentError(f"{path}.code: {code!r} should be written {canonical!r}.")
-        if code in cards:
-            raise MalformedDocumentError(f"{path}.code: {code} lies on the table twice.")
-        cards.add(code)
+    def _card(row: dict[str, Any], path: str, cards: set[tuple[str, int]]) -> None:
+        code, copy, stands_for = row["card"], row["copy"], row["stands_for"]
+        joker = rules.Joker().code
+        for key, said in (("code", code), ("stands_for", stands_for)):
+            if said is None or (key == "code" and said == joker):
+                continue
+            try:
+                canonical = rules.Card.from_code(said).code
+            except rules.RulesError as error:
+                raise MalformedDocumentError(f"{path}.{key}: {error}") from None
+            if canonical != said:
+                raise MalformedDocumentError(
+                    f"{path}.{key}: {said!r} should be written {canonical!r}."
+                )
+        if stands_for is not None and code != joker:
+            raise MalformedDocumentError(f"{path}.stands_for: only a joker stands for a card.")
+        if copy < 0:
+            raise MalformedDocumentError(f"{path}.copy: {copy} is not a copy (0 or more).")
+        if (code, copy) in cards:
+            said = f"{code} (copy {copy})" if copy else code
+            raise MalformedDocumentError(f"{path}.code: {said} lies on the table twice.")
+        cards.add((code, copy))
 
 
 _CHECKS: dict[str, tuple[str, Callable[[Any, _Field], bool]]] = {
