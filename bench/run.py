@@ -21,14 +21,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load import Results, run_load
+from load import WATCH_SECONDS, Phone, Results, run_load
 
 from scorekeeper.cli import THREADS
 
@@ -41,6 +41,15 @@ TABLES = 50
 WARM_UP_SECONDS = 3.0
 # The throughput run's servers; the references say how they reach SQLite (--through).
 THROUGHPUT_SERVERS = {"ours": "", "reference": "sqlite3", "reference_sqlalchemy": "sqlalchemy"}
+# Phones that watch each table's session, asking as live.js does: 150 for the 50 tables.
+WATCHERS_PER_TABLE = 3
+# The loads run against a fresh server of ours each round: the tables recording through the API
+# ("ours"), recording through the session page as a phone does, and recording while phones watch.
+OUR_LOADS: dict[str, dict[str, Any]] = {
+    "ours": {},
+    "phone": {"phone": True},
+    "watched": {"watchers_per_table": WATCHERS_PER_TABLE},
+}
 # gunicorn on PostgreSQL: threaded workers, and the default sync workers (one request at a
 # time, no kept-alive connections), which the README recommends behind a reverse proxy.
 POSTGRES_WORKERS = {
@@ -109,9 +118,18 @@ def peak_rss_mib(pid: int) -> float:
 
 
 def cpu_seconds(pid: int) -> float:
-    """Return the CPU time (user and system) a process has used so far, in seconds."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """Return the CPU time (user and system) a process and its children have used, in seconds.
+
+    The children are gunicorn's workers; a worker that ended meanwhile is not counted.
+    """
+    total = 0.0
+    for candidate in [pid, *_children(pid)]:
+        try:
+            fields = Path(f"/proc/{candidate}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def _children(pid: int) -> list[int]:
@@ -156,18 +174,23 @@ def throughput(
     The ratios are taken round by round, then their median: the machine's speed drifts from
     round to round, and the runs of one round are side by side in time. Each round runs the
     servers in the next of their six orders, so every pair of servers takes both orders (3 to 2
-    in five rounds) and a drift within rounds does not favour either of a pair.
+    in five rounds) and a drift within rounds does not favour either of a pair. Our other two
+    loads (the phones' taps, the watched tables) run on fresh servers of ours in the same round
+    (``_round_order``).
     """
-    runs: dict[str, list[dict[str, float]]] = {name: [] for name in THROUGHPUT_SERVERS}
+    runs: dict[str, list[dict[str, float]]] = {
+        name: [] for name in [*THROUGHPUT_SERVERS, *OUR_LOADS]
+    }
     peak = 0.0
 
-    def run_ours(round_number: int) -> None:
+    def run_ours(name: str, round_number: int) -> None:
         nonlocal peak
-        env = {"DATABASE_URL": f"sqlite:///{workdir / f'ours-{round_number}.sqlite3'}"}
+        env = {"DATABASE_URL": f"sqlite:///{workdir / f'{name}-{round_number}.sqlite3'}"}
         port = free_port()
         with server(serve_ours(port, env["DATABASE_URL"], threads), port, env) as process:
-            runs["ours"].append(_measured(process, port, seconds, reference=False))
-            peak = max(peak, peak_rss_mib(process.pid))
+            runs[name].append(_measured(process, port, seconds, **OUR_LOADS[name]))
+            if name == "ours":
+                peak = max(peak, peak_rss_mib(process.pid))
 
     def run_reference(name: str, round_number: int) -> None:
         port = free_port()
@@ -182,9 +205,9 @@ def throughput(
 
     orders = list(itertools.permutations(THROUGHPUT_SERVERS))
     for round_number in range(rounds):
-        for name in orders[round_number % len(orders)]:
-            if name == "ours":
-                run_ours(round_number)
+        for name in _round_order(orders[round_number % len(orders)], round_number):
+            if name in OUR_LOADS:
+                run_ours(name, round_number)
             else:
                 run_reference(name, round_number)
 
@@ -199,25 +222,58 @@ def throughput(
         "ratios": ratios("ours", "reference"),
         "stack_ratios": ratios("reference_sqlalchemy", "reference"),
         "ours_to_stack_ratios": ratios("ours", "reference_sqlalchemy"),
+        "phone_ratios": ratios("phone", "reference"),
+        "watched_ratios": ratios("watched", "ours"),
         "peak_rss_mib": peak,
     }
 
 
+def _round_order(servers: tuple[str, ...], round_number: int) -> list[str]:
+    """Return a round's runs: the servers in their order, our watched tables beside our tables.
+
+    The watched run comes after ours in even rounds and before it in odd ones; the phones' run
+    comes last in even rounds and first in odd ones.
+    """
+    order: list[str] = []
+    for name in servers:
+        if name == "ours":
+            order += ["ours", "watched"] if round_number % 2 == 0 else ["watched", "ours"]
+        else:
+            order.append(name)
+    return [*order, "phone"] if round_number % 2 == 0 else ["phone", *order]
+
+
 def _measured(
-    process: subprocess.Popen[bytes], port: int, seconds: float, *, reference: bool
+    process: subprocess.Popen[bytes], port: int, seconds: float, **load: Any
 ) -> dict[str, float]:
-    """Run the load against a server; add the server's CPU milliseconds per request."""
-    warm_up(port, reference=reference)
-    before = cpu_seconds(process.pid)
-    figures = summarize(run_load(port, TABLES, seconds, reference=reference), seconds)
-    used = cpu_seconds(process.pid) - before
-    figures["cpu_ms"] = used * 1000 / figures["requests"] if figures["requests"] else 0.0
+    """Run a load against a server; add the server's CPU milliseconds per answer.
+
+    The CPU time is the server's over every answer it gave: a tap is two (the form's POST and
+    the page), and a watched run's answers include the watching phones'.
+    """
+    warm_up(port, **load)
+    before = [0.0]
+
+    def started() -> None:
+        before[0] = cpu_seconds(process.pid)
+
+    results = run_load(port, TABLES, seconds, started=started, **load)
+    used = cpu_seconds(process.pid) - before[0]
+    figures = summarize(results, seconds)
+    answers = figures["requests"] * (2 if load.get("phone") else 1)
+    if load.get("watchers_per_table"):
+        assert results.watching is not None
+        watching = summarize(results.watching, seconds)
+        answers += watching["requests"]
+        figures |= {f"watch_{key}": value for key, value in watching.items()}
+        figures["watch_unchanged"] = results.watching.statuses[304]
+    figures["cpu_ms"] = used * 1000 / answers if answers else 0.0
     return figures
 
 
-def warm_up(port: int, *, reference: bool) -> None:
+def warm_up(port: int, **load: Any) -> None:
     """Run the load for a few seconds without measuring it."""
-    run_load(port, TABLES, WARM_UP_SECONDS, reference=reference)
+    run_load(port, TABLES, WARM_UP_SECONDS, **load)
 
 
 def _ratio_line(name: str, ratios: dict[str, list[float]]) -> str:
@@ -237,8 +293,14 @@ def _medians(runs: list[dict[str, float]]) -> dict[str, float]:
     return {key: statistics.median(run[key] for run in runs) for key in runs[0]}
 
 
-def postgres_throughput(seconds: float, workdir: Path) -> dict[str, dict[str, float]] | None:
-    """Run the same load on PostgreSQL with each set of gunicorn workers, if the tools are here."""
+def postgres_throughput(
+    seconds: float, workdir: Path, repeats: int
+) -> dict[str, dict[str, Any]] | None:
+    """Run the same loads on PostgreSQL with each set of gunicorn workers, if the tools are here.
+
+    For each set of workers: the tables recording through the API, recording while phones
+    watch, the phones' taps, and the unchanged answers one at a time.
+    """
     initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
     gunicorn = VENV_BIN / "gunicorn"
     if not (initdb and pg_ctl and gunicorn.exists()):
@@ -271,20 +333,90 @@ def postgres_throughput(seconds: float, workdir: Path) -> dict[str, dict[str, fl
     try:
         url = f"postgresql+psycopg://{user}@127.0.0.1:{pg_port}/postgres"
         upgrade(url)
-        results = {}
+        results: dict[str, dict[str, Any]] = {}
         for name, workers in POSTGRES_WORKERS.items():
             port = free_port()
             address = f"127.0.0.1:{port}"
             command = [str(gunicorn), *workers, "--bind", address, "scorekeeper:create_app()"]
             with server(command, port, {"DATABASE_URL": url}) as process:
-                warm_up(port, reference=False)
-                results[name] = summarize(run_load(port, TABLES, seconds, reference=False), seconds)
-                results[name]["peak_rss_mib"] = peak_rss_mib(process.pid)
+                # The unchanged answers first, on a server not yet filled by the loads.
+                warm_up(port)
+                unchanged = unchanged_answers(port, process, repeats)
+                loads = {
+                    load: _measured(process, port, seconds, **OUR_LOADS[load]) for load in OUR_LOADS
+                }
+                results[name] = {
+                    **loads["ours"],
+                    "peak_rss_mib": peak_rss_mib(process.pid),
+                    "loads": loads,
+                    "unchanged": unchanged,
+                }
         return results
     finally:
         subprocess.run(
             [*run_as, pg_ctl, "-D", str(data), "-m", "fast", "-w", "stop"], capture_output=True
         )
+
+
+def unchanged_answers(
+    port: int, process: subprocess.Popen[bytes], repeats: int
+) -> dict[str, dict[str, float]]:
+    """Time answers that did not change, one at a time, with the server's CPU per answer.
+
+    The version a watching phone asks for (as live.js asks it, with the cookie of a view link),
+    the game through the API with its ETag, and the same game read in full for comparison.
+    """
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    body = {"players": ["Ann", "Bob", "Cid"]}
+    session = _request(connection, "POST", "/api/v1/sessions", body)
+    key = session["edit_key"]
+    game = _request(connection, "POST", f"/api/v1/sessions/{session['id']}/games", key=key)
+    meld = {"player": session["players"][0]["id"], "cards": "5♣ 6♣ 7♣"}
+    _request(connection, "POST", f"/api/v1/games/{game['id']}/melds", meld, key=key)
+    phone = Phone(port)
+    path = f"/sessions/{session['id']}"
+    phone.send("GET", f"{path}?key={session['view_key']}")
+    version = f'"v{json.loads(phone.send("GET", f"{path}/version")[2])["version"]}"'
+    api = {"Authorization": f"Bearer {key}"}
+
+    def api_get(headers: dict[str, str]) -> int:
+        connection.request("GET", f"/api/v1/games/{game['id']}", headers=headers)
+        response = connection.getresponse()
+        response.read()
+        return response.status
+
+    cases: dict[str, tuple[Callable[[], int], int]] = {
+        "the session's version as a watching phone asks it (304)": (
+            lambda: phone.send("GET", f"{path}/version", headers={"If-None-Match": version})[0],
+            304,
+        ),
+        "the game through the API with its ETag (304)": (
+            lambda: api_get({**api, "If-None-Match": version}),
+            304,
+        ),
+        "for comparison: the game through the API in full (200)": (lambda: api_get(api), 200),
+    }
+    count = max(200, repeats * 20)
+    figures = {}
+    for name, (ask, expected) in cases.items():
+        for _ in range(20):
+            ask()
+        timings = []
+        before = cpu_seconds(process.pid)
+        for _ in range(count):
+            started = time.perf_counter()
+            status = ask()
+            timings.append(time.perf_counter() - started)
+            if status != expected:
+                raise RuntimeError(f"{name}: answered {status}, not {expected}")
+        used = cpu_seconds(process.pid) - before
+        figures[name] = {
+            "ms": statistics.median(timings) * 1000,
+            "p99": percentile(timings, 0.99) * 1000,
+            "cpu_ms": used * 1000 / count,
+            "count": count,
+        }
+    return figures
 
 
 def upgrade(url: str) -> None:
@@ -487,13 +619,25 @@ def hostile_input(workdir: Path, repeats: int) -> list[dict[str, Any]]:
     return rows
 
 
-def _german_rummy_game(connection: http.client.HTTPConnection) -> tuple[str, int, str]:
-    """Start a German Rummy game with an opening, a joker and a swap; return its ids and key."""
+def _german_rummy_game(
+    connection: http.client.HTTPConnection, finished: int = 0
+) -> tuple[str, int, str]:
+    """Start a German Rummy game with an opening, a joker and a swap; return its ids and key.
+
+    ``finished`` games are played before it: an opening, then Ann goes out.
+    """
     body = {"players": ["Ann", "Bob", "Cid", "Dora"], "variant": "german_rummy"}
     session = _request(connection, "POST", "/api/v1/sessions", body)
     key = session["edit_key"]
+    ann, bob, cid, dora = (player["id"] for player in session["players"])
+    for _ in range(finished):
+        game = _request(connection, "POST", f"/api/v1/sessions/{session['id']}/games", key=key)
+        opening = {"player": ann, "melds": ["6♠ 6♥ JKR", "J♦ Q♦ K♦ A♦"]}
+        _request(connection, "POST", f"/api/v1/games/{game['id']}/melds", opening, key=key)
+        hands = {str(bob): "K♣ 8♦", str(cid): "7♣", str(dora): "JKR"}
+        ending = {"winner": ann, "hands": hands}
+        _request(connection, "POST", f"/api/v1/games/{game['id']}/finish", ending, key=key)
     game = _request(connection, "POST", f"/api/v1/sessions/{session['id']}/games", key=key)
-    ann, bob = (player["id"] for player in session["players"][:2])
     melds = f"/api/v1/games/{game['id']}/melds"
     opening = _request(
         connection, "POST", melds, {"player": ann, "melds": ["6♠ 6♥ JKR", "J♦ Q♦ K♦ A♦"]}, key=key
@@ -509,26 +653,83 @@ def _german_rummy_game(connection: http.client.HTTPConnection) -> tuple[str, int
     return session["id"], game["id"], key
 
 
-def german_rummy_timing(workdir: Path, repeats: int) -> dict[str, float]:
-    """Time the German Rummy session page and its game in the API (medians, ms)."""
-    database = workdir / "german.sqlite3"
+def _treppenromme_game(
+    connection: http.client.HTTPConnection, finished: int = 0
+) -> tuple[str, int, str]:
+    """Start a Treppenrommé game with melds and layoffs after ``finished`` games; return ids, key.
+
+    Each game: Ann, Bob and Cid meld and lay off as the bench's tables do; Ann goes out.
+    """
+    session = _request(connection, "POST", "/api/v1/sessions", {"players": ["Ann", "Bob", "Cid"]})
+    key = session["edit_key"]
+    ann, bob, cid = (player["id"] for player in session["players"])
+    for number in range(finished + 1):
+        game = _request(connection, "POST", f"/api/v1/sessions/{session['id']}/games", key=key)
+        path = f"/api/v1/games/{game['id']}"
+        first = _request(
+            connection, "POST", f"{path}/melds", {"player": ann, "cards": "2♠ 3♠ 4♠"}, key=key
+        )
+        _request(connection, "POST", f"{path}/melds", {"player": bob, "cards": "7♥ 7♦ 7♣"}, key=key)
+        layoff = {"player": cid, "meld": first["id"], "cards": "5♠"}
+        _request(connection, "POST", f"{path}/layoffs", layoff, key=key)
+        _request(connection, "POST", f"{path}/melds", {"player": cid, "cards": "J♦ Q♦ K♦"}, key=key)
+        if number < finished:
+            ending = {"winner": ann, "hands": {str(bob): "K♣ 8♦", str(cid): "7♠"}}
+            _request(connection, "POST", f"{path}/finish", ending, key=key)
+    return session["id"], game["id"], key
+
+
+# The games each session of the page timings has finished before the game in progress.
+FINISHED_BEFORE = 5
+# Each page of a game in progress against the JSON of the same game (the pages' target: 3x).
+PAGE_TIMINGS = ("session page", "finish page", "history")
+
+
+def page_timing(workdir: Path, repeats: int) -> dict[str, dict[str, float]]:
+    """Time the pages of a game in progress and its JSON, per rule system (medians, ms).
+
+    Each rule system's session has finished games before the one in progress; the requests
+    take turns, one at a time, so a drift of the machine's speed falls on all alike.
+    """
+    database = workdir / "pages-timing.sqlite3"
     url = f"sqlite:///{database}"
     upgrade(url)
     port = free_port()
-    samples: dict[str, list[float]] = {"session page": [], "GET open game": []}
+    timings: dict[str, dict[str, float]] = {}
     with server(serve_ours(port, url), port, {"DATABASE_URL": url}):
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        session_id, game_id, key = _german_rummy_game(connection)
-        cookie = _open_edit_link(connection, session_id, key)
-        for _ in range(repeats):
-            for name, path in (
-                ("session page", f"/sessions/{session_id}"),
-                ("GET open game", f"/api/v1/games/{game_id}"),
-            ):
-                started = time.perf_counter()
-                _request(connection, "GET", path, key=key, cookie=cookie)
-                samples[name].append(time.perf_counter() - started)
-    return {name: statistics.median(values) * 1000 for name, values in samples.items()}
+        games = {
+            "Treppenrommé": _treppenromme_game(connection, FINISHED_BEFORE),
+            "German Rummy (110-card picker)": _german_rummy_game(connection, FINISHED_BEFORE),
+        }
+        for system, (session_id, game_id, key) in games.items():
+            cookie = _open_edit_link(connection, session_id, key)
+            paths = {
+                "session page": f"/sessions/{session_id}",
+                "finish page": f"/games/{game_id}/finish",
+                "history": f"/sessions/{session_id}/history",
+                "GET game (API)": f"/api/v1/games/{game_id}",
+                "GET session (API)": f"/api/v1/sessions/{session_id}",
+            }
+            samples: dict[str, list[float]] = {name: [] for name in paths}
+            for _ in range(repeats):
+                for name, path in paths.items():
+                    started = time.perf_counter()
+                    _request(connection, "GET", path, key=key, cookie=cookie)
+                    samples[name].append(time.perf_counter() - started)
+            timings[system] = {
+                name: statistics.median(values) * 1000 for name, values in samples.items()
+            }
+    return timings
+
+
+def sqlite_unchanged(workdir: Path, repeats: int) -> dict[str, dict[str, float]]:
+    """Time the unchanged answers on ``scorekeeper serve`` with SQLite (see unchanged_answers)."""
+    url = f"sqlite:///{workdir / 'unchanged.sqlite3'}"
+    port = free_port()
+    with server(serve_ours(port, url), port, {"DATABASE_URL": url}) as process:
+        warm_up(port)
+        return unchanged_answers(port, process, repeats)
 
 
 def _fetch(connection: http.client.HTTPConnection, path: str, cookie: str = "") -> tuple[str, int]:
@@ -558,7 +759,11 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
         f"{os.cpu_count()} cores, Python {platform.python_version()}, "
         f"{args.rounds} alternating rounds of {args.seconds:g} s per server "
         f"({TABLES} simulated tables at once; medians of the rounds, ratios round by round). "
-        f"Each server first gets {WARM_UP_SECONDS:g} s of the same load, not measured.",
+        f"Each server first gets {WARM_UP_SECONDS:g} s of the same load, not measured; in each "
+        "load every table and phone first gets ready (starts its session, opens its link or "
+        "page), and the measured seconds begin when all are.",
+        "",
+        f"The command: `{_command()}`",
         "",
         "The grouping of a Boathouse Rum hand that pays least is measured by `bench/grouping.py`:"
         " [performance-grouping.md](performance-grouping.md).",
@@ -607,6 +812,7 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
         "time, so a server's requests per second follow from its CPU time per request (last "
         "column, the server process's user and system time over the requests it answered).",
         "",
+        *_phone_and_watchers(figures, args),
         f"## Growth with session size (ms, median of {args.repeats} requests, one at a time, "
         "the sizes taking turns)",
         "",
@@ -638,15 +844,7 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
             f"{len(row['external'])} |"
         )
     lines += ["", "Target: the game page at most 30 KB; zero requests to other hosts.", ""]
-    german = figures.get("german_rummy")
-    if german is not None:
-        lines += [
-            f"German Rummy game in progress (an opening with a joker and a swap on the table), "
-            f"medians of {args.repeats} requests: session page with the 110-card picker "
-            f"{german['session page']:.1f} ms, the game in the API {german['GET open game']:.1f} "
-            "ms.",
-            "",
-        ]
+    lines += _page_timing_lines(figures["page_timing"], args)
     lines += [
         f"## Hostile input (ms, median of {args.repeats} requests, one at a time)",
         "",
@@ -684,8 +882,142 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
             "every connection it accepted, and the workers accept unevenly, so the tables of "
             "the busiest worker wait longest; a sync worker takes one request per connection, "
             "and each request goes to the next free worker.",
+            "",
+            f"### The phones' path and watching phones on PostgreSQL (one run of {args.seconds:g} s"
+            " each, after the same warm-up)",
+            "",
+            *_load_table_head(),
         ]
+        for name, row in pg.items():
+            lines += _load_rows(row["loads"], prefix=f"{name}: ")
+        lines += [""]
+        for name, row in pg.items():
+            loads = row["loads"]
+            watched, plain = loads["watched"]["p99"], loads["ours"]["p99"]
+            lines.append(
+                f"- {name}: recording's p99 with the watching phones / without: "
+                f"**{watched / plain:.2f}** (target at most 1.5); throughput "
+                f"{loads['watched']['rps'] / loads['ours']['rps']:.2f}"
+            )
+        lines += ["", "Unchanged answers, one at a time (CPU: gunicorn's master and workers):", ""]
+        for name, row in pg.items():
+            lines += _unchanged_lines(row["unchanged"], f"{name}: ")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _command() -> str:
+    """Return the command line that runs this bench as it ran, from the project folder."""
+    arguments = " ".join(sys.argv[1:])
+    return f".venv/bin/python bench/run.py {arguments}".strip()
+
+
+LOAD_NAMES = {
+    "ours": "recording through the API",
+    "phone": "taps: the form's POST, its redirect and the session page",
+    "watched": f"recording through the API, {TABLES * WATCHERS_PER_TABLE} phones watching",
+}
+
+
+def _load_table_head() -> list[str]:
+    return [
+        "| load | per second | p50 ms | p95 ms | p99 ms | count | failed | CPU ms per answer |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+
+
+def _load_rows(loads: dict[str, dict[str, float]], prefix: str = "") -> list[str]:
+    """Return a table row for each load of ours, and one for the watching phones' questions."""
+    rows = []
+    for name, row in loads.items():
+        rows.append(
+            f"| {prefix}{LOAD_NAMES[name]} | {row['rps']:.0f} | {row['p50']:.1f} | "
+            f"{row['p95']:.1f} | {row['p99']:.1f} | {row['requests']:.0f} | "
+            f"{row['failures']:.0f} | {row['cpu_ms']:.2f} |"
+        )
+        if name == "watched":
+            rows.append(
+                f"| {prefix}the watching phones' questions | {row['watch_rps']:.0f} | "
+                f"{row['watch_p50']:.1f} | {row['watch_p95']:.1f} | {row['watch_p99']:.1f} | "
+                f"{row['watch_requests']:.0f} | {row['watch_failures']:.0f} | |"
+            )
+    return rows
+
+
+def _unchanged_lines(unchanged: dict[str, dict[str, float]], prefix: str = "") -> list[str]:
+    return [
+        f"- {prefix}{name}: {row['ms']:.2f} ms (median of {row['count']:.0f}; p99 "
+        f"{row['p99']:.2f} ms), **{row['cpu_ms']:.2f} ms of the server's CPU** per answer"
+        for name, row in unchanged.items()
+    ]
+
+
+def _phone_and_watchers(figures: dict[str, Any], args: argparse.Namespace) -> list[str]:
+    """Return the section on the phones' path and the watching phones (SQLite)."""
+    measured = figures["throughput"]
+    loads = {name: measured[name] for name in OUR_LOADS}
+    phone, watched = measured["phone_ratios"], measured["watched_ratios"]
+    watchers = TABLES * WATCHERS_PER_TABLE
+    lines = [
+        "## The phones' path and watching phones (SQLite, `scorekeeper serve`)",
+        "",
+        f"The same {TABLES} tables, in the same rounds as above, each on a fresh server of ours. "
+        "A tap is what a phone does to record a meld: it sends the session page's form (with "
+        "its CSRF token and one-time token, as the browser does), follows the redirect and "
+        "loads the session page; the three are timed together. Each table taps 16 melds, then "
+        "abandons the game and deals the next through the API (not timed). In the watched run, "
+        f"{watchers} phones ({WATCHERS_PER_TABLE} per table) watch the tables' sessions: each "
+        f"opens its view link, then asks for the session's version every {WATCH_SECONDS:g} s "
+        "with the version it saw as `If-None-Match`, as `static/live.js` does.",
+        "",
+        *_load_table_head(),
+        *_load_rows(loads),
+        "",
+        _ratio_line("a tap / a request of the reference", phone),
+        f"- Recording with the {watchers} watching phones / without: p99 "
+        f"**{statistics.median(watched['p99']):.2f}** (target at most 1.5; rounds "
+        f"{_listed(watched['p99'])}), throughput {statistics.median(watched['rps']):.2f} "
+        f"(rounds {_listed(watched['rps'])})",
+        f"- The watching phones' questions answered 304 (unchanged): "
+        f"{loads['watched']['watch_unchanged']:.0f} of {loads['watched']['watch_requests']:.0f}; "
+        "the others answered a new version, since each table records several times a second. "
+        "On a new version the page reloads itself (a session page, timed below); the bench's "
+        "phones only take the version as seen, as its tables record far faster than people do.",
+        "",
+        "The CPU column is the server's user and system time over every answer it gave: a tap "
+        "is two answers, and the watched run's include the watching phones'.",
+        "",
+        "Unchanged answers, one at a time on an idle server:",
+        "",
+        *_unchanged_lines(figures["unchanged"]),
+        "",
+    ]
+    return lines
+
+
+def _page_timing_lines(timing: dict[str, dict[str, float]], args: argparse.Namespace) -> list[str]:
+    """Return the table of each page's time against the JSON of the same game."""
+    lines = [
+        f"## Pages against the JSON of the same game (ms, median of {args.repeats} requests, "
+        "one at a time, taking turns)",
+        "",
+        f"A game in progress after {FINISHED_BEFORE} finished games; the German Rummy game has "
+        "an opening with a joker and a swap on the table. Target: each page at most 3 times the "
+        "game's JSON (`GET /api/v1/games/<id>`).",
+        "",
+        "| rule system | " + " | ".join(PAGE_TIMINGS) + " | GET game (API) | "
+        "GET session (API) | " + " | ".join(f"{page} / game JSON" for page in PAGE_TIMINGS) + " |",
+        "|---|" + "---|" * (2 * len(PAGE_TIMINGS) + 2),
+    ]
+    for system, row in timing.items():
+        game = row["GET game (API)"]
+        lines.append(
+            f"| {system} | "
+            + " | ".join(f"{row[page]:.1f}" for page in PAGE_TIMINGS)
+            + f" | {game:.1f} | {row['GET session (API)']:.1f} | "
+            + " | ".join(f"**{row[page] / game:.1f}**" for page in PAGE_TIMINGS)
+            + " |"
+        )
+    return [*lines, ""]
 
 
 def main() -> None:
@@ -712,12 +1044,14 @@ def main() -> None:
         figures["growth"] = growth(workdir, sizes, args.repeats)
         print("page weight ...", flush=True)
         figures["pages"] = page_weight(workdir)
-        print("german rummy ...", flush=True)
-        figures["german_rummy"] = german_rummy_timing(workdir, args.repeats)
+        print("page timing ...", flush=True)
+        figures["page_timing"] = page_timing(workdir, args.repeats)
+        print("unchanged answers ...", flush=True)
+        figures["unchanged"] = sqlite_unchanged(workdir, args.repeats)
         print("hostile input ...", flush=True)
         figures["hostile"] = hostile_input(workdir, args.repeats)
         print("postgresql ...", flush=True)
-        figures["postgres"] = postgres_throughput(args.seconds, workdir)
+        figures["postgres"] = postgres_throughput(args.seconds, workdir, args.repeats)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     write_report(args.output, figures, args)
     print(args.output.read_text(encoding="utf-8"))

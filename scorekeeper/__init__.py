@@ -64,7 +64,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from scorekeeper import database
     from scorekeeper.extensions import babel, csrf, db, migrate
-    from scorekeeper.i18n import select_locale
+    from scorekeeper.i18n import select_locale, template_words
 
     db.init_app(app)
     babel.init_app(
@@ -72,6 +72,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         locale_selector=select_locale,
         default_translation_directories=str(Path(__file__).parent / "translations"),
     )
+    app.context_processor(template_words)
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
     csrf.init_app(app)
     with app.app_context():

@@ -222,6 +222,11 @@ def _serve(app: Flask, host: str, port: int, threads: int) -> int:
 # idle connection after 30-40 s.
 IDLE_SECONDS = 30
 CLEANUP_SECONDS = 10
+# Connections waitress serves at once (its default is 100). A phone on a session page keeps its
+# connection, asking every 2 s whether anything changed: at 100 the 101st phone, or a table's
+# next request, waited until one of them went idle for IDLE_SECONDS. Waitress watches its
+# connections with select(), which takes file numbers below 1024: 400 stays well under that.
+CONNECTIONS = 400
 
 
 def waitress_settings(app: Flask) -> dict[str, Any]:
@@ -235,6 +240,7 @@ def waitress_settings(app: Flask) -> dict[str, Any]:
     settings: dict[str, Any] = {
         "channel_timeout": IDLE_SECONDS,
         "cleanup_interval": CLEANUP_SECONDS,
+        "connection_limit": CONNECTIONS,
         "clear_untrusted_proxy_headers": not int(app.config["PROXIES"]),
     }
     limit = app.config.get("MAX_CONTENT_LENGTH")

@@ -137,3 +137,22 @@ def test_a_transaction_that_waits_too_long_in_line_is_refused_as_locked(
     assert "locked" in str(outcome[0])
     assert database._is_race(outcome[0])
     assert not _lock_of(engine).locked()
+
+
+def test_a_transaction_that_only_reads_waits_for_no_writer(
+    engine: sa.Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A GET (the version a watching phone asks, a page) reads a snapshot while a table records.
+    monkeypatch.setattr(database, "WAIT_SECONDS", 0.05)
+    writer = engine.connect()
+    writer.begin()
+    writer.exec_driver_sql("INSERT INTO turns VALUES (1, 'not yet committed')")
+    try:
+        reads_only = engine.connect().execution_options(**{database.READS_ONLY: True})
+        with reads_only as reader, reader.begin():
+            assert reader.exec_driver_sql("SELECT count(*) FROM turns").scalar() == 0
+        assert _lock_of(engine).locked()  # still the writer's
+    finally:
+        writer.rollback()
+        writer.close()
+    assert not _lock_of(engine).locked()

@@ -63,19 +63,25 @@ def play(
     finished_games: int,
     melds_in_open_game: int,
     layoffs_in_open_game: int,
+    other_sessions: int = 0,
 ) -> dict[str, Any]:
     """Make a session with finished games and an open game; return the ids to ask about.
 
     The client gets the session's edit key, for the API and (through the edit link) the pages.
+    ``other_sessions`` are started before it, each with a game in progress, and the client
+    holds their keys too (the start page lists them).
     """
+    for _ in range(other_sessions):
+        play(app, client, 0, 1, 0)
     keys = SessionKeys.new()
     with app.app_context():
         session = services.create_session(["Ann", "Bob", "Cid"], target=10**6, keys=keys)
         public_id = session.public_id
         ann, bob, cid = (player.id for player in session.players)
         session_id = session.id
+        finished = None
         for _ in range(finished_games):
-            game_id = services.start_game(session_id).id
+            game_id = finished = services.start_game(session_id).id
             for cards in MELDS[:4]:
                 services.record_meld(game_id, ann, cards)
             services.finish_game(game_id, ann, {bob: "K♥ 9♦", cid: "A♠"})
@@ -91,7 +97,14 @@ def play(
     client.keys[public_id] = keys.edit  # type: ignore[attr-defined]
     client.game_sessions[game_id] = public_id  # type: ignore[attr-defined]
     assert client.get(f"/sessions/{public_id}?key={keys.edit}").status_code == 302
-    return {"session": public_id, "game": game_id, "player": ann, "meld": melds[0], "last": last}
+    return {
+        "session": public_id,
+        "game": game_id,
+        "player": ann,
+        "meld": melds[0],
+        "last": last,
+        "finished": finished,
+    }
 
 
 REQUESTS: dict[str, Callable[[FlaskClient, dict[str, Any]], Any]] = {
@@ -122,6 +135,23 @@ REQUESTS: dict[str, Callable[[FlaskClient, dict[str, Any]], Any]] = {
     "session page": lambda c, ids: c.get(f"/sessions/{ids['session']}"),
     "history page": lambda c, ids: c.get(f"/sessions/{ids['session']}/history"),
     "finish page": lambda c, ids: c.get(f"/games/{ids['game']}/finish"),
+    "start page": lambda c, ids: c.get("/"),
+    "change page": lambda c, ids: c.get(f"/sessions/{ids['session']}/change"),
+    "entry page": lambda c, ids: c.get(f"/games/{ids['game']}/entries/{ids['meld']}/edit"),
+    "abandon page": lambda c, ids: c.get(f"/games/{ids['game']}/abandon"),
+    "reopen page": lambda c, ids: c.get(f"/games/{ids['finished']}/reopen"),
+    "booked page": lambda c, ids: c.get(f"/games/{ids['finished']}/finish"),
+    "settlement preview page": lambda c, ids: c.get(
+        f"/games/{ids['game']}/finish",
+        query_string={
+            "winner": ids["player"] + 1,
+            "romme": "no",
+            f"hand_{ids['player']}": "K♦",
+            f"hand_{ids['player'] + 2}": "A♦",
+            "show": "1",
+        },
+    ),
+    "the session's version": lambda c, ids: c.get(f"/sessions/{ids['session']}/version"),
     "delete the latest entry": lambda c, ids: c.delete(
         f"/api/v1/games/{ids['game']}/entries/{ids['last']}"
     ),
@@ -162,10 +192,10 @@ REQUESTS: dict[str, Callable[[FlaskClient, dict[str, Any]], Any]] = {
 }
 
 
-# What grows between the two sessions compared:
-# (finished games, melds in the open game, layoffs in the open game).
+# What grows between the two sessions compared: (finished games, melds in the open game,
+# layoffs in the open game, sessions started before, whose keys the client holds too).
 GROWTH = {
-    "games of a session": ((1, 4, 2), (8, 4, 2)),
+    "games of a session, and sessions": ((1, 4, 2, 0), (8, 4, 2, 6)),
     "melds of a game": ((1, 1, 0), (1, 8, 0)),
     "layoffs of a game": ((1, 4, 1), (1, 4, 20)),
 }
@@ -181,6 +211,32 @@ def test_statements_do_not_grow_with_the_games_or_the_entries(
     assert statements_for(app, lambda: request(client, large)) == statements_for(
         app, lambda: request(client, small)
     )
+
+
+# What a phone on the session page and an API client ask while nothing changed: the answer is
+# a 304 from the key check's one read (the session's row with its version).
+UNCHANGED: dict[str, Callable[[dict[str, Any]], str]] = {
+    "the session's version": lambda ids: f"/sessions/{ids['session']}/version",
+    "GET session": lambda ids: f"/api/v1/sessions/{ids['session']}",
+    "GET game": lambda ids: f"/api/v1/games/{ids['game']}",
+}
+
+
+@pytest.mark.parametrize("name", list(UNCHANGED))
+def test_an_unchanged_answer_is_one_read_whatever_the_games_and_sessions(
+    app: Flask, client: FlaskClient, name: str
+) -> None:
+    asked: list[list[str]] = []
+    # The second session has more games, and more sessions were started before it.
+    for sizes in ((1, 4, 2, 0), (8, 4, 2, 6)):
+        path = UNCHANGED[name](play(app, client, *sizes))
+        etag = client.get(path).headers["ETag"]
+        with counted(app) as statements:
+            answer = client.get(path, headers={"If-None-Match": etag})
+        assert answer.status_code == 304
+        asked.append([statement.split(None, 1)[0].upper() for statement in statements])
+    assert asked[0] == asked[1]
+    assert [kind for kind in asked[0] if kind not in ("BEGIN", "COMMIT", "ROLLBACK")] == ["SELECT"]
 
 
 @pytest.mark.parametrize(

@@ -325,3 +325,5 @@ def test_waitress_is_told_the_apps_limits_and_whether_to_pass_forwarded_headers_
     assert adjusted.max_request_body_size == LIMIT + 1
     assert adjusted.channel_timeout <= 30
     assert adjusted.channel_timeout + adjusted.cleanup_interval <= 60
+    # 150 phones watching 50 tables, each keeping its connection, are served at once.
+    assert adjusted.connection_limit >= 200

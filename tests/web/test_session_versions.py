@@ -123,3 +123,21 @@ def test_a_phone_on_the_session_page_asks_its_version_with_the_key_it_holds(
     moved = phone.get(path, headers={"If-None-Match": tag(first)})
     assert moved.status_code == 200
     assert moved.get_json()["version"] == first.get_json()["version"] + 1
+
+
+def test_a_watching_phones_question_leaves_the_cookie_as_the_page_renewed_it(
+    client: FlaskClient, app: Flask
+) -> None:
+    session = ok(client.post(f"{API}/sessions", json={"players": ["Ann", "Bob"]}), 201)
+    phone = app.test_client()
+    assert phone.get(f"/sessions/{session['id']}?key={session['view_key']}").status_code == 302
+    page = phone.get(f"/sessions/{session['id']}")
+    assert "Set-Cookie" in page.headers  # the page renews the cookie's 400 days
+    path = f"/sessions/{session['id']}/version"
+    first = phone.get(path)
+    unchanged = phone.get(path, headers={"If-None-Match": tag(first)})
+    assert unchanged.status_code == 304
+    # Asked every 2 s by every phone on the page: signing the cookie anew is not repeated.
+    assert "Set-Cookie" not in first.headers
+    assert "Set-Cookie" not in unchanged.headers
+    assert phone.get(path, headers={"If-None-Match": tag(first)}).status_code == 304
