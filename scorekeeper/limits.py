@@ -20,8 +20,9 @@ DEFAULT = "30 per minute"
 TOO_MANY = lazy_gettext(
     "Too many sessions were started from this address: wait a minute, then try again."
 )
-# The views that start a session: the API's and the start page's form.
-STARTS = ("api.create_session", "web.create_session")
+# The views that start a session: the API's and the start page's form (which may start a
+# group with it), and the API's that starts a group: a group too costs rows and nothing else.
+STARTS = ("api.create_session", "web.create_session", "api.create_group")
 
 
 def limit_session_starts(app: Flask) -> None:

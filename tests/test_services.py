@@ -489,10 +489,12 @@ def test_finish_game_doubles_the_hands_of_a_romme_hand_but_not_the_winners_melds
     game_id, (ann, bob, cid) = first_game()
     meld = services.record_meld(game_id, bob, "2♣ 3♣ 4♣")
     services.record_meld(game_id, ann, "6♠ 6♥ 6♦")
+    services.record_meld(game_id, ann, "9♥ 10♥ J♥")
     services.record_layoff(game_id, ann, meld.id, "5♣")
     finish = services.finish_game(game_id, ann, {bob: "A♠", cid: "K♣"})
     assert finish.romme is True
-    assert services.game_points(services.read_game(game_id)) == {ann: 18 + 5 + 50, bob: 9, cid: 0}
+    points = {ann: 18 + 29 + 5 + 50, bob: 9, cid: 0}
+    assert services.game_points(services.read_game(game_id)) == points
 
 
 @pytest.mark.usefixtures("ctx")
@@ -545,7 +547,7 @@ def test_preview_finish_writes_nothing() -> None:
     services.record_meld(game_id, ann, "6♠ 6♥ 6♦")
     before = dump()
     preview = services.preview_finish(game_id, ann, {bob: "A♠", cid: "K♣"})
-    assert preview.settlement.gains == {ann: 50, bob: 0, cid: 0}
+    assert preview.settlement.gains == {ann: 25, bob: 0, cid: 0}
     db.session.rollback()
     assert dump() == before
 
@@ -618,8 +620,11 @@ def test_reopening_the_last_game_takes_back_its_booking_and_keeps_its_entries() 
 
     assert (reopened.status, reopened.winner_id, reopened.session_status) == ("open", None, "open")
     assert {player.id: player.banked for player in reopened.players} == {ann: 0, bob: 0, cid: 0}
-    # The booking and the game dealt after it are gone; the session counted three changes.
-    assert unversioned(dump()) == unversioned(before)
+    # The booking and the game dealt after it are gone; the session counted three changes;
+    # the audit trail keeps the reopen.
+    after = unversioned(dump())
+    assert [line[3] for line in after["audit_lines"]] == ["reopened"]
+    assert {**after, "audit_lines": []} == unversioned(before)
     services.finish_game(game_id, bob, {ann: "K♣", cid: "2♥"}, romme=False)  # settled anew
     totals = services.session_scores(services.get_session(session_id)).totals
     assert totals == {ann: 18 + 0, bob: 9 + 12, cid: 0}

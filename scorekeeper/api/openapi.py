@@ -44,6 +44,10 @@ _SESSION_ID = {
     "type": "string",
     "description": "A session's id: random, so that it cannot be guessed.",
 }
+_GROUP_ID = {
+    "type": "string",
+    "description": "A group's id: random, so that it cannot be guessed.",
+}
 # Every request about a session, its games or entries sends one of the session's keys.
 _EDIT: list[dict[str, list[str]]] = [{"editKey": []}]
 _VIEW: list[dict[str, list[str]]] = [{"editKey": []}, {"viewKey": []}]
@@ -139,7 +143,7 @@ _GERMAN_RULES: dict[str, Any] = {
 
 
 def _id_param(name: str) -> dict[str, Any]:
-    schema = _SESSION_ID if name == "session_id" else _ID
+    schema = {"session_id": _SESSION_ID, "group_id": _GROUP_ID}.get(name, _ID)
     return {"name": name, "in": "path", "required": True, "schema": schema}
 
 
@@ -252,6 +256,16 @@ OPENAPI: dict[str, Any] = {
                                 'default), a name, or "lot".',
                                 "oneOf": [{"type": "integer"}, {"type": "string"}],
                             },
+                            "group": {
+                                **_GROUP_ID,
+                                "type": ["string", "null"],
+                                "description": "The group the session belongs to (POST "
+                                "/api/v1/groups); null or left out: none. Needs group_key.",
+                            },
+                            "group_key": {
+                                "type": "string",
+                                "description": "The group's edit_key, to add a session to it.",
+                            },
                         },
                     }
                 ),
@@ -260,6 +274,7 @@ OPENAPI: dict[str, Any] = {
                         "The new session with its keys, handed out only here.",
                         {"$ref": "#/components/schemas/NewSession"},
                     ),
+                    "404": _answer("No such group, or group_key is not its edit key.", _ERROR),
                     **_errors(400, 409, 413, 415, 422),
                 },
             }
@@ -330,6 +345,61 @@ OPENAPI: dict[str, Any] = {
                     **_errors(400, 404, 409, 413, 415, 422),
                 },
             },
+            "delete": {
+                "security": _EDIT,
+                "summary": "Let a player leave the table, between games",
+                "description": "The player is not dealt in from the next game on and cannot win "
+                "the session; their points stay in the totals and the games they played keep "
+                "them. They move from players to left (one who played no game yet goes "
+                "entirely). 409 while a game is open, when the session is finished, when the "
+                "player left already, or when the seating would decide a tie at the top; 422 "
+                "when the rule system's fewest players sit at the table.",
+                "parameters": [_IDEMPOTENCY_KEY],
+                "responses": {
+                    "200": _answer(
+                        "The session without the player at the table.",
+                        {"$ref": "#/components/schemas/Session"},
+                    ),
+                    **_errors(404, 409, 415, 422),
+                },
+            },
+        },
+        "/api/v1/sessions/{session_id}/players": {
+            "parameters": [_id_param("session_id")],
+            "post": {
+                "security": _EDIT,
+                "summary": "Seat a new player, between games",
+                "description": "The name is checked as at the start, and may not be the name of "
+                "a player who left. The new player is dealt in from the next game; the games "
+                "before keep their players, and the deal passes from the last dealer to the "
+                "player after them in the new seating. 409 while a game is open, when the "
+                "session is finished, or when the seating would decide a tie at the top; 422 "
+                "for a bad name, a seat that does not exist, or a table that is full.",
+                "parameters": [_IDEMPOTENCY_KEY],
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "required": ["name"],
+                        "properties": {
+                            "name": {"type": "string", "minLength": 1, "maxLength": 40},
+                            "seat": {
+                                "type": ["integer", "null"],
+                                "minimum": 0,
+                                "description": "The new player's place in the new seating, "
+                                "clockwise from 0 (0: before the first player); the end when "
+                                "left out.",
+                            },
+                        },
+                    }
+                ),
+                "responses": {
+                    "201": _answer(
+                        "The session with the new player at the table.",
+                        {"$ref": "#/components/schemas/Session"},
+                    ),
+                    **_errors(400, 404, 409, 413, 415, 422),
+                },
+            },
         },
         "/api/v1/sessions/{session_id}/games": {
             "parameters": [_id_param("session_id")],
@@ -343,11 +413,58 @@ OPENAPI: dict[str, Any] = {
                 },
             },
         },
+        "/api/v1/sessions/{session_id}/sheet": {
+            "parameters": [_id_param("session_id")],
+            "get": {
+                "security": _VIEW,
+                "summary": "The score sheet: each game's points and the running totals",
+                "description": "A row per game in order, the open game too (its points so far), "
+                "with each player's points in it and their total after it; the last row's "
+                "totals are the session's totals. 304 when the client's ETag is still true.",
+                "responses": {
+                    "200": _answer("The score sheet.", {"$ref": "#/components/schemas/Sheet"}),
+                    **_errors(404),
+                },
+            },
+        },
+        "/api/v1/sessions/{session_id}/sheet.csv": {
+            "parameters": [_id_param("session_id")],
+            "get": {
+                "security": _VIEW,
+                "summary": "The score sheet as CSV (games × players)",
+                "description": "UTF-8, comma-separated: a header row (Game, Dealer, Status, "
+                "Winner, Rommé, then the players' names), a row per game with each player's "
+                "points in it (empty for a player who sat it out), and a Total row. Names "
+                "that a spreadsheet would take for a formula start with an apostrophe.",
+                "parameters": [_LANG],
+                "responses": {
+                    "200": {
+                        "description": "The CSV file.",
+                        "content": {"text/csv": {"schema": {"type": "string"}}},
+                    },
+                    **_errors(404),
+                },
+            },
+        },
+        "/api/v1/sessions/{session_id}/export": {
+            "parameters": [_id_param("session_id")],
+            "get": {
+                "security": _VIEW,
+                "summary": "The session as the document scorekeeper import reads",
+                "description": "The export of scorekeeper export, with this session alone.",
+                "responses": {
+                    "200": _answer("The export document.", {"$ref": "#/components/schemas/Export"}),
+                    **_errors(404),
+                },
+            },
+        },
         "/api/v1/games/{game_id}": {
             "parameters": [_id_param("game_id")],
             "get": {
                 "security": _VIEW,
                 "summary": "A game with its melds as they lie, its entries and points",
+                "description": "With its audit trail (audit): every correction, delete, undo "
+                "and reopen, each with its time and in words in the request's language.",
                 "responses": {
                     "200": _answer("The game.", {"$ref": "#/components/schemas/Game"}),
                     **_errors(404),
@@ -756,6 +873,10 @@ OPENAPI: dict[str, Any] = {
                                 "type": "string",
                                 "description": "Send as Authorization: Bearer to read only.",
                             },
+                            "group": {
+                                "type": ["string", "null"],
+                                "description": "The id of the group the session belongs to.",
+                            },
                         },
                     },
                 ]
@@ -790,16 +911,27 @@ OPENAPI: dict[str, Any] = {
                         "type": "integer",
                         "description": "Only for a session of a fixed number of games.",
                     },
-                    "players": {"type": "array", "items": {"$ref": "#/components/schemas/Player"}},
+                    "players": {
+                        "type": "array",
+                        "items": {"$ref": "#/components/schemas/Player"},
+                        "description": "The players at the table, in seating order (clockwise).",
+                    },
+                    "left": {
+                        "type": "array",
+                        "items": {"$ref": "#/components/schemas/Player"},
+                        "description": "The players who left the table between games: their "
+                        "points stay in totals and in the games they played; to_go is null.",
+                    },
                     "winner": {
                         "type": ["integer", "null"],
                         "description": "The player with the highest total when the session "
-                        "ended (in German Rummy: the fewest minus points).",
+                        "ended (in German Rummy: the fewest minus points), among the players at "
+                        "the table.",
                     },
                     "totals": {
                         **_POINTS,
-                        "description": "The sums of the games' points; German Rummy's are 0 or "
-                        "negative.",
+                        "description": "The sums of the games' points, of the players who "
+                        "left too; German Rummy's are 0 or negative.",
                     },
                     "to_go": {
                         "type": "object",
@@ -814,6 +946,81 @@ OPENAPI: dict[str, Any] = {
                         "type": "array",
                         "items": {"$ref": "#/components/schemas/GameSummary"},
                     },
+                },
+            },
+            "Sheet": {
+                "type": "object",
+                "required": [
+                    "session",
+                    "variant",
+                    "status",
+                    "target",
+                    "players",
+                    "games",
+                    "totals",
+                ],
+                "properties": {
+                    "session": _SESSION_ID,
+                    "variant": {"type": "string"},
+                    "status": {"enum": ["open", "finished"]},
+                    "target": {
+                        "type": ["integer", "null"],
+                        "description": "The total the session is played to, or null.",
+                    },
+                    "limit": {
+                        "type": "integer",
+                        "description": "German Rummy: the total that ends the session.",
+                    },
+                    "games_left": {
+                        "type": "integer",
+                        "description": "Only for a session of a fixed number of games.",
+                    },
+                    "players": {"type": "array", "items": {"$ref": "#/components/schemas/Player"}},
+                    "games": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "required": [
+                                "id",
+                                "number",
+                                "dealer",
+                                "winner",
+                                "romme",
+                                "status",
+                                "points",
+                                "totals",
+                            ],
+                            "properties": {
+                                "id": _ID,
+                                "number": {"type": "integer"},
+                                "dealer": _ID,
+                                "winner": {"type": ["integer", "null"]},
+                                "romme": {"type": ["boolean", "null"]},
+                                "status": {"enum": ["open", "finished", "abandoned"]},
+                                "points": {
+                                    "type": "object",
+                                    "description": "Each player's points in the game; null for "
+                                    "a player who did not play it.",
+                                    "additionalProperties": {"type": ["integer", "null"]},
+                                },
+                                "totals": {
+                                    **_POINTS,
+                                    "description": "Each player's total after the game.",
+                                },
+                            },
+                        },
+                    },
+                    "totals": _POINTS,
+                    "winner": {"type": ["integer", "null"]},
+                },
+            },
+            "Export": {
+                "type": "object",
+                "required": ["format", "version", "sessions"],
+                "properties": {
+                    "format": {"const": "treppenromme-scorekeeper"},
+                    "version": {"type": "integer"},
+                    "sessions": {"type": "array", "items": {"type": "object"}},
                 },
             },
             "Meld": {
@@ -871,6 +1078,7 @@ OPENAPI: dict[str, Any] = {
                     "melds",
                     "entries",
                     "points",
+                    "audit",
                 ],
                 "properties": {
                     "id": _ID,
@@ -885,6 +1093,68 @@ OPENAPI: dict[str, Any] = {
                     "melds": {"type": "array", "items": {"$ref": "#/components/schemas/Meld"}},
                     "entries": {"type": "array", "items": {"$ref": "#/components/schemas/Entry"}},
                     "points": _POINTS,
+                    "audit": {
+                        "type": "array",
+                        "items": {"$ref": "#/components/schemas/AuditLine"},
+                        "description": "The audit trail: every correction, delete, undo and "
+                        "reopen of the game, in time order. The points come from the entries "
+                        "and the settlement as they stand, never from here.",
+                    },
+                },
+            },
+            "AuditLine": {
+                "type": "object",
+                "required": ["at", "action", "entry", "player", "before", "after", "text"],
+                "properties": {
+                    "at": {"type": "string", "format": "date-time"},
+                    "action": {"enum": ["corrected", "deleted", "undone", "reopened"]},
+                    "entry": {
+                        "type": ["integer", "null"],
+                        "minimum": 1,
+                        "description": "The entry changed (of several melds, its first meld's "
+                        "id); null for a reopen.",
+                    },
+                    "player": {
+                        "type": ["integer", "null"],
+                        "minimum": 1,
+                        "description": "Whose entry it was (before a correction); for a reopen "
+                        "the winner it had booked, null for an abandoned game.",
+                    },
+                    "before": {
+                        "type": "object",
+                        "description": "The entry as it stood (id, type, player, meld, melds, "
+                        "cards, value as in entries; onto: the cards of the meld a layoff or "
+                        "swap went onto, as recorded; meld_cards: the cards of each meld put "
+                        "down, a swap's new meld), or for a reopen the result taken back "
+                        "(status, winner, romme, hands, hand_points, factors, settlement, "
+                        "points).",
+                        "properties": {
+                            "type": {"enum": ["meld", "layoff", "swap"]},
+                            "player": _ID,
+                            "cards": _CARDS_OUT,
+                            "onto": _CARDS_OUT,
+                            "meld_cards": {"type": "array", "items": _CARDS_OUT},
+                            "value": {"type": "integer"},
+                            "status": {"enum": ["finished", "abandoned"]},
+                            "winner": {"type": ["integer", "null"]},
+                            "romme": {"type": ["boolean", "null"]},
+                            "hands": {"type": "object", "additionalProperties": _CARDS_OUT},
+                            "hand_points": _POINTS,
+                            "factors": _POINTS,
+                            "settlement": _POINTS,
+                            "points": _POINTS,
+                        },
+                    },
+                    "after": {
+                        "type": ["object", "null"],
+                        "description": "A correction's entry as corrected, shaped as before; "
+                        "null for a delete, an undo and a reopen.",
+                    },
+                    "text": {
+                        "type": "string",
+                        "description": "The line in words in the request's language (?lang=de), "
+                        "e.g. corrected: 7♣ → 7♠, Bob → Ann; the time is in at.",
+                    },
                 },
             },
             "FinishRequest": {
@@ -930,6 +1200,12 @@ OPENAPI: dict[str, Any] = {
                         "Hand-Rommé, which doubles only by the house rule hand_romme_doubles).",
                     },
                     "romme_possible": {"type": "boolean"},
+                    "romme_reason": {
+                        "type": ["string", "null"],
+                        "description": "In a preview: why the entries allow a Rommé hand or "
+                        "not (the winner's entries after every other player's, with at least "
+                        "the cards dealt), in the request's language; null when abandoning.",
+                    },
                     "hand_points": {
                         **_POINTS,
                         "description": "What each loser's hand counts before doubling (Boathouse "
@@ -959,3 +1235,346 @@ OPENAPI: dict[str, Any] = {
         },
     },
 }
+
+
+# --- groups: the people who play together, their sessions and statistics ------------------------
+
+# A group's keys, sent as Authorization: Bearer, as a session's are for the session.
+_GROUP_EDIT: list[dict[str, list[str]]] = [{"groupEditKey": []}]
+_GROUP_VIEW: list[dict[str, list[str]]] = [{"groupEditKey": []}, {"groupViewKey": []}]
+
+
+def _group_errors(*codes: int) -> dict[str, Any]:
+    """Return the error answers of a request about a group: its 404 names the group."""
+    answers = _errors(*(code for code in codes if code != 404))
+    answers["404"] = _answer(
+        "No such group, or the key is missing or wrong (the edit key is needed to write).", _ERROR
+    )
+    return answers
+
+
+_NAME_OF_SOMEONE = {"type": "string", "minLength": 1, "maxLength": 40}
+_MERGE: dict[str, Any] = {
+    "type": "object",
+    "required": ["name", "same_as"],
+    "properties": {"name": {"type": "string"}, "same_as": {"type": "string"}},
+}
+_RECORDED = {
+    "oneOf": [
+        {
+            "type": "object",
+            "required": ["kind", "cards", "length", "value", "session", "game"],
+            "properties": {
+                "kind": _KIND,
+                "cards": {**_CARDS_OUT, "description": "As put down at once; a joker as JKR."},
+                "length": {"type": "integer", "minimum": 3},
+                "value": {"type": "integer", "description": "What was written for it (R3)."},
+                "session": _SESSION_ID,
+                "game": {"type": "integer", "description": "The game's number."},
+            },
+        },
+        {"type": "null"},
+    ]
+}
+
+OPENAPI["paths"].update(
+    {
+        "/api/v1/groups": {
+            "post": {
+                "summary": "Start a group of people who play together (a Spielrunde)",
+                "description": "Sessions join it with group and group_key on POST "
+                "/api/v1/sessions; its statistics add them up per rule system.",
+                "parameters": [_SECRET_IDEMPOTENCY_KEY],
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "required": ["name"],
+                        "properties": {
+                            "name": {**_NAME_OF_SOMEONE, "description": "e.g. Donnerstagsrunde"}
+                        },
+                    }
+                ),
+                "responses": {
+                    "201": _answer(
+                        "The new group with its keys, handed out only here.",
+                        {"$ref": "#/components/schemas/NewGroup"},
+                    ),
+                    **_errors(400, 409, 413, 415, 422),
+                },
+            }
+        },
+        "/api/v1/groups/{group_id}": {
+            "parameters": [_id_param("group_id")],
+            "get": {
+                "security": _GROUP_VIEW,
+                "summary": "A group with its sessions, newest first, and its merged names",
+                "responses": {
+                    "200": _answer("The group.", {"$ref": "#/components/schemas/Group"}),
+                    **_group_errors(404),
+                },
+            },
+        },
+        "/api/v1/groups/{group_id}/statistics": {
+            "parameters": [_id_param("group_id"), _LANG],
+            "get": {
+                "security": _GROUP_VIEW,
+                "summary": "What the group's sessions add up to, per rule system and person",
+                "description": "A person is recognised by name, case and spaces ignored, and "
+                "through merged names. Only games played to an end count (every player of "
+                "an ended game, an abandoned one too).",
+                "responses": {
+                    "200": _answer(
+                        "The statistics.", {"$ref": "#/components/schemas/GroupStatistics"}
+                    ),
+                    **_group_errors(404),
+                },
+            },
+        },
+        "/api/v1/groups/{group_id}/merges": {
+            "parameters": [_id_param("group_id")],
+            "post": {
+                "security": _GROUP_EDIT,
+                "summary": 'Count two names as one person ("Anni" is "Anna")',
+                "description": "Both names must have played in the group, not be one person "
+                "already (case and spaces never count), and never have sat at the same "
+                "session: else 422. The person keeps the name merged into.",
+                "parameters": [_IDEMPOTENCY_KEY],
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "required": ["name", "same_as"],
+                        "properties": {"name": _NAME_OF_SOMEONE, "same_as": _NAME_OF_SOMEONE},
+                    }
+                ),
+                "responses": {
+                    "201": _answer(
+                        "The merge, and every merge of the group in the order made.",
+                        {
+                            **_MERGE,
+                            "required": ["name", "same_as", "merges"],
+                            "properties": {
+                                **_MERGE["properties"],
+                                "merges": {"type": "array", "items": _MERGE},
+                            },
+                        },
+                    ),
+                    **_group_errors(400, 404, 409, 413, 415, 422),
+                },
+            },
+        },
+    }
+)
+OPENAPI["components"]["securitySchemes"].update(
+    {
+        "groupEditKey": {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "A group's edit_key: reads the group, merges names, adds sessions.",
+        },
+        "groupViewKey": {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "A group's view_key: reads the group and its statistics only.",
+        },
+    }
+)
+OPENAPI["components"]["schemas"].update(
+    {
+        "Group": {
+            "type": "object",
+            "required": ["id", "name", "created_at", "merges", "sessions"],
+            "properties": {
+                "id": _GROUP_ID,
+                "name": {"type": "string"},
+                "created_at": {"type": "string", "format": "date-time"},
+                "merges": {"type": "array", "items": _MERGE},
+                "sessions": {
+                    "type": "array",
+                    "description": "Newest first.",
+                    "items": {
+                        "type": "object",
+                        "required": [
+                            "id",
+                            "variant",
+                            "status",
+                            "created_at",
+                            "games",
+                            "players",
+                            "totals",
+                            "winner",
+                        ],
+                        "properties": {
+                            "id": _SESSION_ID,
+                            "variant": {"type": "string"},
+                            "status": {"enum": ["open", "finished"]},
+                            "created_at": {"type": "string", "format": "date-time"},
+                            "games": {"type": "integer", "description": "Games ended."},
+                            "players": {
+                                "type": "array",
+                                "items": {"$ref": "#/components/schemas/Player"},
+                            },
+                            "totals": {
+                                **_POINTS,
+                                "description": "As the session's totals (a game in play too).",
+                            },
+                            "winner": {"type": ["integer", "null"]},
+                        },
+                    },
+                },
+            },
+        },
+        "NewGroup": {
+            "allOf": [
+                {"$ref": "#/components/schemas/Group"},
+                {
+                    "type": "object",
+                    "required": ["edit_key", "view_key"],
+                    "properties": {
+                        "edit_key": {
+                            "type": "string",
+                            "description": "Send as Authorization: Bearer to merge names, and "
+                            "as group_key to add a session.",
+                        },
+                        "view_key": {
+                            "type": "string",
+                            "description": "Send as Authorization: Bearer to read only.",
+                        },
+                    },
+                },
+            ]
+        },
+        "GroupStatistics": {
+            "type": "object",
+            "required": ["id", "name", "merges", "rule_systems"],
+            "properties": {
+                "id": _GROUP_ID,
+                "name": {"type": "string"},
+                "merges": {"type": "array", "items": _MERGE},
+                "rule_systems": {
+                    "type": "array",
+                    "description": "One for each rule system the group played, in the order "
+                    "of GET /api/v1/variants: points of different systems do not add up.",
+                    "items": {
+                        "type": "object",
+                        "required": [
+                            "variant",
+                            "title",
+                            "sessions",
+                            "games",
+                            "people",
+                            "last_results",
+                        ],
+                        "properties": {
+                            "variant": {"type": "string"},
+                            "title": {"type": "string"},
+                            "sessions": {"type": "integer"},
+                            "games": {"type": "integer", "description": "Games ended."},
+                            "people": {
+                                "type": "array",
+                                "description": "Most sessions won first, then most games won.",
+                                "items": {
+                                    "type": "object",
+                                    "required": [
+                                        "name",
+                                        "names",
+                                        "sessions",
+                                        "sessions_won",
+                                        "games",
+                                        "games_won",
+                                        "points",
+                                        "average",
+                                        "romme",
+                                        "best_meld",
+                                        "longest_sequence",
+                                    ],
+                                    "properties": {
+                                        "name": {
+                                            "type": "string",
+                                            "description": "The latest spelling of the "
+                                            "person's own name, or the name merged into.",
+                                        },
+                                        "names": {
+                                            "type": "array",
+                                            "items": {"type": "string"},
+                                            "description": "Every spelling played under.",
+                                        },
+                                        "sessions": {
+                                            "type": "integer",
+                                            "description": "Sessions with a game played to "
+                                            "its end.",
+                                        },
+                                        "sessions_won": {"type": "integer"},
+                                        "games": {
+                                            "type": "integer",
+                                            "description": "Games played to their end.",
+                                        },
+                                        "games_won": {"type": "integer"},
+                                        "points": {
+                                            "type": "integer",
+                                            "description": "Over those games, as each game's "
+                                            "points (the settlement included).",
+                                        },
+                                        "average": {
+                                            "type": ["number", "null"],
+                                            "description": "points / games; null before a "
+                                            "game ended.",
+                                        },
+                                        "romme": {
+                                            "type": "integer",
+                                            "description": "Games won with a Rommé hand.",
+                                        },
+                                        "best_meld": {
+                                            **_RECORDED,
+                                            "description": "The highest value written, then "
+                                            "the most cards (where melds score nothing: the "
+                                            "most cards), then the first.",
+                                        },
+                                        "longest_sequence": {
+                                            **_RECORDED,
+                                            "description": "The sequence of the most cards "
+                                            "put down at once, then the highest value.",
+                                        },
+                                    },
+                                },
+                            },
+                            "last_results": {
+                                "type": "array",
+                                "description": "The latest sessions, newest first.",
+                                "items": {
+                                    "type": "object",
+                                    "required": [
+                                        "session",
+                                        "created_at",
+                                        "status",
+                                        "games",
+                                        "winner",
+                                        "totals",
+                                    ],
+                                    "properties": {
+                                        "session": _SESSION_ID,
+                                        "created_at": {"type": "string", "format": "date-time"},
+                                        "status": {"enum": ["open", "finished"]},
+                                        "games": {"type": "integer"},
+                                        "winner": {"type": ["string", "null"]},
+                                        "totals": {
+                                            "type": "array",
+                                            "description": "In the order of the standing.",
+                                            "items": {
+                                                "type": "object",
+                                                "required": ["name", "total"],
+                                                "properties": {
+                                                    "name": {"type": "string"},
+                                                    "total": {"type": "integer"},
+                                                },
+                                            },
+                                        },
+                                    },
+                                },
+                            },
+                        },
+                    },
+                },
+            },
+        },
+    }
+)

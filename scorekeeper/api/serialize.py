@@ -6,6 +6,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from scorekeeper import rules, services
+from scorekeeper.models import MergedName
+from scorekeeper.rules.groups import RecordedMeld
 
 
 def session_json(session: services.SessionSummary) -> dict[str, Any]:
@@ -24,9 +26,14 @@ def session_json(session: services.SessionSummary) -> dict[str, Any]:
         "rules": session.rule_system.house_rules,
         **extra,
         "players": [{"id": player_id, "name": name} for player_id, name in session.players],
+        # Who left the table between games: their points stay in the totals and the games.
+        "left": [{"id": player_id, "name": name} for player_id, name in session.left],
         "winner": scores.standing.winner if session.status == "finished" else None,
         "totals": _by_player(scores.totals),
-        "to_go": {str(pid): standing.to_go(pid) for pid in scores.totals},
+        "to_go": {
+            str(pid): standing.to_go(pid) if pid in standing.totals else None
+            for pid in scores.totals
+        },
         "dealer": session.dealer_id,
         "current_game": current.id if current else None,
         "games": [
@@ -44,8 +51,47 @@ def session_json(session: services.SessionSummary) -> dict[str, Any]:
     }
 
 
-def game_json(game: services.GameState) -> dict[str, Any]:
-    """Return a game with the melds as they lie now, its entries in order, and its points."""
+def sheet_json(sheet: services.Sheet) -> dict[str, Any]:
+    """Return the score sheet: a row per game with its points and the running totals after it.
+
+    A player who sat a game out has ``null`` as points there; their total stays.
+    """
+    standing = sheet.standing
+    end: dict[str, Any] = {"target": standing.target}
+    if standing.limit is not None:
+        end["limit"] = standing.limit
+    if standing.games_left is not None:
+        end["games_left"] = standing.games_left
+    return {
+        "session": sheet.public_id,
+        "variant": sheet.variant,
+        "status": sheet.status,
+        **end,
+        "players": [{"id": player_id, "name": name} for player_id, name in sheet.players],
+        "games": [
+            {
+                "id": row.id,
+                "number": row.number,
+                "dealer": row.dealer_id,
+                "winner": row.winner_id,
+                "romme": row.romme,
+                "status": row.status,
+                "points": {str(player_id): points for player_id, points in row.points.items()},
+                "totals": _by_player(row.totals),
+            }
+            for row in sheet.rows
+        ],
+        "totals": _by_player(sheet.totals),
+        "winner": standing.winner if sheet.status == "finished" else None,
+    }
+
+
+def game_json(game: services.GameState, language: str = "en") -> dict[str, Any]:
+    """Return a game with the melds as they lie now, its entries in order, and its points.
+
+    ``"audit"`` is its audit trail where the game was read with it (a new game has none), each
+    line's ``"text"`` in ``language``.
+    """
     table = services.table_of(game)
     melds = [entry for entry in game.entries if entry.kind == "meld"]
     deal = services.deal_of(game)
@@ -62,7 +108,42 @@ def game_json(game: services.GameState) -> dict[str, Any]:
         "melds": [meld_json(entry, table.melds[entry.id], game.variant) for entry in melds],
         "entries": _entries_json(game.entries),
         "points": _by_player(services.game_points(game)),
+        "audit": [audit_json(line, game, language) for line in game.audit or ()],
     }
+
+
+def audit_json(line: services.AuditRow, game: services.GameState, language: str) -> dict[str, Any]:
+    """Return a line of a game's audit trail: when, what, whose entry, before and after, in words.
+
+    A joker is written ``JKR`` in the cards, as in the entries.
+    """
+    names = {player.id: player.name for player in game.players}
+    return {
+        "at": _utc(line.at),
+        "action": line.action,
+        "entry": line.entry_id,
+        "player": line.player_id,
+        "before": _jokers_plain(line.before),
+        "after": None if line.after is None else _jokers_plain(line.after),
+        "text": services.audit_text(line, names, game.variant, language),
+    }
+
+
+def _jokers_plain(stood: dict[str, Any]) -> dict[str, Any]:
+    """Return an entry (or a result) of the audit trail with each joker written ``JKR``."""
+
+    def plain(codes: list[str]) -> list[str]:
+        return [code.split("=")[0] for code in codes]
+
+    shown = dict(stood)
+    for key in ("cards", "onto"):
+        if key in shown:
+            shown[key] = plain(shown[key])
+    if "meld_cards" in shown:
+        shown["meld_cards"] = [plain(meld) for meld in shown["meld_cards"]]
+    if "hands" in shown:
+        shown["hands"] = {player: plain(hand) for player, hand in shown["hands"].items()}
+    return shown
 
 
 def meld_json(
@@ -178,3 +259,91 @@ def _utc(moment: datetime) -> str:
 
 def _by_player(values: dict[int, int]) -> dict[str, int]:
     return {str(player_id): value for player_id, value in values.items()}
+
+
+def group_json(read: services.GroupSessions) -> dict[str, Any]:
+    """Return a group with its sessions, newest first, and its merged names."""
+    return {
+        "id": read.group.public_id,
+        "name": read.group.name,
+        "created_at": _utc(read.group.created_at),
+        "merges": merges_json(read.merges),
+        "sessions": [
+            {
+                "id": session.public_id,
+                "variant": session.variant.name,
+                "status": session.status,
+                "created_at": _utc(session.created_at),
+                "games": session.games_ended,
+                "players": [{"id": player.id, "name": player.name} for player in session.players],
+                "totals": {str(player.id): player.total for player in session.players},
+                "winner": session.winner(),
+            }
+            for session in read.sessions
+        ],
+    }
+
+
+def merges_json(merges: list[MergedName]) -> list[dict[str, str]]:
+    """Return a group's merged names in the order they were merged."""
+    return [{"name": merge.name, "same_as": merge.same_as} for merge in merges]
+
+
+def statistics_json(statistics: services.GroupStatistics, language: str) -> dict[str, Any]:
+    """Return what a group's sessions add up to per rule system (titles in ``language``)."""
+    read = statistics.sessions
+    return {
+        "id": read.group.public_id,
+        "name": read.group.name,
+        "merges": merges_json(read.merges),
+        "rule_systems": [
+            {
+                "variant": system.variant.name,
+                "title": system.variant.label(language),
+                "sessions": system.sessions,
+                "games": system.games,
+                "people": [
+                    {
+                        "name": person.name,
+                        "names": list(person.names),
+                        "sessions": person.sessions,
+                        "sessions_won": person.sessions_won,
+                        "games": person.games,
+                        "games_won": person.games_won,
+                        "points": person.points,
+                        "average": person.average,
+                        "romme": person.romme,
+                        "best_meld": _recorded_json(person.best_meld),
+                        "longest_sequence": _recorded_json(person.longest_sequence),
+                    }
+                    for person in system.people
+                ],
+                "last_results": [
+                    {
+                        "session": result.public_id,
+                        "created_at": _utc(result.created_at),
+                        "status": result.status,
+                        "games": result.games,
+                        "winner": result.winner,
+                        "totals": [{"name": name, "total": total} for name, total in result.totals],
+                    }
+                    for result in system.last_results
+                ],
+            }
+            for system in statistics.rule_systems
+        ],
+    }
+
+
+def _recorded_json(meld: RecordedMeld | None) -> dict[str, Any] | None:
+    """Return a meld as recorded: its kind, cards (a joker as ``JKR``), value and where."""
+    if meld is None:
+        return None
+    return {
+        "kind": meld.kind,
+        "cards": list(meld.cards),
+        "length": len(meld.cards),
+        "value": meld.value,
+        "session": meld.session,
+        "game": meld.game,
+    }

@@ -9,7 +9,7 @@ from flask_babel import force_locale, gettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import HTTPException
 
-from scorekeeper import rules, services
+from scorekeeper import rules, services, transfer
 from scorekeeper.api import serialize
 from scorekeeper.api.body import NotUnicodeError, json_body, require_json
 from scorekeeper.api.idempotency import (
@@ -22,6 +22,7 @@ from scorekeeper.api.idempotency import (
 from scorekeeper.api.openapi import OPENAPI
 from scorekeeper.extensions import db
 from scorekeeper.keys import Access, SessionKeys, digest
+from scorekeeper.models import Group
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -144,6 +145,10 @@ def register_error_pages(app: Flask) -> None:
 
 # Requests that read, whichever key they carry; every other request about a session writes.
 _READS = {"api.get_session", "api.get_game", "api.preview_settlement"}
+# The score sheet and the session's files: read with either key, as the session is.
+_READS |= {"api.get_sheet", "api.get_sheet_csv", "api.export_session"}
+# A group's sessions and statistics: read with either of the group's keys.
+_READS |= {"api.get_group", "api.group_statistics"}
 _WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 
 
@@ -171,14 +176,19 @@ def _require_key() -> None:
     """
     arguments = request.view_args or {}
     need = Access.VIEW if request.endpoint in _READS else Access.EDIT
+    reads = request.method == "GET"  # asks for no write lock (see services.access)
     caller = None
     if "session_id" in arguments:
-        opened = services.access_to_session_id(arguments["session_id"], _bearer, need)
+        session_id = arguments["session_id"]
+        opened = services.access_to_session_id(session_id, _bearer, need, reads_only=reads)
         g.api_session_id, g.api_session_version = opened.session_id, opened.version
         caller = digest(_bearer(arguments["session_id"]) or "")
     elif "game_id" in arguments:
-        opened = services.access_to_game(arguments["game_id"], _bearer, need)
+        opened = services.access_to_game(arguments["game_id"], _bearer, need, reads_only=reads)
         g.api_session_version = opened.version
+        caller = digest(_bearer("") or "")
+    elif "group_id" in arguments:
+        g.api_group, _granted = services.access_to_group(arguments["group_id"], _bearer(""), need)
         caller = digest(_bearer("") or "")
     scope_to_caller(caller)
 
@@ -298,17 +308,38 @@ def create_session() -> tuple[Response, int]:
     variant = _name(body, "variant", rules.TREPPENROMME.name)
     house_rules = _rules(body)
     dealer = _first_dealer(body.get("dealer", 0), names)
+    group = _group_of(body)
     keys = SessionKeys.new()
     session = services.create_session(
-        names, target, dealer, variant=variant, house_rules=house_rules, keys=keys
+        names,
+        target,
+        dealer,
+        variant=variant,
+        house_rules=house_rules,
+        keys=keys,
+        group=group.id if group is not None else None,
     )
     return jsonify(
         {
             **serialize.session_json(services.summarize_session(session)),
             "edit_key": keys.edit,
             "view_key": keys.view,
+            "group": group.public_id if group is not None else None,
         }
     ), 201
+
+
+def _group_of(body: dict[str, Any]) -> Group | None:
+    """Return the group a new session joins: ``group``, opened by its edit key ``group_key``."""
+    group_id, key = body.get("group"), body.get("group_key")
+    if group_id is not None and not isinstance(group_id, str):
+        raise BadBody(_l("group must be a group's id (text), or null for no group."))
+    if key is not None and not isinstance(key, str):
+        raise BadBody(_l("group_key must be the group's edit key (text)."))
+    if group_id is None:
+        return None
+    group, _granted = services.access_to_group(group_id, key, Access.EDIT)
+    return group
 
 
 @bp.get("/sessions/<session_id>")
@@ -354,6 +385,29 @@ def rename_player(session_id: str, player_id: int) -> Response:
     return jsonify(serialize.session_json(services.summarize_session(session)))
 
 
+@bp.post("/sessions/<session_id>/players")
+@idempotent
+def seat_player(session_id: str) -> tuple[Response, int]:
+    """Seat a new player between games: ``{"name": "Dan", "seat": 2}`` (``seat`` optional)."""
+    body = _body()
+    name = body.get("name")
+    if not isinstance(name, str):
+        raise BadBody(_l('name must be the player\'s name as text, e.g. "Anna".'))
+    seat = body.get("seat")
+    if seat is not None and not _is_int(seat):
+        raise BadBody(_l("seat must be a place in the seating, a whole number (0 is the first)."))
+    session = services.seat_player(_session_id(), name, seat)
+    return jsonify(serialize.session_json(services.summarize_session(session))), 201
+
+
+@bp.delete("/sessions/<session_id>/players/<int:player_id>")
+@idempotent
+def unseat_player(session_id: str, player_id: int) -> Response:
+    """Let a player leave the table between games; their points stay in the totals."""
+    session = services.unseat_player(_session_id(), player_id)
+    return jsonify(serialize.session_json(services.summarize_session(session)))
+
+
 @bp.post("/sessions/<session_id>/games")
 @idempotent
 def start_game(session_id: str) -> tuple[Response, int]:
@@ -368,7 +422,8 @@ def get_game(game_id: int) -> Response:
     unchanged = _not_modified()
     if unchanged is not None:
         return unchanged
-    return _tagged(jsonify(serialize.game_json(services.read_game(game_id))))
+    game = services.with_audit(services.read_game(game_id))
+    return _tagged(jsonify(serialize.game_json(game, _language())))
 
 
 def _etag() -> str:
@@ -474,7 +529,10 @@ def correct_entry(game_id: int, entry_id: int) -> Response:
     meld = _id(body, "meld") if "meld" in body else None
     corrected = services.correct_entry(game_id, entry_id, cards, player, meld)
     return jsonify(
-        {**serialize.entry_json(corrected.entry), "game": serialize.game_json(corrected.game)}
+        {
+            **serialize.entry_json(corrected.entry),
+            "game": serialize.game_json(corrected.game, _language()),
+        }
     )
 
 
@@ -492,14 +550,14 @@ def undo(game_id: int) -> Response:
         if "entry" in body:
             seen = _id(body, "entry")
     undone = services.undo_last_entry(game_id, seen)
-    return jsonify(undone=undone.id, game=serialize.game_json(undone.game))
+    return jsonify(undone=undone.id, game=serialize.game_json(undone.game, _language()))
 
 
 @bp.post("/games/<int:game_id>/reopen")
 @idempotent
 def reopen(game_id: int) -> Response:
     """Take back the booking of the session's last ended game and play it on."""
-    return jsonify(serialize.game_json(services.reopen_game(game_id)))
+    return jsonify(serialize.game_json(services.reopen_game(game_id), _language()))
 
 
 @bp.post("/games/<int:game_id>/finish")
@@ -521,6 +579,8 @@ def preview_settlement(game_id: int) -> Response:
     answer = serialize.finish_json(finish)
     answer["status"] = "preview"
     answer["romme_possible"] = finish.romme_possible
+    why = finish.settlement.romme_why
+    answer["romme_reason"] = why.render(_language()) if why is not None else None
     db.session.rollback()
     return jsonify(answer)
 
@@ -623,3 +683,94 @@ def _finish_fields(
     if winner is None:  # abandoning: well-formed hands that came along are not used
         hands = {}
     return winner, hands, romme
+
+
+# --- the score sheet and the session's files ---------------------------------------------------
+
+
+@bp.get("/sessions/<session_id>/sheet")
+def get_sheet(session_id: str) -> Response:
+    """Return the score sheet: each game's points and the running totals after it."""
+    unchanged = _not_modified()
+    if unchanged is not None:
+        return unchanged
+    sheet = services.read_sheet(services.get_session(_session_id()))
+    return _tagged(jsonify(serialize.sheet_json(sheet)))
+
+
+@bp.get("/sessions/<session_id>/sheet.csv")
+def get_sheet_csv(session_id: str) -> Response:
+    """Return the score sheet as CSV, its header row in English or (``?lang=de``) German."""
+    sheet = services.read_sheet(services.get_session(_session_id()))
+    answer = Response(services.sheet_csv(sheet, _language()), mimetype="text/csv")
+    day = sheet.created_at.date().isoformat()
+    answer.headers.set("Content-Disposition", "attachment", filename=f"{sheet.variant}-{day}.csv")
+    return answer
+
+
+@bp.get("/sessions/<session_id>/export")
+def export_session(session_id: str) -> Response:
+    """Return the session as the JSON document that ``scorekeeper import`` reads."""
+    number = _session_id()
+    # The export reads in a transaction of its own: one snapshot on PostgreSQL.
+    db.session.rollback()
+    return jsonify(transfer.export_sessions(number))
+
+
+# --- groups ------------------------------------------------------------------------------------
+
+
+@bp.post("/groups")
+@idempotent
+def create_group() -> tuple[Response, int]:
+    """Start a group of people who play together: ``{"name": "Donnerstagsrunde"}``."""
+    body = _body()
+    name = body.get("name")
+    if not isinstance(name, str):
+        raise BadBody(_l('name must be the group\'s name as text, e.g. "Donnerstagsrunde".'))
+    keys = SessionKeys.new()
+    group = services.create_group(name, keys)
+    return jsonify(
+        {
+            **serialize.group_json(services.group_sessions(group)),
+            "edit_key": keys.edit,
+            "view_key": keys.view,
+        }
+    ), 201
+
+
+@bp.get("/groups/<group_id>")
+def get_group(group_id: str) -> Response:
+    """Return a group with its sessions, newest first, and its merged names."""
+    return jsonify(serialize.group_json(services.group_sessions(_group())))
+
+
+@bp.get("/groups/<group_id>/statistics")
+def group_statistics(group_id: str) -> Response:
+    """Return what the group's sessions add up to, per rule system and person."""
+    statistics = services.read_statistics(_group())
+    return jsonify(serialize.statistics_json(statistics, _language()))
+
+
+@bp.post("/groups/<group_id>/merges")
+@idempotent
+def merge_names(group_id: str) -> tuple[Response, int]:
+    """Count two names as one person: ``{"name": "Anni", "same_as": "Anna"}``."""
+    body = _body()
+    name, same_as = body.get("name"), body.get("same_as")
+    if not isinstance(name, str) or not isinstance(same_as, str):
+        raise BadBody(_l('name and same_as must be names as text, e.g. "Anni" and "Anna".'))
+    merges = services.merge_names(_group().id, name, same_as)
+    return jsonify(
+        {
+            "name": merges[-1].name,
+            "same_as": merges[-1].same_as,
+            "merges": serialize.merges_json(merges),
+        }
+    ), 201
+
+
+def _group() -> Group:
+    """Return the group the key opened (see ``_require_key``)."""
+    group: Group = g.api_group
+    return group

@@ -10,6 +10,7 @@ import sqlalchemy as sa
 from scorekeeper import rules
 from scorekeeper.extensions import db
 from scorekeeper.models import utcnow
+from scorekeeper.services.audit import forget_lines, game_audit, result_taken_back, write_line
 from scorekeeper.services.errors import ConflictError, InvalidRequestError, write_use_case
 from scorekeeper.services.reads import SessionSummary, summary_after
 from scorekeeper.services.rows import (
@@ -24,6 +25,7 @@ from scorekeeper.services.rows import (
     game_state,
     open_state,
     player_of,
+    table_entries,
     table_of,
 )
 
@@ -88,11 +90,14 @@ def preview_finish(
         if player_id not in names:
             raise InvalidRequestError("hand_of_a_stranger")
         parsed[player_id] = hand if isinstance(hand, int) else game.variant.read_cards(hand)
+    replayed = table_entries(game.entries)
+    player_of_row = {entry.id: entry.player_id for entry in game.entries}
     settlement = game.variant.finish(
         names,
         winner_id,
         parsed,
-        entry_players=[entry.player_id for entry in game.entries],
+        entry_players=[player_of_row[entry.key] for entry in replayed],
+        entry_cards=[entry.from_hand for entry in replayed],
         on_table=table_of(game).lying() if winner_id is not None else (),
         romme=romme,
     )
@@ -161,7 +166,10 @@ def finish_game(
     ]
     connection.execute(_BANK, [{"player": player.id, "total": player.banked} for player in players])
     # Games are numbered in order and only the latest can be open: all of them have ended now.
-    standing = game.variant.standing({player.id: player.banked for player in players}, game.number)
+    # The standing is among the players at the table now: a reopened game played before the
+    # seating changed has its own players, who may have left since.
+    seated = {player.id: player.banked for player in [*players, *game.others] if player.seated}
+    standing = game.variant.standing(seated, game.number)
     session_status = game.session_status
     if standing.winner is not None:
         session_status = "finished"
@@ -203,8 +211,11 @@ def reopen_game(game_id: int) -> GameState:
         if played or status != "open" or number > game.number + 1:
             raise ConflictError("later_game_played", number=number)
     for later_id, _number, _status in later:
+        # Its trail goes with it (entries recorded and undone there): the game is gone.
+        forget_lines(connection, later_id)
         connection.execute(_DELETE_GAME, {"game": later_id})
     lines = connection.execute(_SETTLEMENT_OF, {"game": game.id}).all()
+    write_line(connection, game.id, "reopened", result_taken_back(game, lines))
     booked = {line.player_id: line.meld_points + line.gain for line in lines}
     players = [
         player._replace(banked=player.banked - booked.get(player.id, 0)) for player in game.players
@@ -216,6 +227,8 @@ def reopen_game(game_id: int) -> GameState:
         {"game": game.id, "status": "open", "winner": None, "romme": None, "ended_at": None},
     )
     connection.execute(_REOPEN_SESSION, {"session": game.session_id})
+    # Read for the answer now: after the commit it would be a second transaction.
+    audit = game_audit(connection, game.id)
     commit(game.session_id)
     return replace(
         game,
@@ -225,6 +238,7 @@ def reopen_game(game_id: int) -> GameState:
         session_status="open",
         players=players,
         booked=None,
+        audit=audit,
     )
 
 
@@ -250,9 +264,19 @@ _ENTRIES_IN = (
 _DELETE_GAME = sa.delete(GAMES).where(GAMES.c.id == sa.bindparam("game"))
 
 
-_SETTLEMENT_OF = sa.select(
-    SETTLEMENT_LINES.c.player_id, SETTLEMENT_LINES.c.meld_points, SETTLEMENT_LINES.c.gain
-).where(SETTLEMENT_LINES.c.game_id == sa.bindparam("game"))
+# What the settlement booked, and (for the audit trail) the hands it booked, in seat order.
+_SETTLEMENT_OF = (
+    sa.select(
+        SETTLEMENT_LINES.c.player_id,
+        SETTLEMENT_LINES.c.meld_points,
+        SETTLEMENT_LINES.c.gain,
+        SETTLEMENT_LINES.c.hand,
+        SETTLEMENT_LINES.c.hand_points,
+        SETTLEMENT_LINES.c.factor,
+    )
+    .where(SETTLEMENT_LINES.c.game_id == sa.bindparam("game"))
+    .order_by(SETTLEMENT_LINES.c.id)
+)
 
 
 _DELETE_SETTLEMENT = sa.delete(SETTLEMENT_LINES).where(

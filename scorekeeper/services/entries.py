@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from scorekeeper import rules
 from scorekeeper.extensions import db
 from scorekeeper.models import utcnow
+from scorekeeper.services.audit import entry_as_it_stood, game_audit, write_line
 from scorekeeper.services.errors import ConflictError, InvalidRequestError, write_use_case
 from scorekeeper.services.rows import (
     ENTRIES,
@@ -315,6 +316,7 @@ def delete_entry(game_id: int, entry_id: int) -> None:
     entry = entry_in(state.entries, entry_id)
     refuse_closed(state)
     _delete(connection, state, entry)
+    write_line(connection, state.id, "deleted", entry_as_it_stood(entry, state.entries))
     commit(state.session_id)
 
 
@@ -333,6 +335,9 @@ def undo_last_entry(game_id: int, seen_last: int | None = None) -> Undone:
     if seen_last is not None and seen_last not in (last.id, last.entry_id):
         raise ConflictError("undo_out_of_date")
     after = _delete(connection, state, last)
+    write_line(connection, state.id, "undone", entry_as_it_stood(last, state.entries))
+    # Read for the answer now: after the commit it would be a second transaction.
+    after = replace(after, audit=game_audit(connection, state.id))
     commit(state.session_id)
     return Undone(last, after)
 
@@ -425,10 +430,15 @@ def correct_entry(
             "meld_kind": meld_kind,
         },
     )
-    commit(state.session_id)
     mended = mended._replace(cards=laid)
     after = [mended if other.id == entry.id else other for other in state.entries]
-    return Corrected(mended, replace(state, entries=after))
+    was, became = entry_as_it_stood(entry, state.entries), entry_as_it_stood(mended, after)
+    if was != became:  # a correction to what it was already changed nothing
+        write_line(connection, state.id, "corrected", was, became)
+    # Read for the answer now: after the commit it would be a second transaction.
+    audit = game_audit(connection, state.id)
+    commit(state.session_id)
+    return Corrected(mended, replace(state, entries=after, audit=audit))
 
 
 def _refuse_later(state: GameState, entry_id: int, message_id: str, **params: object) -> None:

@@ -17,6 +17,9 @@ MESSAGES: dict[str, rules.Wording] = {
         "There is no such game, or it needs its session's key (the link from the phone that "
         "started it)."
     ),
+    "no_group": rules.wording(
+        "There is no such group, or it needs its key (the link from the phone that started it)."
+    ),
     "no_entry": rules.wording("There is no such entry in this game."),
     "no_such_meld": rules.wording("That meld is not on the table in this game."),
     "meld_is_no_layoff": rules.wording(
@@ -60,6 +63,11 @@ MESSAGES: dict[str, rules.Wording] = {
     "end_passed": rules.wording(
         "The totals have passed that end already, so the session would be over at once: choose "
         "an end still ahead."
+    ),
+    "left_already": rules.wording("%(name)s has left the table already."),
+    "seating_decides": rules.wording(
+        "With this seating %(name)s would win the session at once: the tie at the top is "
+        "played off first."
     ),
     "only_the_end_changes": rules.wording(
         "Only how the session ends can change once it started; the other house rules stay."

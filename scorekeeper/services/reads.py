@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Protocol
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -20,7 +21,8 @@ from scorekeeper.services.rows import (
     SETTLEMENT_LINES,
     GameState,
     GameSummary,
-    seat_that_deals,
+    Seat,
+    dealer_of,
     variant_of,
 )
 
@@ -68,16 +70,36 @@ _GAME_LOADS = (
 
 @dataclass(frozen=True)
 class SessionScores:
-    """Games of a session with their points per player, the totals and the standing (R7)."""
+    """Games of a session with their points per player, the totals and the standing (R7).
+
+    The standing is among the players at the table; those who left keep their totals apart.
+    """
 
     games: list[GameSummary]
     game_points: dict[int, dict[int, int]]
     standing: rules.SessionStanding[int]
+    # The totals of the players who left the table: theirs, but out of the standing.
+    left_totals: dict[int, int] = field(default_factory=dict)
 
     @property
     def totals(self) -> dict[int, int]:
-        """Return each player's total over all games."""
-        return self.standing.totals
+        """Return each player's total over all games, of those who left too."""
+        return {**self.standing.totals, **self.left_totals}
+
+
+class Scored(Protocol):
+    """A player as the scores read them: a session's player, or a game's player row."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def banked(self) -> int: ...
+
+    @property
+    def seated(self) -> bool: ...
+
+    def plays_in(self, number: int) -> bool: ...
 
 
 def session_scores(session: GameSession, latest: int | None = None) -> SessionScores:
@@ -87,10 +109,9 @@ def session_scores(session: GameSession, latest: int | None = None) -> SessionSc
     the number of queries and the rows read for the totals do not grow with the session.
     A game in progress is always the newest, so it is among any ``latest`` games.
     """
-    banked = {player.id: player.banked for player in session.players}
     variant = variant_of(session)
     if latest is None:
-        return _all_scores(db.session.connection(), session.id, banked, variant)
+        return _all_scores(db.session.connection(), session.id, session.players, variant)
     assert latest >= 1
     games = game_summaries(session, latest)
     ended = db.session.execute(
@@ -100,46 +121,82 @@ def session_scores(session: GameSession, latest: int | None = None) -> SessionSc
             SettlementLine.meld_points + SettlementLine.gain,
         ).where(SettlementLine.game_id.in_([game.id for game in games]))
     ).all()
-    return _scores(banked, variant, games, ended)
+    return _scores(session.players, variant, games, ended)
 
 
 def _all_scores(
-    connection: sa.Connection, session_id: int, banked: dict[int, int], variant: rules.Variant
+    connection: sa.Connection,
+    session_id: int,
+    players: Sequence[Scored],
+    variant: rules.Variant,
 ) -> SessionScores:
     """Return the scores of all games: two prebuilt statements, a third while one is open."""
     games = [GameSummary(*row) for row in connection.execute(GAMES_OF, {"session": session_id})]
     ended = connection.execute(_ENDED_POINTS, {"session": session_id}).all()
-    return _scores(banked, variant, games, ended)
+    return _scores(players, variant, games, ended)
+
+
+def scores_of_games(session: GameSession, games: Sequence[Game]) -> SessionScores:
+    """Return the scores of a session from every game of it loaded by ``games_of``: no query."""
+    summaries = [
+        GameSummary(game.id, game.number, game.dealer_id, game.status, game.winner_id, game.romme)
+        for game in games
+    ]
+    ended = [
+        (line.game_id, line.player_id, line.meld_points + line.gain)
+        for game in games
+        for line in game.settlement_lines
+    ]
+    entries = [(entry.player_id, entry.value) for game in games[-1:] for entry in game.entries]
+    return _scores(session.players, variant_of(session), summaries, ended, entries)
 
 
 def _scores(
-    banked: dict[int, int],
+    players: Sequence[Scored],
     variant: rules.Variant,
     games: list[GameSummary],
     ended: Iterable[Sequence[int]],
+    open_entries: Iterable[tuple[int, int]] | None = None,
 ) -> SessionScores:
-    """Add up the points of ``ended`` games, the open game's entries and the banked totals."""
+    """Add up the points of ``ended`` games, the open game's entries and the banked totals.
+
+    ``players`` are everyone of the session in seat order; each game counts its own players.
+    ``open_entries`` are the open game's (player, value) where they were read already.
+    """
     current = next((game for game in games if game.status == "open"), None)
-    game_points = {game.id: dict.fromkeys(banked, 0) for game in games}
+    game_points = {
+        game.id: {player.id: 0 for player in players if player.plays_in(game.number)}
+        for game in games
+    }
     for game_id, player_id, points in ended:
         game_points[game_id][player_id] += points
-    current_points = _open_game_points(current, list(banked)) if current else {}
+    current_points: dict[int, int] = {}
     if current is not None:
-        game_points[current.id] = current_points
-    totals = {
-        player_id: total + current_points.get(player_id, 0) for player_id, total in banked.items()
-    }
+        dealt_in = [player.id for player in players if player.plays_in(current.number)]
+        current_points = game_points[current.id] = _open_game_points(
+            current, dealt_in, open_entries
+        )
+    totals = {player.id: player.banked + current_points.get(player.id, 0) for player in players}
     ended_games = sum(1 for game in games if game.status != "open")
     if games and len(games) < games[-1].number:  # only the latest games were read
         ended_games = games[-1].number - (current is not None)
-    standing = variant.standing(totals, ended_games, game_in_progress=current is not None)
-    return SessionScores(games=games, game_points=game_points, standing=standing)
+    seated = {player.id: totals[player.id] for player in players if player.seated}
+    standing = variant.standing(seated, ended_games, game_in_progress=current is not None)
+    left = {player.id: totals[player.id] for player in players if not player.seated}
+    return SessionScores(games, game_points, standing, left)
 
 
-def _open_game_points(game: GameSummary, player_ids: list[int]) -> dict[int, int]:
+def _open_game_points(
+    game: GameSummary, player_ids: list[int], entries: Iterable[tuple[int, int]] | None
+) -> dict[int, int]:
     points = dict.fromkeys(player_ids, 0)
-    rows = db.session.connection().execute(_OPEN_GAME_POINTS, {"game": game.id})
-    for player_id, value in rows:
+    if entries is None:
+        connection = db.session.connection()
+        entries = [
+            (int(player), int(value))
+            for player, value in connection.execute(_OPEN_GAME_POINTS, {"game": game.id})
+        ]
+    for player_id, value in entries:
         points[player_id] += value
     return points
 
@@ -212,14 +269,6 @@ def open_game(session: GameSession) -> Game | None:
     )
 
 
-def games_played(session: GameSession) -> int:
-    """Return how many games a session has dealt, the open one included."""
-    count = db.session.scalar(
-        sa.select(sa.func.count()).select_from(Game).where(Game.session_id == session.id)
-    )
-    return int(count or 0)
-
-
 def next_dealer(session: GameSession, games: Sequence[GameSummary] | None = None) -> Player:
     """Return the player who deals the next game (or the one in progress).
 
@@ -227,13 +276,9 @@ def next_dealer(session: GameSession, games: Sequence[GameSummary] | None = None
     """
     if games is None:
         games = game_summaries(session, latest=1)
-    seat = seat_that_deals(
-        variant_of(session),
-        session.first_dealer_seat,
-        [(player.id, player.seat) for player in session.players],
-        games[-1] if games else None,
-    )
-    return session.players[seat]
+    last = games[-1] if games else None
+    dealer = dealer_of(variant_of(session), session.first_dealer_seat, session.players, last)
+    return next(player for player in session.players if player.id == dealer)
 
 
 _ENDED_POINTS = (
@@ -257,7 +302,10 @@ _OPEN_GAME_POINTS = (
 
 @dataclass(frozen=True)
 class SessionSummary:
-    """A session as its answers show it: players, scores and the next dealer, read at once."""
+    """A session as its answers show it: players, scores and the next dealer, read at once.
+
+    ``players`` are those at the table now, in seating order; ``left`` those who left it.
+    """
 
     public_id: str
     status: str
@@ -265,6 +313,7 @@ class SessionSummary:
     players: list[tuple[int, str]]
     scores: SessionScores
     dealer_id: int
+    left: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def variant(self) -> str:
@@ -283,7 +332,7 @@ def summarize_session(session: GameSession) -> SessionSummary:
         session.public_id,
         session.status,
         variant_of(session),
-        [(player.id, player.name) for player in session.players],
+        session.players,
         session_scores(session),
         session.first_dealer_seat,
     )
@@ -291,27 +340,38 @@ def summarize_session(session: GameSession) -> SessionSummary:
 
 def summary_after(connection: sa.Connection, game: GameState) -> SessionSummary:
     """Read the session of a game just finished for the answer: ``game`` holds the rest."""
-    banked = {player.id: player.banked for player in game.players}
     return _summary(
         game.session_public_id,
         game.session_status,
         game.variant,
-        [(player.id, player.name) for player in game.players],
-        _all_scores(connection, game.session_id, banked, game.variant),
+        game.everyone,
+        _all_scores(connection, game.session_id, game.everyone, game.variant),
         game.first_dealer_seat,
     )
+
+
+class _Named(Seat, Protocol):
+    @property
+    def name(self) -> str: ...
 
 
 def _summary(
     public_id: str,
     status: str,
     variant: rules.Variant,
-    players: list[tuple[int, str]],
+    players: Sequence[_Named],
     scores: SessionScores,
     first_dealer_seat: int,
 ) -> SessionSummary:
     """Put a session's summary together; who deals next follows from its latest game."""
-    seats = [(player_id, seat) for seat, (player_id, _name) in enumerate(players)]
     last = scores.games[-1] if scores.games else None
-    seat = seat_that_deals(variant, first_dealer_seat, seats, last)
-    return SessionSummary(public_id, status, variant, players, scores, dealer_id=players[seat][0])
+    dealer = dealer_of(variant, first_dealer_seat, players, last)
+    return SessionSummary(
+        public_id,
+        status,
+        variant,
+        [(player.id, player.name) for player in players if player.seated],
+        scores,
+        dealer_id=dealer,
+        left=[(player.id, player.name) for player in players if not player.seated],
+    )

@@ -5,15 +5,23 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import NamedTuple, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 import sqlalchemy as sa
 
 from scorekeeper import rules
 from scorekeeper.extensions import db
-from scorekeeper.models import Entry, Game, GameSession, Player, SettlementLine, TableCard
+from scorekeeper.models import (
+    Entry,
+    Game,
+    GameSession,
+    Player,
+    SettlementLine,
+    TableCard,
+    plays_in,
+)
 from scorekeeper.services.errors import ConflictError, InvalidRequestError, NotFoundError
 
 # How a joker is stored in table_cards.card; what it stands for is in table_cards.stands_for.
@@ -57,19 +65,43 @@ class GameSummary(NamedTuple):
     romme: bool | None
 
 
-def seat_that_deals(
+class Seat(Protocol):
+    """A player of a session as the deal sees them: who, and whether at the table now."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def seated(self) -> bool: ...
+
+
+def dealer_of(
     variant: rules.Variant,
     first_dealer_seat: int,
-    seats: Sequence[tuple[int, int]],
+    players: Sequence[Seat],
     last: GameSummary | None,
 ) -> int:
-    """Ask the rule system who deals, from the latest game (its dealer, winner and status)."""
-    seat_of = dict(seats)
-    last_game = None
-    if last is not None:
-        winner = seat_of[last.winner_id] if last.winner_id is not None else None
-        last_game = (seat_of[last.dealer_id], winner, last.status == "open")
-    return variant.dealer_seat(first_dealer_seat, last_game, len(seats))
+    """Return the id of who deals the game in progress, or the next game when none is open.
+
+    ``players`` are everyone of the session in seat order, those who left included. The rule
+    system decides from the latest game's dealer and winner in the seating as it is now, so the
+    deal follows players who joined or left between games: a dealer who left counts as sitting
+    just before the next player still at the table, whom the deal passes to.
+    """
+    seated = [player.id for player in players if player.seated]
+    if last is None:
+        return seated[first_dealer_seat]
+    if last.status == "open":
+        return last.dealer_id
+    if last.dealer_id in seated:
+        dealer = seated.index(last.dealer_id)
+    else:
+        everyone = [player.id for player in players]
+        at = everyone.index(last.dealer_id)
+        after = next(pid for pid in everyone[at + 1 :] + everyone[:at] if pid in seated)
+        dealer = (seated.index(after) - 1) % len(seated)
+    winner = seated.index(last.winner_id) if last.winner_id in seated else None
+    return seated[variant.dealer_seat(first_dealer_seat, (dealer, winner, False), len(seated))]
 
 
 class Deal(NamedTuple):
@@ -239,12 +271,41 @@ class EntryRow(NamedTuple):
 
 
 class PlayerRow(NamedTuple):
-    """A player of a session as stored."""
+    """A player of a session as stored, with the games they joined and left at."""
 
     id: int
     seat: int
     name: str
     banked: int
+    joined_game: int = 1
+    left_game: int | None = None
+
+    @property
+    def seated(self) -> bool:
+        """Tell whether the player sits at the table now (has not left)."""
+        return self.left_game is None
+
+    def plays_in(self, number: int) -> bool:
+        """Tell whether the player was dealt in the game of this number."""
+        return plays_in(self.joined_game, self.left_game, number)
+
+
+class AuditRow(NamedTuple):
+    """A line of a game's audit trail as stored: a change after the fact, with its time.
+
+    ``before`` and ``after`` are the entry as it was and as it became (``after`` is empty
+    for a delete, an undo and a reopen); for a reopen ``before`` is the result taken back.
+    """
+
+    id: int
+    game_id: int
+    at: datetime
+    action: str
+    entry_id: int | None
+    player_id: int | None
+    kind: str | None
+    before: dict[str, Any]
+    after: dict[str, Any] | None
 
 
 @dataclass(frozen=True)
@@ -261,12 +322,22 @@ class GameState:
     variant: rules.Variant
     session_status: str
     target: int | None
+    # The game's players: those at the table when it was dealt, in seating order.
     players: list[PlayerRow]
     entries: list[EntryRow]
     session_public_id: str
     first_dealer_seat: int
     # What the settlement booked for each player (melds and settlement), once the game ended.
     booked: dict[int, int] | None = None
+    # The session's other players: who joined after the game was dealt, or left before.
+    others: list[PlayerRow] = field(default_factory=list)
+    # The game's audit trail in time order, where an answer shows it (None: not read).
+    audit: list[AuditRow] | None = None
+
+    @property
+    def everyone(self) -> list[PlayerRow]:
+        """Return every player of the session in seat order, those who left included."""
+        return sorted([*self.players, *self.others], key=lambda player: player.seat)
 
     @property
     def dealer(self) -> PlayerRow:
@@ -292,8 +363,10 @@ def game_state(connection: sa.Connection, game_id: int, *, lock: bool = True) ->
     """
     if not 0 < game_id <= LARGEST_ID:
         raise NotFoundError("no_game")
-    statement = _GAME_ROWS_LOCKED if lock else _GAME_ROWS
-    rows = connection.execute(statement, {"game_id": game_id}).all()
+    rows = _rows_read_by_the_key_check(game_id, lock)
+    if rows is None:
+        statement = _GAME_ROWS_LOCKED if lock else _GAME_ROWS
+        rows = connection.execute(statement, {"game_id": game_id}).all()
     if not rows:
         raise NotFoundError("no_game")
     first = rows[0]
@@ -303,9 +376,11 @@ def game_state(connection: sa.Connection, game_id: int, *, lock: bool = True) ->
             entries.append(EntryRow(*row[:9], []))
         if row[9] is not None:
             entries[-1].cards.append(CardRow(*row[9:14]))
+    everyone = [PlayerRow(*row[10:14], *row[17:19]) for row in rows]
+    players = [player for player in everyone if player.plays_in(first[2])]
     booked = None
     if first[4] != "open":
-        booked = dict.fromkeys((row[10] for row in rows), 0)
+        booked = dict.fromkeys((player.id for player in players), 0)
         for player_id, points in connection.execute(_BOOKED, {"game_id": game_id}):
             booked[player_id] += points
     return GameState(
@@ -314,10 +389,11 @@ def game_state(connection: sa.Connection, game_id: int, *, lock: bool = True) ->
         variant=rule_system(first[7], first[16], first[9]),
         session_status=first[8],
         target=first[9],
-        players=[PlayerRow(row[10], row[11], row[12], row[13]) for row in rows],
+        players=players,
         entries=entries,
         session_public_id=first[14],
         first_dealer_seat=first[15],
+        others=[player for player in everyone if not player.plays_in(first[2])],
     )
 
 
@@ -340,6 +416,12 @@ _GAME_ROWS = (
         SESSIONS.c.public_id,
         SESSIONS.c.first_dealer_seat,
         SESSIONS.c.house_rules,
+        PLAYERS.c.joined_game,
+        PLAYERS.c.left_game,
+        # For the key check, which reads these rows first (read_game_rows).
+        SESSIONS.c.edit_key_digest,
+        SESSIONS.c.view_key_digest,
+        SESSIONS.c.version,
     )
     .select_from(
         GAMES.join(SESSIONS, SESSIONS.c.id == GAMES.c.session_id).join(
@@ -350,6 +432,35 @@ _GAME_ROWS = (
     .order_by(PLAYERS.c.seat)
 )
 _GAME_ROWS_LOCKED = _GAME_ROWS.with_for_update(of=GAMES)
+# Where the rows the key check read wait, in the database session's info, for the first read.
+_KEY_CHECK_ROWS = "scorekeeper.key_check_rows"
+# A row of _GAME_ROWS, as SQLAlchemy types a row of more than ten columns.
+GameRow = sa.Row[Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, *tuple[Any, ...]]
+
+
+def read_game_rows(connection: sa.Connection, game_id: int, *, lock: bool) -> Sequence[GameRow]:
+    """Read a game's rows with its session's and players' (none if there is no such game).
+
+    The key check reads them; the transaction's first read of the game (``game_state``) then
+    takes them instead of asking the database again, if they were read with the lock it needs.
+    """
+    statement = _GAME_ROWS_LOCKED if lock else _GAME_ROWS
+    rows = connection.execute(statement, {"game_id": game_id}).all()
+    session = db.session()
+    session.info[_KEY_CHECK_ROWS] = (session.get_transaction(), game_id, lock, rows)
+    return rows
+
+
+def _rows_read_by_the_key_check(game_id: int, lock: bool) -> Sequence[GameRow] | None:
+    """Return the rows the key check read of a game in this transaction, once; else None."""
+    session = db.session()
+    kept = session.info.pop(_KEY_CHECK_ROWS, None)
+    if kept is None:
+        return None
+    transaction, read_game, locked, rows = kept
+    if transaction is not session.get_transaction() or read_game != game_id or lock > locked:
+        return None
+    return rows  # type: ignore[no-any-return]
 
 
 # What the settlement of an ended game booked for each player.

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from datetime import timedelta
 
 import sqlalchemy as sa
+import sqlalchemy.orm as so
 
 from scorekeeper import rules
 from scorekeeper.extensions import db
@@ -19,6 +20,7 @@ from scorekeeper.services.errors import (
     NotFoundError,
     write_use_case,
 )
+from scorekeeper.services.groups import NewGroup, add_group
 from scorekeeper.services.reads import get_session
 from scorekeeper.services.rows import (
     GAMES,
@@ -30,9 +32,9 @@ from scorekeeper.services.rows import (
     GameSummary,
     PlayerRow,
     commit,
+    dealer_of,
     insert_row,
     rule_system,
-    seat_that_deals,
     variant_of,
 )
 
@@ -54,11 +56,13 @@ def create_session(
     house_rules: Mapping[str, object] | None = None,
     start_first_game: bool = False,
     keys: SessionKeys | None = None,
+    group: int | NewGroup | None = None,
 ) -> GameSession:
     """Seat the players and open a session; ``first_dealer=None`` draws the dealer by lot.
 
     ``target`` is short for the house rule ``{"end": {"target": target}}``. Only the digests
-    of ``keys`` are kept: the caller hands the keys themselves out.
+    of ``keys`` are kept: the caller hands the keys themselves out. ``group`` is the id of the
+    group the session belongs to (the caller checked its edit key), or a group to start with it.
     """
     chosen = dict(house_rules or {})
     if target is not None:
@@ -76,7 +80,10 @@ def create_session(
         first_dealer = random.randrange(len(seated))
     keys = keys or SessionKeys.new()
     _forget_sessions_never_played()
+    if isinstance(group, NewGroup):
+        group = add_group(group).id
     session = GameSession(
+        group_id=group,
         variant=rule_system.name,
         target=rule_system.house_rules["end"].get("target"),
         house_rules=json.dumps(rule_system.house_rules, sort_keys=True),
@@ -132,7 +139,7 @@ def start_game(session_id: int) -> GameState:
         raise NotFoundError("no_session")
     name, status, target, first_dealer_seat, public_id, house_rules = rows[0][:6]
     variant = rule_system(name, house_rules, target)
-    players = [PlayerRow(row[6], row[7], row[8], row[9]) for row in rows]
+    everyone = [PlayerRow(*row[6:12]) for row in rows]
     if status == "finished":
         raise ConflictError("session_over")
     row = connection.execute(_LAST_GAME, {"session": session_id}).one_or_none()
@@ -140,12 +147,13 @@ def start_game(session_id: int) -> GameState:
     if last is not None and last.status == "open":
         raise ConflictError("game_still_open")
     number = last.number + 1 if last is not None else 1
-    seats = [(player.id, player.seat) for player in players]
-    dealer = players[seat_that_deals(variant, first_dealer_seat, seats, last)]
+    # The players at the table now are dealt in: seating changes come between games.
+    players = [player for player in everyone if player.plays_in(number)]
+    dealer = dealer_of(variant, first_dealer_seat, everyone, last)
     game = {
         "session_id": session_id,
         "number": number,
-        "dealer_id": dealer.id,
+        "dealer_id": dealer,
         "status": "open",
         "started_at": utcnow(),
     }
@@ -155,7 +163,7 @@ def start_game(session_id: int) -> GameState:
         game_id,
         session_id,
         number,
-        dealer.id,
+        dealer,
         "open",
         None,
         None,
@@ -166,6 +174,7 @@ def start_game(session_id: int) -> GameState:
         [],
         public_id,
         first_dealer_seat,
+        others=[player for player in everyone if not player.plays_in(number)],
     )
 
 
@@ -181,6 +190,8 @@ _SESSION_ROWS = (
         PLAYERS.c.seat,
         PLAYERS.c.name,
         PLAYERS.c.banked,
+        PLAYERS.c.joined_game,
+        PLAYERS.c.left_game,
     )
     .select_from(SESSIONS.join(PLAYERS, PLAYERS.c.session_id == SESSIONS.c.id))
     .where(SESSIONS.c.id == sa.bindparam("session_id"))
@@ -201,11 +212,131 @@ def rename_player(session_id: int, player_id: int, name: str) -> GameSession:
     player = next((player for player in session.players if player.id == player_id), None)
     if player is None:
         raise InvalidRequestError("no_such_player")
+    # Unique among everyone of the session: the names of those who left stay on their points.
     names = [name if other is player else other.name for other in session.players]
-    seated = rules.seat_players(names, variant_of(session))
-    player.name = seated[session.players.index(player)]
+    player.name = rules.check_names(names)[session.players.index(player)]
     commit(session.id)
     return session
+
+
+@write_use_case
+def seat_player(session_id: int, name: str, seat: int | None = None) -> GameSession:
+    """Seat a new player between games, at ``seat`` in the seating (0 first; the end if None).
+
+    They are dealt in from the next game; the games before keep their players.
+    """
+    session = _session_between_games(session_id)
+    coming = _next_game_number(session)
+    seated = session.seated
+    names = rules.join_seating(
+        [player.name for player in seated],
+        name,
+        seat,
+        variant_of(session),
+        left=[player.name for player in session.left],
+    )
+    at = len(seated) if seat is None else seat
+    joining = Player(session_id=session.id, name=names[at], joined_game=coming, banked=0, seat=-1)
+    # In the order of everyone: just before whoever sits at that seat now, or after everyone.
+    order = list(session.players)
+    order.insert(order.index(seated[at]) if at < len(seated) else len(order), joining)
+    _refuse_a_winner_at_once(session, [*seated[:at], joining, *seated[at:]], coming)
+    if coming == 1 and at <= session.first_dealer_seat:
+        session.first_dealer_seat += 1  # the same player deals the first game
+    db.session.add(joining)
+    _seat_in_order(order)
+    commit(session.id)
+    return session
+
+
+@write_use_case
+def unseat_player(session_id: int, player_id: int) -> GameSession:
+    """Let a player leave the table between games; their points stay in the totals.
+
+    They are not dealt in from the next game on, and they no longer win the session; the games
+    they played keep them. A player who joined and played no game yet goes without a trace.
+    """
+    session = _session_between_games(session_id)
+    player = next((player for player in session.players if player.id == player_id), None)
+    if player is None:
+        raise NotFoundError("no_such_player")
+    if not player.seated:
+        raise ConflictError("left_already", name=player.name)
+    coming = _next_game_number(session)
+    seated = session.seated
+    at = seated.index(player)
+    rules.leave_seating([other.name for other in seated], at, variant_of(session))
+    staying = [other for other in seated if other is not player]
+    _refuse_a_winner_at_once(session, staying, coming)
+    if coming == 1:
+        # The same player deals the first game; if that was the one leaving, the player after.
+        if at < session.first_dealer_seat:
+            session.first_dealer_seat -= 1
+        session.first_dealer_seat %= len(staying)
+    if player.joined_game == coming:
+        db.session.delete(player)
+        _seat_in_order([other for other in session.players if other is not player])
+    else:
+        player.left_game = coming
+    commit(session.id)
+    return session
+
+
+def _session_between_games(session_id: int) -> GameSession:
+    """Return a session still played, read after its row is locked, with no game open.
+
+    The lock makes a start of the next game, and another change of the seating, wait.
+    """
+    if not 0 < session_id <= LARGEST_ID:
+        raise NotFoundError("no_session")
+    connection = db.session.connection()
+    if connection.execute(_LOCK_SESSION, {"session": session_id}).one_or_none() is None:
+        raise NotFoundError("no_session")
+    # Read again after the lock: the key check may have read the session before it.
+    session: GameSession | None = db.session.scalar(
+        sa.select(GameSession)
+        .where(GameSession.id == session_id)
+        .options(so.selectinload(GameSession.players))
+        .execution_options(populate_existing=True)
+    )
+    assert session is not None
+    if session.status == "finished":
+        raise ConflictError("session_over")
+    if connection.execute(_GAMES_DEALT, {"session": session_id}).one()[1]:
+        raise ConflictError("game_still_open")
+    return session
+
+
+def _next_game_number(session: GameSession) -> int:
+    """Return the number of the game the session deals next."""
+    last = db.session.connection().execute(_LAST_GAME, {"session": session.id}).one_or_none()
+    return GameSummary(*last).number + 1 if last is not None else 1
+
+
+def _refuse_a_winner_at_once(session: GameSession, seated: list[Player], coming: int) -> None:
+    """Refuse a seating under which the session would be won at once, before another game.
+
+    Only a tie at the top keeps a session going past its end: a new seating must not decide it.
+    """
+    # By place at the table: a player joining has no id yet.
+    totals = {at: player.banked for at, player in enumerate(seated)}
+    winner = variant_of(session).standing(totals, coming - 1).winner
+    if winner is not None:
+        raise ConflictError("seating_decides", name=seated[winner].name)
+
+
+def _seat_in_order(players: list[Player]) -> None:
+    """Number the seats of everyone of a session in this order, from 0.
+
+    Through negative numbers first, so that no two players share a seat on the way (the
+    database checks each row as it is written).
+    """
+    for seat, player in enumerate(players):
+        player.seat = -1 - seat
+    db.session.flush()
+    for seat, player in enumerate(players):
+        player.seat = seat
+    db.session.flush()
 
 
 @write_use_case
@@ -222,7 +353,7 @@ def change_end(session_id: int, end: Mapping[str, object]) -> GameSession:
         raise ConflictError("game_still_open")
     chosen = {**variant_of(session).house_rules, "end": dict(end)}
     changed = rules.find_variant(session.variant, chosen)
-    totals = {player.id: player.banked for player in session.players}
+    totals = {player.id: player.banked for player in session.seated}
     if changed.standing(totals, dealt).over:
         raise ConflictError("end_passed")
     session.house_rules = json.dumps(changed.house_rules, sort_keys=True)
@@ -237,6 +368,11 @@ def _open_session(session_id: int) -> GameSession:
     if session.status == "finished":
         raise ConflictError("session_over")
     return session
+
+
+_LOCK_SESSION = (
+    sa.select(SESSIONS.c.id).where(SESSIONS.c.id == sa.bindparam("session")).with_for_update()
+)
 
 
 # How many games a session dealt, and how many of them are open (one read, however many).

@@ -10,6 +10,9 @@ the person kept on purpose with the session page's "Keep it on this phone" butto
 the CSRF token). When every place holds a kept key, a link's key is not stored: its page is shown
 this once and says so. Keeping a key on purpose (starting a session, the button) makes room by
 dropping a link's key, or else the key kept longest ago.
+
+A group's keys are kept alike, in a list of their own. Holding a group's key (either) also opens
+its sessions' pages to watch, as their view key would.
 """
 
 from __future__ import annotations
@@ -27,9 +30,13 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import services
 from scorekeeper.keys import Access, SessionKeys
+from scorekeeper.models import GameSession
 
 # The cookie keeps the keys of this many sessions; a key from a link drops out first.
 KEPT_SESSIONS = 20
+# Where the cookie keeps the keys of sessions, and of groups (as many again).
+KEYS = "keys"
+GROUP_KEYS = "group_keys"
 # Pages that only the edit key opens, although they are read with GET: they are forms.
 EDIT_PAGES = {
     "web.correct_entry",
@@ -37,6 +44,7 @@ EDIT_PAGES = {
     "web.abandon",
     "web.reopen",
     "web.change_session",
+    "web.unseat_player",
 }
 # The page of a session, where a link's key that was not kept can be kept on purpose.
 SESSION_PAGE = "web.session_page"
@@ -48,12 +56,19 @@ KEEP_PAGE = "web.keep_session"
 FORGET_PAGE = "web.forget_session"
 # In the cookie a key from a link is [id, key, FROM_LINK]; a kept key is [id, key] (as before).
 FROM_LINK = "link"
+# A group's page, the button that keeps its link's key, and the one that forgets it.
+GROUP_PAGE = "web.group_page"
+KEEP_GROUP_PAGE = "web.keep_group"
+FORGET_GROUP_PAGE = "web.forget_group"
 
 
-def _held() -> dict[str, tuple[str, bool]]:
-    """Return each key this browser holds and whether it is kept, by session id, latest last."""
+def _held(where: str = KEYS) -> dict[str, tuple[str, bool]]:
+    """Return each key this browser holds and whether it is kept, by session id, latest last.
+
+    ``where`` is ``KEYS`` for sessions, ``GROUP_KEYS`` for groups.
+    """
     # A list of pairs, not a dict: the cookie's serializer sorts a dict's keys, losing the order.
-    held = session.get("keys")
+    held = session.get(where)
     if not isinstance(held, list):
         return {}
     return {
@@ -63,24 +78,24 @@ def _held() -> dict[str, tuple[str, bool]]:
     }
 
 
-def held_keys() -> dict[str, str]:
-    """Return every key this browser holds, by session id, the latest used last."""
-    return {public_id: key for public_id, (key, _kept) in _held().items()}
+def held_keys(where: str = KEYS) -> dict[str, str]:
+    """Return every key this browser holds, by session (or group) id, the latest used last."""
+    return {public_id: key for public_id, (key, _kept) in _held(where).items()}
 
 
-def held_key(public_id: str) -> str | None:
-    """Return the key this browser holds for a session."""
-    return held_keys().get(public_id)
+def held_key(public_id: str, where: str = KEYS) -> str | None:
+    """Return the key this browser holds for a session (or a group)."""
+    return held_keys(where).get(public_id)
 
 
-def keep_key(public_id: str, key: str, *, from_link: bool = False) -> bool:
+def keep_key(public_id: str, key: str, *, from_link: bool = False, where: str = KEYS) -> bool:
     """Remember a session's key in this browser's cookie (signed by the app's secret key).
 
     A key from a link takes the place of the one held for its session, if any (and is kept if
     that was), or of the oldest link's key; it is not stored (False) when the phone keeps
     ``KEPT_SESSIONS`` keys already. A key kept on purpose always is.
     """
-    held = _held()
+    held = _held(where)
     before = held.pop(public_id, None)
     kept = not from_link or (before is not None and before[1])
     while len(held) >= KEPT_SESSIONS:
@@ -89,39 +104,43 @@ def keep_key(public_id: str, key: str, *, from_link: bool = False) -> bool:
             return False
         del held[links[0] if links else next(iter(held))]
     held[public_id] = (key, kept)
-    session["keys"] = [
+    session[where] = [
         [other, value] if other_kept else [other, value, FROM_LINK]
         for other, (value, other_kept) in held.items()
     ]
     session.permanent = True
     if "kept_keys" in g and kept:  # a form's answer: a repeat of the form must hand out the key too
-        g.kept_keys[public_id] = key
+        if where == KEYS:
+            g.kept_keys[public_id] = key
+        else:
+            g.setdefault("kept_group_keys", {})[public_id] = key
     return True
 
 
-def forget_key(public_id: str) -> None:
-    """Drop a session's key from this browser's cookie; the session stays on the server."""
-    held = _held()
+def forget_key(public_id: str, where: str = KEYS) -> None:
+    """Drop a session's (or group's) key from this browser's cookie; it stays on the server."""
+    held = _held(where)
     if held.pop(public_id, None) is None:
         return
-    session["keys"] = [
+    session[where] = [
         [other, value] if other_kept else [other, value, FROM_LINK]
         for other, (value, other_kept) in held.items()
     ]
 
 
-def keep_on_purpose(public_id: str, key: str) -> None:
+def keep_on_purpose(public_id: str, key: str, where: str = KEYS) -> None:
     """Keep a key the person chose to keep here; a view key leaves the edit key it comes from."""
-    held = held_key(public_id)
-    keep_key(public_id, held if held is not None and _holds_edit_key_for(public_id, key) else key)
+    held = held_key(public_id, where)
+    holds_edit_key = held is not None and _holds_edit_key_for(public_id, key, where)
+    keep_key(public_id, held if holds_edit_key and held is not None else key, where=where)
 
 
-def key_to_keep(public_id: str) -> str | None:
-    """Return the key that the session page offers to keep: one from a link, not kept yet."""
+def key_to_keep(public_id: str, where: str = KEYS) -> str | None:
+    """Return the key that the session (or group) page offers to keep: a link's, not kept yet."""
     not_kept: str | None = g.get("key_not_kept")
     if not_kept is not None:
         return not_kept
-    key, kept = _held().get(public_id, (None, True))
+    key, kept = _held(where).get(public_id, (None, True))
     return None if kept else key
 
 
@@ -129,6 +148,14 @@ def not_kept_notice() -> str | None:
     """Say why this page's key is not kept, if it came with a link the cookie had no room for."""
     if g.get("key_not_kept") is None:
         return None
+    if request.endpoint == GROUP_PAGE:
+        return str(
+            gettext(
+                "This phone keeps %(count)s groups already, so this one was not kept: open it "
+                "from its link again, or keep it on this phone in place of the oldest.",
+                count=KEPT_SESSIONS,
+            )
+        )
     return str(
         gettext(
             "This phone keeps %(count)s sessions already, so this one was not kept: open it "
@@ -159,16 +186,33 @@ def let_in() -> BaseResponse | None:
     need = Access.VIEW
     if request.method != "GET" or (request.endpoint in EDIT_PAGES and not offered):
         need = Access.EDIT
+    reads = request.method == "GET"  # asks for no write lock (see services.access)
     if request.endpoint == VERSION_ANSWER:
-        opened = services.access_to_session_id(arguments["public_id"], key_for, need)
+        try:
+            opened = services.access_to_session_id(
+                arguments["public_id"], key_for, need, reads_only=reads
+            )
+        except services.NotFoundError:
+            watched = _through_group(arguments["public_id"], need, offered)
+            g.access, g.public_id = Access.VIEW, watched.public_id
+            g.session_version = watched.version
+            return None
         g.access, g.public_id, g.session_version = opened.access, opened.public_id, opened.version
         return None
     if "public_id" in arguments:
-        game_session, granted = services.access_to_session(arguments["public_id"], key_for, need)
+        try:
+            game_session, granted = services.access_to_session(
+                arguments["public_id"], key_for, need, reads_only=reads
+            )
+        except services.NotFoundError:
+            game_session = _through_group(arguments["public_id"], need, offered)
+            granted = Access.VIEW
         public_id = game_session.public_id
         g.game_session = game_session
     else:
-        _, public_id, granted, _ = services.access_to_game(arguments["game_id"], key_for, need)
+        _, public_id, granted, _ = services.access_to_game(
+            arguments["game_id"], key_for, need, reads_only=reads
+        )
     g.access = granted
     g.public_id = public_id
     if offered is not None:
@@ -187,6 +231,45 @@ def let_in() -> BaseResponse | None:
     return None
 
 
+def _through_group(public_id: str, need: Access, offered: str | None) -> GameSession:
+    """Return a session to watch through a group key this phone holds, or raise NotFoundError.
+
+    Only to watch: a page that records, and a link with a key of its own, need the session's.
+    """
+    if need == Access.VIEW and offered is None:
+        watched = services.session_through_group(public_id, held_keys(GROUP_KEYS))
+        if watched is not None:
+            return watched
+    raise services.NotFoundError("no_session")
+
+
+def let_into_group() -> BaseResponse | None:
+    """Open a group's pages only with its key; take a key from a link into the cookie.
+
+    A missing group and a missing or wrong key are the same "not found" page. Its forms need
+    the edit key.
+    """
+    arguments = request.view_args or {}
+    if "group_id" not in arguments or request.endpoint in (KEEP_GROUP_PAGE, FORGET_GROUP_PAGE):
+        return None
+    public_id = arguments["group_id"]
+    offered = (request.args.get("key") or None) if request.method == "GET" else None
+    need = Access.VIEW if request.method == "GET" else Access.EDIT
+    group, granted = services.access_to_group(
+        public_id, offered or held_key(public_id, GROUP_KEYS), need
+    )
+    g.group, g.access = group, granted
+    if offered is not None:
+        takes_its_place = granted == Access.EDIT or not _holds_edit_key_for(
+            public_id, offered, GROUP_KEYS
+        )
+        if takes_its_place and not keep_key(public_id, offered, from_link=True, where=GROUP_KEYS):
+            g.key_not_kept = offered
+            return None  # the page itself, with the key in its address this once
+        return redirect(url_for(request.endpoint or GROUP_PAGE, **arguments))
+    return None
+
+
 def _not_kept(offered: str, granted: Access) -> None:
     """Show the page of a link whose key the cookie has no room for, this once, and say so."""
     if request.endpoint in EDIT_PAGES and granted != Access.EDIT:
@@ -196,9 +279,9 @@ def _not_kept(offered: str, granted: Access) -> None:
         flash(not_kept_notice() or "", "error")
 
 
-def _holds_edit_key_for(public_id: str, view_key: str) -> bool:
+def _holds_edit_key_for(public_id: str, view_key: str, where: str = KEYS) -> bool:
     """Say whether the key held for a session is the edit key that this view key comes from."""
-    held = held_key(public_id)
+    held = held_key(public_id, where)
     return held is not None and SessionKeys.from_edit_key(held).has_view_key(view_key)
 
 
@@ -207,21 +290,23 @@ def can_edit() -> bool:
     return bool(g.get("access") == Access.EDIT)
 
 
-def share_links(public_id: str) -> dict[str, str]:
+def share_links(public_id: str, where: str = KEYS) -> dict[str, str]:
     """Return the links to hand to the other phones: view-only always, edit with the edit key."""
-    key = held_key(public_id)
+    key = held_key(public_id, where)
     if key is None:
         return {}
     links = {}
     if can_edit():
         keys = SessionKeys.from_edit_key(key)
-        links["edit"] = _link(public_id, keys.edit)
+        links["edit"] = _link(public_id, keys.edit, where)
         key = keys.view
-    links["view"] = _link(public_id, key)
+    links["view"] = _link(public_id, key, where)
     return links
 
 
-def _link(public_id: str, key: str) -> str:
+def _link(public_id: str, key: str, where: str = KEYS) -> str:
+    if where == GROUP_KEYS:
+        return url_for(GROUP_PAGE, group_id=public_id, key=key, _external=True)
     return url_for("web.session_page", public_id=public_id, key=key, _external=True)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from markupsafe import escape
@@ -25,6 +26,7 @@ from wtforms.validators import (
 )
 
 from scorekeeper import rules
+from scorekeeper.rules import groups as rules_groups
 from scorekeeper.web.helpers import language as _language
 from scorekeeper.web.helpers import rules_message
 from scorekeeper.web.once import new_token
@@ -54,6 +56,9 @@ GAMES_REQUIRED = _l("Enter the number of games, e.g. 5.")
 NEW_MELD_REQUIRED = _l("Tap or type the cards of the new meld, the joker included.")
 NO_TARGET = _l("%(variant)s is not played to a target: choose a limit or a number of games.")
 NO_LIMIT = _l("%(variant)s has no limit of minus points: choose a target or a number of games.")
+# The new-session form's choice of a group to start with the session.
+NEW_GROUP = "new"
+NEW_GROUP_ONLY = _l("To start a new group, choose “A new group” above.")
 GERMAN_RUMMY = rules.GermanRummy
 
 
@@ -88,7 +93,9 @@ def _yes(value: object) -> bool:
 class OnceForm(FlaskForm):  # type: ignore[misc]
     """A form that a double tap or a resend cannot apply twice."""
 
-    once = HiddenField(default=new_token)
+    # A label of its own (never shown): the default label is asked of WTForms' catalogue, which
+    # Flask-WTF reads from disk once per request that asks (half a millisecond of every page).
+    once = HiddenField("Once", default=new_token)
 
 
 class ButtonForm(FlaskForm):  # type: ignore[misc]
@@ -196,6 +203,17 @@ class SessionForm(OnceForm):
         ],
         default="0",
     )
+    # The group the session belongs to: none, one whose edit key this phone holds (the view
+    # offers them: ``offer_groups``), or a new one named in ``group_name``.
+    group = SelectField(
+        _l("Group (the people who play together)"),
+        choices=[SelectChoice("", _l("No group"))],
+        default="",
+        validate_choice=False,
+    )
+    group_name = StringField(
+        _l("Name of the new group"), description=_l("e.g. Donnerstagsrunde, Skatfreunde")
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -208,6 +226,7 @@ class SessionForm(OnceForm):
     def validate(self, extra_validators: Any = None) -> bool:
         """Validate the fields and the seating together, so every mistake shows at once."""
         valid: bool = super().validate(extra_validators)
+        valid = self._group_chosen() and valid
         if not any(name.strip() for name in self.player_names()):
             # Nothing typed: one request, not a count of nobody and a dealer among nobody.
             self.form_errors.append(str(ENTER_PLAYERS))
@@ -238,6 +257,28 @@ class SessionForm(OnceForm):
             else:
                 shown_at[about].append(rules_message(problem))
         return valid and not problems
+
+    def _group_chosen(self) -> bool:
+        """Check the group: a new one needs a name, and a name is only for a new one."""
+        typed = str(self.group_name.data or "")
+        if self.group.data == NEW_GROUP:
+            try:
+                rules_groups.group_name(typed)
+            except rules.RulesError as error:
+                self.group_name.errors = [*self.group_name.errors, rules_message(error)]
+                return False
+        elif typed.strip():
+            self.group_name.errors = [*self.group_name.errors, str(NEW_GROUP_ONLY)]
+            return False
+        return True
+
+    def offer_groups(self, groups: Sequence[tuple[str, str]]) -> None:
+        """Offer the groups (id, name) this phone may add a session to, and a new group."""
+        self.group.choices = [
+            SelectChoice("", _l("No group")),
+            *[SelectChoice(public_id, name) for public_id, name in groups],
+            SelectChoice(NEW_GROUP, _l("A new group, named below")),
+        ]
 
     def house_rules(self) -> dict[str, object]:
         """Return the house rules chosen, for the rule system chosen."""
@@ -366,8 +407,8 @@ class FinishForm(OnceForm):
         ],
         default="auto",
     )
-    # "1" on the form that commits what the preview showed.
-    confirm = HiddenField(validators=[Optional()])
+    # "1" on the form that commits what the preview showed. Labelled like ``once``.
+    confirm = HiddenField("Confirm", validators=[Optional()])
 
     def hand_fields(self) -> list[Any]:
         """Return the hand fields (the cards), one per player in seating order."""
@@ -457,6 +498,28 @@ class RenameForm(OnceForm):
     name = StringField(_l("Name"))
 
 
+class SeatForm(OnceForm):
+    """Seat a new player between games, at a place in the seating."""
+
+    name = StringField(_l("Name"))
+    seat = SelectField(_l("Place at the table"), coerce=int)
+
+
+def seat_form(seated: Sequence[Seated], **kwargs: Any) -> SeatForm:
+    """Return the form that seats a new player: first, or after a player (at the end at first)."""
+    form = SeatForm(**kwargs)
+    form.seat.choices = [
+        SelectChoice(0, gettext("first, before %(name)s", name=seated[0].name)),
+        *(
+            SelectChoice(at, gettext("after %(name)s", name=player.name))
+            for at, player in enumerate(seated, start=1)
+        ),
+    ]
+    if kwargs.get("formdata", True) is None:
+        form.seat.data = len(seated)
+    return form
+
+
 _NO_END_NUMBER = _l("Enter a whole number, e.g. 1000 points, -500 or 5 games.")
 
 
@@ -494,3 +557,10 @@ def end_form(variant: rules.Variant, **kwargs: Any) -> EndForm:
         ((kind, number),) = variant.house_rules["end"].items()
         form.end.data, form.number.data = kind, number
     return form
+
+
+class MergeForm(OnceForm):
+    """Count two names of a group's players as one person ("Anni" is "Anna")."""
+
+    name = StringField(_l("The name"), description=_l("e.g. Anni"))
+    same_as = StringField(_l("is the same person as"), description=_l("e.g. Anna"))

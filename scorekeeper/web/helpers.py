@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 import functools
+import heapq
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Generic, Protocol, TypeVar
 from urllib.parse import urlsplit
 
-from flask_babel import format_datetime, get_locale, gettext, lazy_gettext, ngettext
+from flask import current_app, get_template_attribute
+from flask_babel import (
+    format_datetime,
+    get_locale,
+    gettext,
+    lazy_gettext,
+    ngettext,
+    to_user_timezone,
+)
 from markupsafe import Markup, escape
 
 from scorekeeper import rules, services
@@ -47,6 +56,11 @@ def language() -> str:
     return str(get_locale() or "en")
 
 
+def said(message: rules.Message | None) -> str:
+    """Return a message of the rules in the page's language (nothing for none)."""
+    return message.render(language()) if message is not None else ""
+
+
 def rules_message(error: Exception) -> str:
     """Return the message of a refused entry for the person at the table, in the page's language."""
     if isinstance(error, rules.RulesError | services.ServiceError):
@@ -54,9 +68,9 @@ def rules_message(error: Exception) -> str:
     return str(error)
 
 
-def card_label(code: str) -> str:
+def card_label(code: str, lang: str | None = None) -> str:
     """Return a card or joker in the page's language, e.g. ``D♣`` for ``Q♣`` in German."""
-    return piece_of(code).label(language())
+    return piece_of(code).label(lang or language())
 
 
 def piece_of(code: str) -> rules.Piece:
@@ -69,7 +83,8 @@ def piece_of(code: str) -> rules.Piece:
 def cards_label(codes: str | Iterable[object]) -> str:
     """Return cards (codes separated by spaces, or a list) in the page's language."""
     items = codes.split() if isinstance(codes, str) else [str(code) for code in codes]
-    return " ".join(card_label(code) for code in items)
+    lang = language()
+    return " ".join(card_label(code, lang) for code in items)
 
 
 def card_name(card: rules.Card) -> str:
@@ -81,14 +96,20 @@ def card_name(card: rules.Card) -> str:
 
 def suits(text: object) -> Markup:
     """Escape text and show each card code in the page's language, with its suit's color."""
-    lang = language()
+    return Markup(_suited(str(escape(text)), language()))
+
+
+# Every page of a game shows its melds again: each text is marked up once per language.
+@functools.lru_cache(maxsize=4096)
+def _suited(escaped: str, lang: str) -> str:
+    """Return escaped text with each card code in a language's letters, in its suit's color."""
 
     def card(match: re.Match[str]) -> str:
         color = "red" if match.group(2) in "♥♦" else "black"
         label = rules.Card.from_code(match.group(0)).label(lang)
         return f'<span class="card {color}">{label}</span>'
 
-    return Markup(_CARD.sub(card, str(escape(text))))
+    return _CARD.sub(card, escaped)
 
 
 def bdi(name: object) -> Markup:
@@ -119,32 +140,49 @@ class PickerCard:
     packs: int = 1
 
 
-def picker_rows(
-    taken: Iterable[object] = (), packs: int = 1
-) -> list[tuple[str, str, list[PickerCard]]]:
-    """Return the pack for the card picker: per suit its symbol, name and cards, ace to king.
+def picker_rows(taken: Iterable[object] = (), packs: int = 1) -> list[tuple[str, Markup]]:
+    """Return the pack for the card picker: per suit its name and its buttons, ace to king.
 
     ``taken`` names each copy lying on the table (a card twice when both of two packs lie).
     """
     lying = Counter(str(card) for card in taken)
     return [
-        (
-            symbol,
-            suit_name,
-            [
-                PickerCard(
-                    code=code,
-                    label=label,
-                    name=name,
-                    red=red,
-                    taken=lying[code] >= packs,
-                    left=max(0, packs - lying[code]),
-                    packs=packs,
-                )
-                for code, label, name, red in cards
-            ],
+        (suit_name, Markup("".join(drawn[min(lying[code], packs)] for code, drawn in cards)))
+        for suit_name, cards in picker_buttons(language(), packs)
+    ]
+
+
+# Where an app keeps the picker's buttons, drawn once per language and number of packs.
+PICKER_BUTTONS = "scorekeeper.picker_buttons"
+Buttons = list[tuple[str, list[tuple[str, tuple[str, ...]]]]]
+
+
+def picker_buttons(lang: str, packs: int) -> Buttons:
+    """Return per suit its name, and per card its code and its button for each count lying.
+
+    A card's button differs only by how many of its copies lie on the table (0 to ``packs``):
+    each is drawn once, so that a page picks buttons instead of drawing 52 or more (the picker
+    was most of the game page's time). Two requests drawing at once draw the same buttons.
+    """
+    drawn: dict[tuple[str, int], Buttons] = current_app.extensions.setdefault(PICKER_BUTTONS, {})
+    if (lang, packs) not in drawn:
+        drawn[lang, packs] = _draw_buttons(lang, packs)
+    return drawn[lang, packs]
+
+
+def _draw_buttons(lang: str, packs: int) -> Buttons:
+    """Draw every button of the picker with the template's ``pick_button``, for each count lying."""
+    button = get_template_attribute("_macros.html", "pick_button")
+
+    def drawn(code: str, label: str, name: str, red: bool) -> tuple[str, ...]:
+        return tuple(
+            str(button(PickerCard(code, label, name, red, lying >= packs, packs - lying, packs)))
+            for lying in range(packs + 1)
         )
-        for symbol, suit_name, cards in _pack_words(language())
+
+    return [
+        (suit_name, [(card[0], drawn(*card)) for card in cards])
+        for _symbol, suit_name, cards in _pack_words(lang)
     ]
 
 
@@ -168,9 +206,9 @@ def _pack_words(lang: str) -> list[tuple[str, str, list[tuple[str, str, str, boo
 
 @dataclass(frozen=True)
 class CardPicker:
-    """The picker of a table: the cards with the copies left, and the jokers left (or None)."""
+    """The picker of a table: per suit its name and buttons as the table lies, the jokers left."""
 
-    rows: list[tuple[str, str, list[PickerCard]]]
+    rows: list[tuple[str, Markup]]
     jokers_left: int | None = None
 
 
@@ -199,7 +237,8 @@ def joker_places(meld: rules.Meld) -> list[str]:
 
 def rank_letters() -> str:
     """Return the rank letters of the page's language, ace to king, for the picker script."""
-    return " ".join(rank.letter_in(language()) for rank in rules.Rank)
+    lang = language()
+    return " ".join(rank.letter_in(lang) for rank in rules.Rank)
 
 
 def whose_entry(game: services.GameState) -> int:
@@ -214,7 +253,8 @@ def whose_entry(game: services.GameState) -> int:
 
 def hhmm(moment: datetime | None) -> str:
     """Return the time of day of a moment, e.g. ``20:15``, in the app's time zone."""
-    return "" if moment is None else str(format_datetime(moment, "HH:mm"))
+    # Babel's "HH:mm" without Babel's pattern machinery: a page shows a time on every entry.
+    return "" if moment is None else f"{to_user_timezone(moment):%H:%M}"
 
 
 def day_and_time(moment: datetime) -> str:
@@ -232,10 +272,13 @@ def signed(value: int) -> str:
     return f"{value:+d}"
 
 
+MELD_KINDS = {"set": lazy_gettext("set"), "sequence": lazy_gettext("sequence")}
+
+
 def meld_kind(kind: str | None) -> str:
     """Return the name of a kind of meld."""
-    names = {"set": str(gettext("set")), "sequence": str(gettext("sequence"))}
-    return names.get(kind or "", kind or "")
+    name = MELD_KINDS.get(kind or "")
+    return str(name) if name is not None else kind or ""
 
 
 class Entered(Protocol):
@@ -264,6 +307,9 @@ class Entered(Protocol):
 
     @property
     def cards(self) -> Sequence[Any]: ...
+
+    @property
+    def created_at(self) -> datetime: ...
 
 
 E = TypeVar("E", bound=Entered)
@@ -316,6 +362,48 @@ def entry_lines(entries: Iterable[E]) -> list[EntryLine[E]]:
     return list(lines.values())
 
 
+@dataclass(frozen=True)
+class AuditShown:
+    """A line of a game's audit trail as the history shows it: its time and its words."""
+
+    at: datetime
+    text: str
+    kind: str = "audit"
+
+
+def history_timeline(
+    lines: Sequence[EntryLine[E]],
+    audit: Sequence[services.AuditRow],
+    names: Mapping[int, str],
+    variant: rules.Variant,
+) -> list[EntryLine[E] | AuditShown]:
+    """Return a game's entries and its audit lines in time order, in the page's language.
+
+    An entry and a line of the same moment: the entry first. The cards stay codes, for the
+    page's ``suits`` to show in its letters and colours.
+    """
+    shown = [
+        AuditShown(line.at, services.audit_text(line, names, variant, language(), codes=True))
+        for line in audit
+    ]
+    merged: list[EntryLine[E] | AuditShown] = []
+    merged.extend(
+        heapq.merge(
+            lines,
+            shown,
+            key=lambda item: _utc_time(
+                item.at if isinstance(item, AuditShown) else item.first.created_at
+            ),
+        )
+    )
+    return merged
+
+
+def _utc_time(moment: datetime) -> datetime:
+    # SQLite gives back the UTC times it stored without their zone.
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
 def line_of(entries: Sequence[services.EntryRow], entry_id: int) -> EntryLine[services.EntryRow]:
     """Return the line of the entry a row belongs to."""
     return next(line for line in entry_lines(entries) if entry_id in {r.id for r in line.rows})
@@ -331,7 +419,8 @@ def entry_cards(entry: Entered) -> str:
 
 def entry_cards_label(entry: services.EntryRow) -> str:
     """Return the cards an entry put down, in the page's language."""
-    return " ".join(card_label(_stored_code(card)) for card in entry.cards)
+    lang = language()
+    return " ".join(card_label(_stored_code(card), lang) for card in entry.cards)
 
 
 def _stored_code(card: services.CardRow | TableCard) -> str:

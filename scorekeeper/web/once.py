@@ -84,13 +84,21 @@ def once_per_form(view: Callable[..., Any]) -> Callable[..., Any]:
 
 def _remember(response: BaseResponse) -> str:
     """Remember where the answer went, and the keys it gave this browser."""
-    return json.dumps({"location": response.headers.get("Location"), "keys": g.kept_keys})
+    return json.dumps(
+        {
+            "location": response.headers.get("Location"),
+            "keys": g.kept_keys,
+            "group_keys": g.get("kept_group_keys", {}),
+        }
+    )
 
 
 def _replay(record: IdempotencyRecord) -> BaseResponse:
     said = json.loads(record.body or "{}")
     for public_id, key in said.get("keys", {}).items():
         access.keep_key(public_id, key)
+    for public_id, key in said.get("group_keys", {}).items():
+        access.keep_key(public_id, key, where=access.GROUP_KEYS)
     return redirect(said.get("location") or _back(), 303)
 
 

@@ -16,33 +16,38 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import get_locale, gettext
+from flask_babel import format_date, format_decimal, get_locale, gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import SelectChoice
 
-from scorekeeper import rules, services
+from scorekeeper import rules, services, transfer
 from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE, LANGUAGES
 from scorekeeper.keys import Access, SessionKeys
-from scorekeeper.models import GameSession
+from scorekeeper.models import GameSession, Group
 from scorekeeper.web import access, helpers
+from scorekeeper.web.chart import chart_of
 from scorekeeper.web.forms import (
+    NEW_GROUP,
     ButtonForm,
     CorrectForm,
     EndForm,
     FinishForm,
     LayoffForm,
     MeldForm,
+    MergeForm,
     RenameForm,
     Seated,
+    SeatForm,
     SessionForm,
     SwapForm,
     end_form,
     finish_form,
     player_choices,
+    seat_form,
 )
 from scorekeeper.web.once import new_token, once_per_form
 
@@ -55,6 +60,8 @@ REFUSED = (rules.RulesError, services.InvalidRequestError)
 ONE_YEAR = 365 * 24 * 60 * 60
 # The session page shows this many of the latest games; the history page shows them all.
 RECENT_GAMES = 5
+# The session page's chart draws the running totals of this many latest games at most.
+CHART_GAMES = 30
 # The finish form's "Show the settlement" button: its GET previews; without it the hands in the
 # address only fill the form in (a reopened game's hands as they were booked).
 PREVIEW = "show"
@@ -71,6 +78,7 @@ LIVE_SECONDS = 2
 
 
 bp.before_request(access.let_in)
+bp.before_request(access.let_into_group)
 
 
 @bp.after_request
@@ -85,6 +93,7 @@ def _keys_stay_out_of_caches(response: BaseResponse) -> BaseResponse:
         or g.get("access") is not None
         or "key" in request.args
         or access.held_keys()
+        or access.held_keys(access.GROUP_KEYS)
     ):
         response.headers["Cache-Control"] = "no-store"
     return response
@@ -107,6 +116,7 @@ bp.add_app_template_filter(helpers.entry_cards, "entry_cards")
 bp.add_app_template_filter(helpers.entry_cards_label, "entry_cards_label")
 bp.add_app_template_filter(helpers.cards_label, "cards_label")
 bp.add_app_template_filter(helpers.bdi, "bdi")
+bp.add_app_template_filter(helpers.said, "said")
 
 
 @bp.app_context_processor
@@ -126,6 +136,8 @@ def _here() -> str:
         return request.path + (f"?{query}" if query else "")
     if g.get("public_id") is not None:
         return url_for("web.session_page", public_id=g.public_id)
+    if g.get("group") is not None:
+        return url_for("web.group_page", group_id=g.group.public_id)
     return url_for("web.home")
 
 
@@ -193,6 +205,7 @@ def language(code: str) -> BaseResponse:
 def home() -> Page:
     """Show the form that starts a session, and the sessions this phone can open."""
     mine = services.sessions_opened_by(access.held_keys())
+    groups = services.groups_opened_by(access.held_keys(access.GROUP_KEYS))
     form = SessionForm()
     # "Play again" from a finished session: the same players and target, for a phone that
     # holds that session's key (nobody else learns its names).
@@ -202,16 +215,54 @@ def home() -> Page:
         end = variant.house_rules["end"]
         form = SessionForm(
             data={
-                "names": [player.name for player in again.players],
+                "names": [player.name for player in again.seated],
                 "variant": variant.name,
                 **variant.house_rules,
                 "end": next(iter(end)),
                 **end,
                 # The deal goes on where the session left it: whoever would have dealt next.
-                "dealer": str(services.next_dealer(again).seat),
+                "dealer": str(again.seated.index(services.next_dealer(again))),
+                # The same people play again: the session stays in their group.
+                "group": _group_id_of(again, groups),
             }
         )
-    return render_template("home.html", form=form, mine=mine, **_session_choices())
+    elif request.args.get("group"):
+        # "Start a session in this group" from a group's page.
+        chosen = request.args["group"]
+        if any(group.public_id == chosen and granted == Access.EDIT for group, granted in groups):
+            form.group.data = chosen
+    return _home_page(form, mine, groups)
+
+
+def _group_id_of(session: GameSession, groups: list[tuple[Group, Access]]) -> str:
+    """Return the id of a session's group if this phone may add sessions to it, else ""."""
+    return next(
+        (
+            group.public_id
+            for group, granted in groups
+            if group.id == session.group_id and granted == Access.EDIT
+        ),
+        "",
+    )
+
+
+def _home_page(
+    form: SessionForm,
+    mine: list[GameSession],
+    groups: list[tuple[Group, Access]],
+    status: int = 200,
+) -> Page:
+    """Show the start page: the new-session form with this phone's groups, and its sessions."""
+    form.offer_groups(
+        [(group.public_id, group.name) for group, granted in groups if granted == Access.EDIT]
+    )
+    return render_template(
+        "home.html",
+        form=form,
+        mine=mine,
+        groups=[group for group, _granted in groups],
+        **_session_choices(),
+    ), status
 
 
 def _session_choices() -> dict[str, Any]:
@@ -249,9 +300,11 @@ def back_to_the_start() -> BaseResponse:
 def create_session() -> Answer:
     """Seat the players, open the session and deal its first game."""
     form = SessionForm()
+    groups = services.groups_opened_by(access.held_keys(access.GROUP_KEYS))
     if form.validate_on_submit():
         keys = SessionKeys.new()
         try:
+            group = _group_chosen(form, groups)
             session = services.create_session(
                 form.player_names(),
                 None,
@@ -260,16 +313,34 @@ def create_session() -> Answer:
                 house_rules=form.house_rules(),
                 start_first_game=True,
                 keys=keys,
+                group=group,
             )
-        except REFUSED as error:
+        except (*REFUSED, services.NotFoundError) as error:
             db.session.rollback()
             form.form_errors.append(helpers.rules_message(error))
         else:
-            # This browser started the session: it keeps the edit key.
+            # This browser started the session: it keeps the edit key, and a new group's.
             access.keep_key(session.public_id, keys.edit)
+            if isinstance(group, services.NewGroup):
+                access.keep_key(group.public_id, group.keys.edit, where=access.GROUP_KEYS)
             return redirect(url_for("web.session_page", public_id=session.public_id))
     mine = services.sessions_opened_by(access.held_keys())
-    return render_template("home.html", form=form, mine=mine, **_session_choices()), 422
+    return _home_page(form, mine, groups, 422)
+
+
+def _group_chosen(
+    form: SessionForm, groups: list[tuple[Group, Access]]
+) -> int | services.NewGroup | None:
+    """Return the group the new session joins: one whose edit key this phone holds, or new."""
+    chosen = str(form.group.data or "")
+    if not chosen:
+        return None
+    if chosen == NEW_GROUP:
+        return services.NewGroup(str(form.group_name.data or ""), SessionKeys.new())
+    for group, granted in groups:
+        if group.public_id == chosen and granted == Access.EDIT:
+            return int(group.id)
+    raise services.NotFoundError("no_group")
 
 
 @bp.get("/sessions/<public_id>")
@@ -326,25 +397,34 @@ def history(public_id: str) -> Page:
     """Show every game with its points, its entries in order and its settlement."""
     session = _session()
     variant = services.variant_of(session)
-    player_ids = [player.id for player in session.players]
+    names = _names(session.players)
+    audit = services.session_audit(session.id)  # every game's, in one query
+    played = services.games_of(session)
     games = [
         {
             "game": game,
-            "points": services.history_points(game, player_ids),
+            # Each game's own players: who sat at the table when it was dealt.
+            "points": services.history_points(
+                game, [player.id for player in session.players if player.plays_in(game.number)]
+            ),
             "lines": {line.player_id: line for line in game.settlement_lines},
             "groupings": services.hand_groupings(variant, game.settlement_lines),
-            "lines_of_entries": helpers.entry_lines(game.entries),
+            # The entries with the corrections, deletes, undos and reopens between them.
+            "timeline": helpers.history_timeline(
+                helpers.entry_lines(game.entries), audit.get(game.id, []), names, variant
+            ),
         }
-        for game in services.games_of(session)
+        for game in played
     ]
-    scores = services.session_scores(session)
+    scores = services.scores_of_games(session, played)
     return render_template(
         "history.html",
         session=session,
-        standing_order=helpers.standing_order(variant, session.players, scores.totals),
+        standing_order=helpers.standing_order(variant, session.seated, scores.totals)
+        + session.left,
         scores=scores,
         games=games,
-        names=_names(session.players),
+        names=names,
         house_rules=helpers.house_rules_said(variant),
         doubles_never_melded=variant.house_rules.get("romme_doubling") == "loser",
     )
@@ -863,17 +943,20 @@ def _session_page(
     problem: str | None = None,
 ) -> Page:
     """Render the session page, with the forms of the current game while it is open."""
-    # Only the latest games: a session of a thousand games must not slow the page down.
-    scores = services.session_scores(session, latest=RECENT_GAMES + 1)
-    # A game in progress is the newest, so it is among the latest.
-    current = next((past for past in scores.games if past.status == "open"), None)
+    # Only the latest games, read once for the list and the chart: a session of a thousand
+    # games must not slow the page down (the sheet draws them all).
+    scores = services.session_scores(session, latest=CHART_GAMES)
+    # A game in progress is the newest.
+    current = next((past for past in scores.games[-1:] if past.status == "open"), None)
     game = services.read_game(current.id) if current is not None else None
-    dealt = services.games_played(session)
+    dealt = scores.games[-1].number if scores.games else 0
     variant = services.variant_of(session)
     context: dict[str, Any] = {
         "session": session,
         "variant": variant,
-        "standing_order": helpers.standing_order(variant, session.players, scores.totals),
+        # Those who left the table keep their totals, below the standing.
+        "standing_order": helpers.standing_order(variant, session.seated, scores.totals)
+        + session.left,
         "scores": scores,
         "standing": scores.standing,
         "names": _names(session.players),
@@ -890,6 +973,8 @@ def _session_page(
         "key_to_keep": access.key_to_keep(session.public_id),
         "not_kept": access.not_kept_notice(),
         "live_seconds": LIVE_SECONDS,
+        **_looking_back(services.read_sheet(session, scores), in_play=game is not None),
+        "group": _group_held(session),
     }
     # A page with keys in its links is kept in no cache.
     g.no_store = bool(context["share"])
@@ -1016,16 +1101,64 @@ def change_end(public_id: str) -> Answer:
     return _change_page(session, status=422, end=form)
 
 
+@bp.post("/sessions/<public_id>/players")
+@once_per_form
+def seat_player(public_id: str) -> Answer:
+    """Seat a new player between games, at the place chosen."""
+    session = _session()
+    form = seat_form(session.seated)
+    if form.validate_on_submit():
+        try:
+            services.seat_player(session.id, form.name.data or "", form.seat.data)
+        except services.ConflictError as error:
+            # A game started meanwhile (on another phone), or the session is over.
+            db.session.rollback()
+            return _change_page(session, status=409, problem=helpers.rules_message(error))
+        except REFUSED as error:
+            db.session.rollback()
+            form.name.errors = [helpers.rules_message(error)]
+        else:
+            name = " ".join((form.name.data or "").split())
+            flash(gettext("%(name)s sits at the table from the next game.", name=name))
+            return _to_session()
+    return _change_page(session, status=422, seat=form)
+
+
+@bp.route("/sessions/<public_id>/players/<int:player_id>/leave", methods=["GET", "POST"])
+@once_per_form
+def unseat_player(public_id: str, player_id: int) -> Answer:
+    """Ask, then let a player leave the table between games; their points stay."""
+    session = _session()
+    g.session_id = session.id
+    player = next((player for player in session.seated if player.id == player_id), None)
+    if player is None:
+        raise services.NotFoundError("no_such_player")
+    form = ButtonForm()
+    if request.method == "GET":
+        return render_template("leave.html", session=session, player=player, form=form)
+    _check_button()
+    name = player.name
+    try:
+        services.unseat_player(session.id, player_id)
+    except REFUSED as error:
+        db.session.rollback()
+        return _change_page(session, status=422, problem=helpers.rules_message(error))
+    flash(gettext("%(name)s has left the table; their points stay.", name=name))
+    return _to_session()
+
+
 def _change_page(
     session: GameSession,
     *,
     status: int = 200,
     renamed: tuple[int, RenameForm] | None = None,
     end: EndForm | None = None,
+    seat: SeatForm | None = None,
+    problem: str | None = None,
 ) -> Page:
     variant = services.variant_of(session)
     # Each player's form shows their name, or what was typed where a rename was refused.
-    names = {player.id: RenameForm(formdata=None, name=player.name) for player in session.players}
+    names = {player.id: RenameForm(formdata=None, name=player.name) for player in session.seated}
     if renamed is not None:
         names[renamed[0]] = renamed[1]
     in_play = any(game.status == "open" for game in services.game_summaries(session, latest=1))
@@ -1034,6 +1167,185 @@ def _change_page(
         session=session,
         names=names,
         end=end or end_form(variant, formdata=None),
+        seat=seat or seat_form(session.seated, formdata=None),
+        variant=variant,
+        problem=problem,
         in_play=in_play,
         over=session.status != "open",
     ), status
+
+
+# --- the score sheet, the chart of the totals and the result to share --------------------------
+
+
+@bp.get("/sessions/<public_id>/sheet")
+def sheet(public_id: str) -> Page:
+    """Show the score sheet: a row per game, a column per player, the chart of the totals."""
+    session = _session()
+    sheet = services.read_sheet(session)
+    variant = sheet.rule_system
+    return render_template(
+        "sheet.html",
+        sheet=sheet,
+        names=sheet.names,
+        chart=chart_of(sheet) if sheet.games_ended else None,
+        day=_day(sheet),
+        house_rules=helpers.house_rules_said(variant),
+        points_name=variant.points_name(helpers.language()),
+        end=sheet.end.render(helpers.language()),
+    )
+
+
+@bp.get("/sessions/<public_id>/chart.svg")
+def chart_svg(public_id: str) -> BaseResponse:
+    """Draw the chart of the totals alone, as an SVG file."""
+    chart = chart_of(services.read_sheet(_session()))
+    svg = render_template("_chart.html", chart=chart) if chart is not None else _NO_CHART
+    return BaseResponse(svg, mimetype="image/svg+xml")
+
+
+# A session without a game has nothing to draw yet: an empty picture, not an error.
+_NO_CHART = '<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 360 220"/>'
+
+
+@bp.get("/sessions/<public_id>/sheet.csv")
+def sheet_csv(public_id: str) -> BaseResponse:
+    """Download the sheet as CSV, its header row in the page's language."""
+    session = _session()
+    text = services.sheet_csv(services.read_sheet(session), helpers.language())
+    return _download(text, "text/csv", f"{_file_name(session)}.csv")
+
+
+@bp.get("/sessions/<public_id>/export.json")
+def export_session(public_id: str) -> BaseResponse:
+    """Download the session as the JSON document that ``scorekeeper import`` reads."""
+    session = _session()
+    session_id, name = session.id, _file_name(session)
+    # The export reads in a transaction of its own: one snapshot on PostgreSQL.
+    db.session.rollback()
+    document = transfer.export_sessions(session_id)
+    return _download(transfer.dumps(document), "application/json", f"{name}.json")
+
+
+def _looking_back(sheet: services.Sheet, *, in_play: bool) -> dict[str, Any]:
+    """Return the session page's chart and, between games, the result to share.
+
+    The sharing script is left off while a game is open: the game page stays as light.
+    """
+    result = None
+    if not in_play and sheet.games_ended:
+        result = services.result_text(sheet, helpers.language(), _day(sheet))
+    return {"chart": chart_of(sheet) if sheet.games_ended else None, "result_text": result}
+
+
+def _day(sheet: services.Sheet) -> str:
+    """Return the day a session started, in the page's language (``24.11.2026``)."""
+    return str(format_date(sheet.created_at, "medium"))
+
+
+def _file_name(session: GameSession) -> str:
+    """Return a download's name without its ending: the rule system and the day it started."""
+    return f"{session.variant}-{format_date(session.created_at, 'yyyy-MM-dd')}"
+
+
+def _download(text: str, mimetype: str, name: str) -> BaseResponse:
+    """Answer a file to save, in UTF-8."""
+    answer = BaseResponse(text, mimetype=mimetype)
+    answer.headers.set("Content-Disposition", "attachment", filename=name)
+    return answer
+
+
+# --- groups ----------------------------------------------------------------------------------
+
+
+@bp.get("/groups/<group_id>")
+def group_page(group_id: str) -> Page:
+    """Show a group's statistics per rule system and its sessions (its key opened it)."""
+    return _group_page(g.group)
+
+
+@bp.post("/groups/<group_id>/merges")
+@once_per_form
+def merge_names(group_id: str) -> Answer:
+    """Count two names of the group as one person ("Anni" is "Anna")."""
+    group: Group = g.group
+    form = MergeForm()
+    if form.validate_on_submit():
+        try:
+            services.merge_names(group.id, form.name.data or "", form.same_as.data or "")
+        except REFUSED as error:
+            db.session.rollback()
+            form.same_as.errors = [helpers.rules_message(error)]
+        else:
+            said = gettext(
+                "“%(name)s” counts as “%(same_as)s” now.",
+                name=" ".join((form.name.data or "").split()),
+                same_as=" ".join((form.same_as.data or "").split()),
+            )
+            flash(said, "success")
+            return redirect(url_for("web.group_page", group_id=group.public_id))
+    return _group_page(group, merge_form=form, status=422)
+
+
+@bp.post("/groups/<group_id>/keep")
+def keep_group(group_id: str) -> BaseResponse:
+    """Keep a group link's key on this phone on purpose, as a session's (``keep_session``)."""
+    _check_button()
+    key = request.form.get("key", "")
+    services.access_to_group(group_id, key or None, Access.VIEW)
+    access.keep_on_purpose(group_id, key, access.GROUP_KEYS)
+    flash(gettext("This group is kept on this phone."), "success")
+    return redirect(url_for("web.group_page", group_id=group_id))
+
+
+@bp.post("/groups/<group_id>/forget")
+def forget_group(group_id: str) -> BaseResponse:
+    """Take a group off this phone's list; it stays for every other phone with its key."""
+    _check_button()
+    access.forget_key(group_id, access.GROUP_KEYS)
+    flash(
+        gettext("The group is off this phone's list. It stays for every phone that has its link."),
+        "success",
+    )
+    return redirect(url_for("web.home"))
+
+
+def _group_page(group: Group, *, merge_form: MergeForm | None = None, status: int = 200) -> Page:
+    statistics = services.read_statistics(group)
+    share = access.share_links(group.public_id, access.GROUP_KEYS)
+    # A page with keys in its links is kept in no cache.
+    g.no_store = bool(share)
+    names = sorted(
+        {player.name for session in statistics.sessions.sessions for player in session.players},
+        key=lambda name: (name.casefold(), name),
+    )
+    return render_template(
+        "group.html",
+        group=group,
+        statistics=statistics,
+        merge_form=merge_form or MergeForm(formdata=None),
+        names=names,
+        share=share,
+        key_to_keep=access.key_to_keep(group.public_id, access.GROUP_KEYS),
+        not_kept=access.not_kept_notice(),
+        button_form=ButtonForm(formdata=None),
+    ), status
+
+
+def _average(value: float | None) -> str:
+    """Return points per game with one decimal in the page's language (``40,5`` in German)."""
+    if value is None:
+        return "–"
+    return str(format_decimal(value, "#,##0.0"))
+
+
+bp.add_app_template_filter(_average, "average")
+
+
+def _group_held(session: GameSession) -> Group | None:
+    """Return a session's group when this phone holds its key (the session page links it)."""
+    held = access.held_keys(access.GROUP_KEYS)
+    if session.group_id is None or not held:
+        return None
+    groups = services.groups_opened_by(held)
+    return next((group for group, _granted in groups if group.id == session.group_id), None)

@@ -71,7 +71,9 @@ def test_a_boathouse_game_for_five_is_played_and_settled_at_360_pixels(
         phone.tap('button[data-mode="meld"]')
     record(phone, "5♣", "5♦", "5♥", player="Cid")
     record(phone, "Q♠", player="Dan", onto="K♠ A♠ 2♠")
+    # Eve puts down the 6 cards dealt to five in one turn: a Rommé hand can have happened.
     record(phone, "J♥", "Q♥", "K♥", player="Eve")
+    record(phone, "8♣", "9♣", "10♣")
     fits()
     # Melds score nothing (B4): the game shows no line of zeros, only who deals and plays first.
     points = page.locator(".game .points-line").inner_text()

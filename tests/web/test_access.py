@@ -177,7 +177,12 @@ def test_an_idempotent_repeat_without_the_key_gets_404_not_the_first_answer(app:
 
 def test_the_openapi_document_names_the_bearer_keys(client: FlaskClient) -> None:
     document = client.get(f"{API}/openapi.json").get_json()
-    assert set(document["components"]["securitySchemes"]) == {"editKey", "viewKey"}
+    assert set(document["components"]["securitySchemes"]) == {
+        "editKey",
+        "viewKey",
+        "groupEditKey",
+        "groupViewKey",
+    }
     meld = document["paths"]["/api/v1/games/{game_id}/melds"]["post"]
     assert meld["security"] == [{"editKey": []}]
     read = document["paths"]["/api/v1/games/{game_id}"]["get"]

@@ -449,6 +449,7 @@ def test_a_new_session_seats_the_players_in_order_and_is_open(client: FlaskClien
     assert body["status"] == "open"
     keys = {"edit_key": body.pop("edit_key"), "view_key": body.pop("view_key")}
     assert all(isinstance(key, str) and len(key) >= 32 for key in keys.values())
+    assert body.pop("group") is None  # the new session's group, said once when it is made
     assert ok(client.get(f"{API}/sessions/{body['id']}")) == body
 
 
@@ -1109,12 +1110,13 @@ def test_a_romme_hand_is_inferred_when_romme_is_left_out(table: Table) -> None:
     meld = table.meld(table.bob, "2♣ 3♣ 4♣")
     table.layoff(table.cid, meld["id"], "5♣")
     table.meld(table.ann, "6♠ 6♥ 6♦")
+    table.meld(table.ann, "9♥ 10♥ J♥")
     table.layoff(table.ann, meld["id"], "6♣")
     body = ok(table.finish(table.ann, {table.bob: "A♠ 7♥", table.cid: "K♣"}))
     assert body["romme"] is True
     assert body["settlement"] == {str(table.ann): 64, str(table.bob): 0, str(table.cid): 0}
     assert table.get_session()["totals"] == {
-        str(table.ann): 18 + 6 + 64,
+        str(table.ann): 18 + 29 + 6 + 64,
         str(table.bob): 9,
         str(table.cid): 5,
     }
@@ -1133,13 +1135,48 @@ def test_no_romme_hand_is_inferred_when_the_winner_put_cards_down_earlier(table:
 def test_a_possible_romme_hand_can_be_declined(table: Table) -> None:
     table.meld(table.bob, "2♣ 3♣ 4♣")
     table.meld(table.ann, "6♠ 6♥ 6♦")
+    table.meld(table.ann, "9♥ 10♥ J♥ Q♥")
     body = ok(table.finish(table.ann, {table.bob: "A♠", table.cid: "K♣"}, romme=False))
     assert body["romme"] is False
     assert body["settlement"][str(table.ann)] == 25
 
 
+@pytest.mark.parametrize(
+    ("melds", "layoff", "count"),
+    [
+        pytest.param([], "7♣", 1, id="a single card laid off"),
+        pytest.param(["K♠ K♥ K♦"], "7♣", 4, id="K K K and a card laid off"),
+    ],
+)
+def test_a_winner_who_put_down_fewer_cards_than_dealt_has_no_romme_hand(
+    table: Table, melds: list[str], layoff: str, count: int
+) -> None:
+    meld = table.meld(table.bob, "4♣ 5♣ 6♣")
+    for cards in melds:
+        table.meld(table.ann, cards)
+    table.layoff(table.ann, meld["id"], layoff)
+    hands = {table.bob: "A♠", table.cid: "9♦"}
+    before = table.state()
+    preview = ok(
+        table.post(
+            "settlement",
+            {"winner": table.ann, "hands": {str(player): cards for player, cards in hands.items()}},
+        )
+    )
+    assert (preview["romme"], preview["romme_possible"]) == (False, False)
+    assert f"Ann put down {count} card" in preview["romme_reason"]
+    error = refused(table.finish(table.ann, hands, romme=True), 422)
+    assert f"Ann put down {count} card" in error
+    assert "at least the 7 cards dealt" in error
+    assert table.state() == before
+    body = ok(table.finish(table.ann, hands))
+    assert body["romme"] is False
+    assert body["settlement"][str(table.ann)] == 15 + 9
+
+
 def test_romme_null_counts_as_left_out(table: Table) -> None:
     table.meld(table.ann, "6♠ 6♥ 6♦")
+    table.meld(table.ann, "9♥ 10♥ J♥ Q♥")
     body = ok(table.finish(table.ann, {table.bob: "A♠", table.cid: "K♣"}, romme=None))
     assert body["romme"] is True
     assert body["settlement"][str(table.ann)] == 50
@@ -1283,6 +1320,7 @@ def test_the_settlement_preview_shows_the_finish_and_writes_nothing(table: Table
 def test_the_settlement_preview_tells_whether_a_romme_hand_is_possible(table: Table) -> None:
     table.meld(table.bob, "2♣ 3♣ 4♣")
     table.meld(table.ann, "6♠ 6♥ 6♦")
+    table.meld(table.ann, "9♥ 10♥ J♥ Q♥")
     hands = {str(table.bob): "A♠", str(table.cid): "K♣"}
     before = table.state()
     preview = ok(table.post("settlement", {"winner": table.ann, "hands": hands}))
@@ -1330,6 +1368,7 @@ def test_finish_takes_the_points_the_table_counted_instead_of_cards(client: Flas
     game = client.post(f"/api/v1/sessions/{session['id']}/games").json
     client.post(f"/api/v1/games/{game['id']}/melds", json={"player": bob, "cards": "6♠ 6♥ 6♦"})
     client.post(f"/api/v1/games/{game['id']}/melds", json={"player": ann, "cards": "2♣ 3♣ 4♣"})
+    client.post(f"/api/v1/games/{game['id']}/melds", json={"player": ann, "cards": "9♥ 10♥ J♥ Q♥"})
     finish = client.post(
         f"/api/v1/games/{game['id']}/finish",
         json={"winner": ann, "hands": {str(bob): 23, str(cid): "A♠ 7♥"}, "romme": True},
@@ -1337,7 +1376,8 @@ def test_finish_takes_the_points_the_table_counted_instead_of_cards(client: Flas
     assert finish.status_code == 200
     assert finish.json["hand_points"] == {str(bob): 23, str(cid): 22}
     assert finish.json["settlement"] == {str(ann): 2 * (23 + 22), str(bob): 0, str(cid): 0}
-    assert finish.json["session"]["totals"] == {str(ann): 9 + 90, str(bob): 18, str(cid): 0}
+    totals = {str(ann): 9 + 39 + 90, str(bob): 18, str(cid): 0}
+    assert finish.json["session"]["totals"] == totals
 
 
 @pytest.mark.parametrize("points", [0, 1, 397, -5, True])

@@ -368,7 +368,8 @@ def test_a_correction_keeps_a_joker_and_its_copies(client: FlaskClient) -> None:
 
 def test_every_loser_books_minus_their_hand_and_a_joker_costs_thirty(client: FlaskClient) -> None:
     table = Table(client, ["Ann", "Bob", "Cid"])
-    table.melds("Ann", "Q♣ K♣ A♣", "3♦ 3♥ 3♠")
+    # All 13 cards dealt put down in one go: a Hand-Rommé.
+    table.melds("Ann", "Q♣ K♣ A♣", "3♦ 3♥ 3♠", "5♠ 6♠ 7♠ 8♠", "9♥ 9♦ 9♣")
     finish = table.finish("Ann", {"Bob": "A♠ JKR", "Cid": "7♥"})
     assert finish["settlement"] == table.by_id({"Ann": 0, "Bob": -41, "Cid": -7})
     assert finish["hand_points"] == table.by_id({"Bob": 41, "Cid": 7})
@@ -377,10 +378,21 @@ def test_every_loser_books_minus_their_hand_and_a_joker_costs_thirty(client: Fla
     assert finish["session"]["to_go"] == table.by_id({"Ann": 500, "Bob": 459, "Cid": 493})
 
 
+def test_a_hand_romme_needs_the_thirteen_cards_dealt(client: FlaskClient) -> None:
+    table = Table(client, ["Ann", "Bob"], rules={"hand_romme_doubles": True})
+    table.melds("Ann", "Q♣ K♣ A♣", "3♦ 3♥ 3♠", "5♠ 6♠ 7♠ 8♠")
+    hands = {str(table.ids["Bob"]): "A♠ JKR"}
+    body = {"winner": table.ids["Ann"], "hands": hands}
+    error = refused(table.post("finish", {**body, "romme": True}), 422)
+    assert "Ann put down 10 cards" in error and "the 13 cards dealt" in error
+    finish = table.finish("Ann", {"Bob": "A♠ JKR"})
+    assert (finish["romme"], finish["settlement"]) == (False, table.by_id({"Ann": 0, "Bob": -41}))
+
+
 def test_the_house_rules_price_the_joker_and_double_a_hand_romme(client: FlaskClient) -> None:
     rules = {"joker_in_hand": 20, "hand_romme_doubles": True}
     table = Table(client, ["Ann", "Bob"], rules=rules)
-    table.melds("Ann", "Q♣ K♣ A♣", "3♦ 3♥ 3♠")
+    table.melds("Ann", "Q♣ K♣ A♣", "3♦ 3♥ 3♠", "5♠ 6♠ 7♠ 8♠", "9♥ 9♦ 9♣")
     finish = table.finish("Ann", {"Bob": "A♠ JKR"})
     assert finish["hand_points"] == table.by_id({"Bob": 31})
     assert finish["settlement"] == table.by_id({"Ann": 0, "Bob": -62})

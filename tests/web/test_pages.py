@@ -701,6 +701,7 @@ def test_the_finish_preview_shows_the_settlement_and_writes_nothing(
 ) -> None:
     table = start(client)
     meld(client, table, "Ann", "qc kc ac")
+    meld(client, table, "Ann", "4d 5d 6d 7d")  # a Rommé hand puts down 7 cards at least
     response = client.post(
         f"/games/{table.game}/finish",
         data=finish_data(table, "Ann", {"Bob": "kd 7h", "Cid": "as"}),
@@ -718,7 +719,7 @@ def test_the_finish_preview_shows_the_settlement_and_writes_nothing(
     with app.app_context():
         assert services.get_game(table.game).status == "open"
     assert count(app, SettlementLine) == 0
-    assert totals(app, table.session_pk)["Ann"] == 30
+    assert totals(app, table.session_pk)["Ann"] == 52
 
 
 def test_the_preview_says_when_no_romme_hand_is_possible(client: FlaskClient, app: Flask) -> None:
@@ -731,9 +732,49 @@ def test_the_preview_says_when_no_romme_hand_is_possible(client: FlaskClient, ap
         data=finish_data(table, "Ann", {"Bob": "kd", "Cid": "2s"}),
     )
     page = text(response.get_data(as_text=True))
-    assert "No Rommé hand: Ann put cards down in an earlier turn." in page
+    assert "Ann put cards down before another player's entry, so this is no Rommé hand." in page
     assert "Ann went out +12" in page
     assert 'name="romme" id="romme-2" value="no" checked>' in response.get_data(as_text=True)
+
+
+def test_a_winner_whose_last_turn_laid_off_one_card_is_offered_no_romme_hand(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    meld(client, table, "Bob", "4c 5c 6c")
+    lay_off(client, table, "Ann", meld_id(app, table, 1), "7c")
+    response = client.post(
+        f"/games/{table.game}/finish", data=finish_data(table, "Ann", {"Bob": "kd", "Cid": "2s"})
+    )
+    page = text(response.get_data(as_text=True))
+    assert (
+        "Ann put down 1 card after the other players' entries; a Rommé hand puts down at least "
+        "the 7 cards dealt, so this is no Rommé hand." in page
+    )
+    assert "Ann went out +12" in page
+    refused = client.post(
+        f"/games/{table.game}/finish",
+        data={**finish_data(table, "Ann", {"Bob": "kd", "Cid": "2s"}, romme="yes"), "confirm": "1"},
+    )
+    assert refused.status_code == 422
+    assert "the 7 cards dealt" in text(refused.get_data(as_text=True))
+    assert count(app, SettlementLine) == 0
+
+
+def test_a_proposed_romme_hand_says_why_so_the_recorder_can_decide(client: FlaskClient) -> None:
+    table = start(client)
+    meld(client, table, "Bob", "5s 5h 5c")
+    meld(client, table, "Ann", "qc kc ac")
+    meld(client, table, "Ann", "4d 5d 6d 7d")
+    response = client.post(
+        f"/games/{table.game}/finish", data=finish_data(table, "Ann", {"Bob": "kd", "Cid": "2s"})
+    )
+    page = text(response.get_data(as_text=True))
+    assert (
+        "Every entry of Ann comes after the other players' entries, with 7 cards (7 were dealt): "
+        "a Rommé hand is possible. If Ann put cards down in an earlier turn, choose “No”." in page
+    )
+    assert "Ann went out +24" in page
 
 
 def test_confirming_books_the_doubled_romme_settlement_and_the_totals(
@@ -741,6 +782,7 @@ def test_confirming_books_the_doubled_romme_settlement_and_the_totals(
 ) -> None:
     table = start(client)
     meld(client, table, "Ann", "qc kc ac")
+    meld(client, table, "Ann", "4d 5d 6d 7d")  # a Rommé hand puts down 7 cards at least
     data = finish_data(table, "Ann", {"Bob": "kd 7h", "Cid": "as"}, romme="yes")
     response = client.post(
         f"/games/{table.game}/finish", data={**data, "confirm": "1"}, follow_redirects=True
@@ -756,7 +798,7 @@ def test_confirming_books_the_doubled_romme_settlement_and_the_totals(
         assert lines[table.players["Bob"]].hand == "K♦ 7♥"
         assert lines[table.players["Bob"]].factor == 2
         assert lines[table.players["Ann"]].gain == 64
-    assert totals(app, table.session_pk) == {"Ann": 94, "Bob": 0, "Cid": 0}
+    assert totals(app, table.session_pk) == {"Ann": 116, "Bob": 0, "Cid": 0}
 
 
 def test_confirming_without_a_romme_hand_counts_the_hands_once(
@@ -774,6 +816,7 @@ def test_the_confirm_form_carries_exactly_the_previewed_values(
 ) -> None:
     table = start(client)
     meld(client, table, "Ann", "qc kc ac")
+    meld(client, table, "Ann", "4d 5d 6d 7d")  # a Rommé hand puts down 7 cards at least
     response = client.post(
         f"/games/{table.game}/finish",
         data=finish_data(table, "Ann", {"Bob": "kd 7h", "Cid": "as"}),
@@ -784,7 +827,7 @@ def test_the_confirm_form_carries_exactly_the_previewed_values(
     assert fields["confirm"] == "1"
     assert fields["romme"] == "yes"
     client.post(f"/games/{table.game}/finish", data=fields)
-    assert totals(app, table.session_pk)["Ann"] == 94
+    assert totals(app, table.session_pk)["Ann"] == 116
 
 
 def test_finishing_with_a_hand_card_on_the_table_is_refused(
@@ -916,6 +959,7 @@ def test_history_shows_each_game_its_entries_in_order_and_its_settlement(
 def test_history_marks_the_doubling_of_a_romme_hand(client: FlaskClient, app: Flask) -> None:
     table = start(client, ("Ann", "Bob"))
     meld(client, table, "Ann", "qc kc ac")
+    meld(client, table, "Ann", "4d 5d 6d 7d")  # a Rommé hand puts down 7 cards at least
     data = finish_data(table, "Ann", {"Bob": "9s"}, romme="yes")
     book(client, table, data)
     page = text(client.get(f"/sessions/{table.session}/history").get_data(as_text=True))
@@ -929,6 +973,7 @@ def test_history_shows_a_hand_given_as_points_as_counted_and_no_settlement_for_a
 ) -> None:
     table = start(client)
     meld(client, table, "Ann", "qc kc ac")
+    meld(client, table, "Ann", "4d 5d 6d 7d")  # a Rommé hand puts down 7 cards at least
     data = {
         **finish_data(table, "Ann", {"Bob": "9s"}, romme="yes"),
         f"points_{table.players['Cid']}": "12",

@@ -103,6 +103,7 @@ def test_a_boathouse_romme_shows_the_doubled_payment(client: FlaskClient, app: F
     table = start(client, names=("Ann", "Bob", "Cid"))
     meld(client, table, "Bob", "4c 5c 6c")
     meld(client, table, "Ann", "jh qh kh")
+    meld(client, table, "Ann", "2s 3s 4s 5s")  # a Rommé hand puts down the 7 cards dealt
     hands = {"Bob": "ac 5h", "Cid": "qd"}
     response = client.post(f"/games/{table.game}/finish", data=finish_data(table, "Ann", hands))
     page = text(response.get_data(as_text=True))
@@ -135,6 +136,7 @@ def test_treppenromme_with_seed_003s_doubling_is_chosen_on_the_form(
     assert "Treppenrommé · to 500 points · the hand of a player who never melded doubles" in page
     meld(client, table, "Bob", "4c 5c 6c")
     meld(client, table, "Ann", "jh qh kh")
+    meld(client, table, "Ann", "2d 3d 4d 5d")
     # Cid never melded: his hand doubles; Bob's does not, and Ann's Rommé hand doubles nothing.
     data = finish_data(table, "Ann", {"Bob": "9h", "Cid": "9s"})
     preview = text(client.post(f"/games/{table.game}/finish", data=data).get_data(as_text=True))
@@ -150,7 +152,7 @@ def test_treppenromme_with_seed_003s_doubling_is_chosen_on_the_form(
     with app.app_context():
         session = services.get_session(table.session_pk)
         totals = services.session_scores(session).totals
-    assert totals[table.players["Ann"]] == 30 + 9 + 18
+    assert totals[table.players["Ann"]] == 30 + 14 + 9 + 18
     assert totals[table.players["Bob"]] == 15
 
 

@@ -1,0 +1,300 @@
+"""The audit trail: every correction, delete, undo and reopen of a game, kept with its time.
+
+The use cases write a line in the transaction of their change, from what they read already
+(one INSERT); the line records what was and what it became, never a judgement, and no points
+are read from it. The read side gives a game's lines (the API) or a session's (the history) in
+one query each, and says a line in words in a language.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+import sqlalchemy as sa
+
+from scorekeeper import rules
+from scorekeeper.extensions import db
+from scorekeeper.models import AuditLine, utcnow
+from scorekeeper.services.rows import GAMES, AuditRow, EntryRow, GameState
+
+AUDIT_LINES = AuditLine.__table__
+
+# What a line says, by action and by the kind of entry it names (gettext msgids).
+WORDINGS: dict[str, rules.Wording] = {
+    "corrected": rules.wording("corrected: %(changes)s"),
+    "deleted": rules.wording("deleted: %(entry)s"),
+    "undone": rules.wording("undone: %(entry)s"),
+    "moved": rules.wording("onto %(before)s → %(after)s"),
+    "meld": rules.wording("%(name)s's meld %(cards)s"),
+    "melds": rules.wording("%(name)s's melds %(cards)s"),
+    "layoff": rules.wording("%(name)s's layoff %(cards)s onto %(meld)s"),
+    "swap": rules.wording(
+        "%(name)s's joker swap: %(cards)s for the joker in %(meld)s, the joker into %(new_meld)s"
+    ),
+    "reopened": rules.wording("reopened: %(name)s had won; hands: %(hands)s; points: %(points)s"),
+    "reopened_romme": rules.wording(
+        "reopened: %(name)s had won with a Rommé hand; hands: %(hands)s; points: %(points)s"
+    ),
+    "reopened_abandoned": rules.wording(
+        "reopened: the game had been abandoned; points: %(points)s"
+    ),
+}
+
+
+# --- writing -----------------------------------------------------------------------------------
+
+
+_INSERT = sa.insert(AUDIT_LINES)
+
+
+def write_line(
+    connection: sa.Connection,
+    game_id: int,
+    action: str,
+    before: Mapping[str, Any],
+    after: Mapping[str, Any] | None = None,
+) -> None:
+    """Insert one line of a game's audit trail, in the transaction of the change it records.
+
+    ``before`` (and ``after``) is an entry as ``entry_as_it_stood`` gives it, or for a reopen
+    the result as ``result_taken_back`` gives it.
+    """
+    connection.execute(
+        _INSERT,
+        {
+            "game_id": game_id,
+            "at": utcnow(),
+            "action": action,
+            "entry_id": before.get("id"),
+            "player_id": before.get("player", before.get("winner")),
+            "kind": before.get("type"),
+            "before": json.dumps(before, ensure_ascii=False, sort_keys=True),
+            "after": None
+            if after is None
+            else json.dumps(after, ensure_ascii=False, sort_keys=True),
+        },
+    )
+
+
+_FORGET = sa.delete(AUDIT_LINES).where(AUDIT_LINES.c.game_id == sa.bindparam("game"))
+
+
+def forget_lines(connection: sa.Connection, game_id: int) -> None:
+    """Delete the lines of a game that is removed itself (a game dealt and not played)."""
+    connection.execute(_FORGET, {"game": game_id})
+
+
+def entry_as_it_stood(entry: EntryRow, entries: Sequence[EntryRow]) -> dict[str, Any]:
+    """Return an entry (all its rows) as it stood among a game's ``entries``, for a line.
+
+    As the game's ``entries`` show it (its id, type, player, meld, melds, cards, value), and
+    ``onto``: the cards of the meld a layoff or swap went onto, as that meld was recorded, and
+    ``meld_cards``: the cards of each meld the entry put down (a swap's new meld). A joker is
+    written with the card it stood for, where it stood for one (``JKR=7♠``).
+    """
+    rows = [row for row in entries if row.entry_id == entry.entry_id] or [entry]
+    first = rows[0]
+    stood: dict[str, Any] = {
+        "id": first.id,
+        "type": first.kind,
+        "player": first.player_id,
+        "meld": first.id if first.kind == "meld" else first.meld_id,
+        "cards": [code for row in rows for code in _codes(row)],
+        "value": sum(row.value for row in rows),
+    }
+    if first.kind != "layoff":
+        melds = [row for row in rows if row.kind == "meld"]
+        stood["melds"] = [row.id for row in melds]
+        stood["meld_cards"] = [_codes(row) for row in melds]
+    if first.kind != "meld":
+        onto = next((row for row in entries if row.id == first.meld_id), None)
+        stood["onto"] = _codes(onto) if onto is not None else []
+    return stood
+
+
+def result_taken_back(game: GameState, lines: Sequence[Any]) -> dict[str, Any]:
+    """Return what the end of a game booked, from its settlement lines, for a reopen's line.
+
+    Keyed as the finish answers: the status, ``winner``, ``romme``, the ``hands`` given as
+    cards, ``hand_points`` (before doubling), ``factors``, ``settlement`` (the points gained)
+    and ``points`` (what the game booked, melds included).
+    """
+    return {
+        "status": game.status,
+        "winner": game.winner_id,
+        "romme": game.romme,
+        "hands": {str(line.player_id): line.hand.split() for line in lines if line.hand},
+        "hand_points": {
+            str(line.player_id): line.hand_points for line in lines if line.hand_points is not None
+        },
+        "factors": {str(line.player_id): line.factor for line in lines},
+        "settlement": {str(line.player_id): line.gain for line in lines},
+        "points": {str(line.player_id): line.meld_points + line.gain for line in lines},
+    }
+
+
+def _codes(entry: EntryRow) -> list[str]:
+    return [
+        f"{card.card}={card.stands_for}" if card.stands_for else card.card for card in entry.cards
+    ]
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+_COLUMNS = (
+    AUDIT_LINES.c.id,
+    AUDIT_LINES.c.game_id,
+    AUDIT_LINES.c.at,
+    AUDIT_LINES.c.action,
+    AUDIT_LINES.c.entry_id,
+    AUDIT_LINES.c.player_id,
+    AUDIT_LINES.c.kind,
+    AUDIT_LINES.c.before,
+    AUDIT_LINES.c.after,
+)
+
+
+_OF_GAME = (
+    sa.select(*_COLUMNS)
+    .where(AUDIT_LINES.c.game_id == sa.bindparam("game"))
+    .order_by(AUDIT_LINES.c.at, AUDIT_LINES.c.id)
+)
+
+
+_OF_SESSION = (
+    sa.select(*_COLUMNS)
+    .select_from(AUDIT_LINES.join(GAMES, GAMES.c.id == AUDIT_LINES.c.game_id))
+    .where(GAMES.c.session_id == sa.bindparam("session"))
+    .order_by(AUDIT_LINES.c.at, AUDIT_LINES.c.id)
+)
+
+
+def game_audit(connection: sa.Connection, game_id: int) -> list[AuditRow]:
+    """Return a game's audit trail in time order, in one query."""
+    return [_row(row) for row in connection.execute(_OF_GAME, {"game": game_id})]
+
+
+def session_audit(session_id: int) -> dict[int, list[AuditRow]]:
+    """Return the audit trail of every game of a session, by game, in one query."""
+    lines: dict[int, list[AuditRow]] = defaultdict(list)
+    for row in db.session.connection().execute(_OF_SESSION, {"session": session_id}):
+        line = _row(row)
+        lines[line.game_id].append(line)
+    return dict(lines)
+
+
+def with_audit(game: GameState) -> GameState:
+    """Return a game read by ``read_game`` with its audit trail (one more query)."""
+    return replace(game, audit=game_audit(db.session.connection(), game.id))
+
+
+def _row(row: Sequence[Any]) -> AuditRow:
+    line_id, game_id, at, action, entry_id, player_id, kind, before, after = row
+    return AuditRow(
+        line_id,
+        game_id,
+        at,
+        action,
+        entry_id,
+        player_id,
+        kind,
+        before=json.loads(before),
+        after=json.loads(after) if after is not None else None,
+    )
+
+
+# --- in words ----------------------------------------------------------------------------------
+
+
+def audit_text(
+    line: AuditRow,
+    names: Mapping[int, str],
+    variant: rules.Variant,
+    language: str = "en",
+    *,
+    codes: bool = False,
+) -> str:
+    """Return a line in words in a language, e.g. ``corrected: 7♣ → 7♠, Bob → Ann``.
+
+    ``names`` are the players' names by id. Cards are in the language's letters, or, with
+    ``codes``, in their codes (a page shows those in its own letters and colours). A
+    correction names only what changed; a delete or undo the entry, with its value where the
+    rule system scores melds.
+    """
+    lang = rules.language_of(language)
+
+    def cards(items: Sequence[str]) -> str:
+        if codes:
+            return " ".join(items)
+        return " ".join(_piece(code).label(lang) for code in items)
+
+    def name(player: object) -> str:
+        return names.get(int(str(player)), "") if player is not None else ""
+
+    before, after = line.before, line.after or {}
+    if line.action == "corrected":
+        changes = []
+        if before["cards"] != after.get("cards", before["cards"]):
+            changes.append(f"{cards(before['cards'])} → {cards(after['cards'])}")
+        if before["player"] != after.get("player", before["player"]):
+            changes.append(f"{name(before['player'])} → {name(after['player'])}")
+        if before.get("onto", []) != after.get("onto", before.get("onto", [])):
+            changes.append(
+                WORDINGS["moved"].render(
+                    lang, before=cards(before["onto"]), after=cards(after["onto"])
+                )
+            )
+        return WORDINGS["corrected"].render(lang, changes=", ".join(changes))
+    if line.action in ("deleted", "undone"):
+        said = _entry_said(before, name(before["player"]), cards, lang)
+        if variant.melds_score:
+            said += f" ({before['value']})"
+        return WORDINGS[line.action].render(lang, entry=said)
+    points = ", ".join(f"{name(player)} {value:+d}" for player, value in before["points"].items())
+    if before["winner"] is None:
+        return WORDINGS["reopened_abandoned"].render(lang, points=points)
+    hands = []
+    for player, hand_points in before["hand_points"].items():
+        factor = before["factors"].get(player, 1)
+        counted = f"{hand_points} × {factor}" if factor != 1 else str(hand_points)
+        hand = before["hands"].get(player)
+        shown = f"{cards(hand)} ({counted})" if hand else f"({counted})"
+        hands.append(f"{name(player)} {shown}")
+    wording = WORDINGS["reopened_romme" if before["romme"] else "reopened"]
+    return wording.render(lang, name=name(before["winner"]), hands=", ".join(hands), points=points)
+
+
+def _entry_said(
+    entry: Mapping[str, Any], player: str, cards: Callable[[Sequence[str]], str], lang: str
+) -> str:
+    """Return an entry as a line names it: whose, its kind, its cards, where they went."""
+    melds = entry.get("meld_cards", [])
+    if entry["type"] == "meld":
+        kind = "melds" if len(melds) > 1 else "meld"
+        said = " + ".join(cards(meld) for meld in melds) or cards(entry["cards"])
+        return WORDINGS[kind].render(lang, name=player, cards=said)
+    if entry["type"] == "layoff":
+        return WORDINGS["layoff"].render(
+            lang, name=player, cards=cards(entry["cards"]), meld=cards(entry["onto"])
+        )
+    new_meld = melds[0] if melds else []
+    put_in = entry["cards"][: len(entry["cards"]) - len(new_meld)]
+    return WORDINGS["swap"].render(
+        lang,
+        name=player,
+        cards=cards(put_in),
+        meld=cards(entry["onto"]),
+        new_meld=cards(new_meld),
+    )
+
+
+def _piece(code: str) -> rules.Piece:
+    """Return the card or joker (``JKR``, ``JKR=7♠``) a stored code names."""
+    if code.upper().startswith("JKR"):
+        return rules.Joker.from_code(code)
+    return rules.Card.from_code(code)
