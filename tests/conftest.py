@@ -302,11 +302,18 @@ def client(app: Flask) -> FlaskClient:
 
 
 @pytest.fixture
-def live_server(tmp_path: Path, database_url: str, backend: str) -> Iterator[str]:
+def access_log(tmp_path: Path) -> Path:
+    """Return where the gunicorn workers of ``live_server`` log each answer (pid, request)."""
+    return tmp_path / "access.log"
+
+
+@pytest.fixture
+def live_server(tmp_path: Path, database_url: str, backend: str, access_log: Path) -> Iterator[str]:
     """Run a real server on a free loopback port on its own database; yield its URL.
 
     On SQLite it is ``scorekeeper serve`` (one process); on PostgreSQL three gunicorn worker
-    processes share the database, so nothing may rely on one process's memory.
+    processes share the database, so nothing may rely on one process's memory; their access
+    log names the worker process of each answer.
     """
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -326,6 +333,10 @@ def live_server(tmp_path: Path, database_url: str, backend: str) -> Iterator[str
             "3",
             "--bind",
             f"127.0.0.1:{port}",
+            "--access-logfile",
+            str(access_log),
+            "--access-logformat",
+            "%(p)s %(m)s %(U)s %(s)s",
             "scorekeeper:create_app()",
         ]
     process = subprocess.Popen(

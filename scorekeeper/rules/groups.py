@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from scorekeeper.rules.errors import GroupError
-from scorekeeper.rules.seating import LONGEST_NAME, same_name
+from scorekeeper.rules.seating import LONGEST_NAME, name_shows, same_name
 from scorekeeper.rules.variants import VARIANTS, Variant
 
 # How many of the latest sessions the statistics show with their results.
@@ -59,7 +59,7 @@ def _tidy(name: str) -> str:
         raise GroupError("seating.name_unprintable")
     if "Cf" in categories:
         raise GroupError("seating.name_invisible")
-    if not any(category[0] in "LNPS" for category in categories):
+    if not name_shows(tidied):
         return ""
     return tidied
 

@@ -56,7 +56,7 @@ def check_names(names: Sequence[str]) -> list[str]:
     seated = [unicodedata.normalize("NFC", name) for name in tidied]
     # A name of accents alone, or of characters drawn as blank space, is no name to read out.
     for seat, name in enumerate(seated):
-        if not any(_shows(character) for character in name):
+        if not name_shows(name):
             raise SeatingError("seating.no_name", seat=seat)
     for seat, name in enumerate(seated):
         if len(name) > LONGEST_NAME:
@@ -86,9 +86,16 @@ def same_name(name: str) -> str:
     )
 
 
-def _shows(character: str) -> bool:
-    """Say whether a character is drawn: a letter, number, punctuation or symbol, not a blank."""
-    return unicodedata.category(character)[0] in "LNPS" and character not in BLANK_LOOKING
+def name_shows(name: str) -> bool:
+    """Say whether a name has a character that is drawn: a letter, number, punctuation or symbol.
+
+    >>> name_shows("Ann"), name_shows("\u3164")  # a Hangul filler looks like a blank
+    (True, False)
+    """
+    return any(
+        unicodedata.category(character)[0] in "LNPS" and character not in BLANK_LOOKING
+        for character in name
+    )
 
 
 def join_seating(

@@ -126,21 +126,64 @@ def test_the_live_check_refuses_typed_cards_that_lie_on_the_table_already(
     assert phone.errors == []
 
 
+def watching(recorder: Phone, watcher: Phone) -> None:
+    """Open the session of ``recorder`` on ``watcher`` through its view-only link."""
+    view_link = recorder.page.locator("a.share-link").last.get_attribute("href")
+    assert view_link is not None
+    watcher.page.goto(view_link)
+    expect(watcher.page.get_by_text("This page updates itself.")).to_be_visible()
+
+
+def entry_and_undo_show_by_themselves(recorder: Phone, watcher: Phone) -> None:
+    """Record a meld and undo it on ``recorder``; wait until ``watcher`` shows each by itself."""
+    game = watcher.page.locator("#game")
+    expect(game).not_to_contain_text("Q♣")
+    # The watcher asks every 2 s whether anything changed; nobody reloads it by hand.
+    record(recorder, "Q♣", "K♣", "A♣")
+    expect(game).to_contain_text("Q♣ K♣ A♣", timeout=SHOWN_WITHIN_MS)
+    recorder.tap(recorder.page.get_by_role("button", name="Undo the last entry"))
+    expect(game).not_to_contain_text("Q♣ K♣ A♣", timeout=SHOWN_WITHIN_MS)
+    assert watcher.errors == []
+
+
+# A bound for the wait, not a measurement: a watching phone asks every 2 s, then reloads.
+SHOWN_WITHIN_MS = 8_000
+
+
 def test_a_watching_phone_shows_new_entries_by_itself(new_phone: Callable[..., Phone]) -> None:
     recorder = new_phone("en")
     start(recorder, "Ann", "Bob")
-    view_link = recorder.page.locator("a.share-link").last.get_attribute("href")
-    assert view_link is not None
     watcher = new_phone("en")
-    watcher.page.goto(view_link)
-    expect(watcher.page.get_by_text("This page updates itself.")).to_be_visible()
-    expect(watcher.page.locator("#game")).not_to_contain_text("Q♣")
+    watching(recorder, watcher)
+    entry_and_undo_show_by_themselves(recorder, watcher)
 
-    # The watcher asks every 2 s whether anything changed; nobody reloads it by hand.
+
+def test_a_hidden_watching_page_asks_nothing_and_asks_at_once_when_shown(
+    new_phone: Callable[..., Phone],
+) -> None:
+    recorder = new_phone("en")
+    start(recorder, "Ann", "Bob")
+    watcher = new_phone("en")
+    watching(recorder, watcher)
+    asked: list[str] = []
+    watcher.page.on(
+        "request", lambda request: asked.append(request.url) if "/version" in request.url else None
+    )
+    # As a phone does when the screen goes off or another app comes to the front.
+    set_visibility = """state => {
+        Object.defineProperty(document, "visibilityState", {value: state, configurable: true});
+        document.dispatchEvent(new Event("visibilitychange"));
+    }"""
+    watcher.page.evaluate(set_visibility, "hidden")
+    asked.clear()
     record(recorder, "Q♣", "K♣", "A♣")
-    expect(watcher.page.locator("#game")).to_contain_text("Q♣ K♣ A♣", timeout=6_000)
-    recorder.tap(recorder.page.get_by_role("button", name="Undo the last entry"))
-    expect(watcher.page.locator("#game")).not_to_contain_text("Q♣ K♣ A♣", timeout=6_000)
+    watcher.page.wait_for_timeout(4_500)  # two turns of asking, had it been on screen
+    assert asked == []
+    expect(watcher.page.locator("#game")).not_to_contain_text("Q♣ K♣ A♣")
+    # Back on screen: it asks at once, not at the next turn, and shows the meld.
+    with watcher.page.expect_request(lambda request: "/version" in request.url, timeout=1_000):
+        watcher.page.evaluate(set_visibility, "visible")
+    expect(watcher.page.locator("#game")).to_contain_text("Q♣ K♣ A♣", timeout=SHOWN_WITHIN_MS)
     assert watcher.errors == []
 
 
