@@ -294,12 +294,13 @@ def _medians(runs: list[dict[str, float]]) -> dict[str, float]:
 
 
 def postgres_throughput(
-    seconds: float, workdir: Path, repeats: int
+    rounds: int, seconds: float, workdir: Path, repeats: int
 ) -> dict[str, dict[str, Any]] | None:
     """Run the same loads on PostgreSQL with each set of gunicorn workers, if the tools are here.
 
-    For each set of workers: the tables recording through the API, recording while phones
-    watch, the phones' taps, and the unchanged answers one at a time.
+    For each set of workers: the unchanged answers one at a time, then ``rounds`` rounds of
+    the tables recording through the API, recording while phones watch, and the phones' taps,
+    the loads' order turned around in every other round (medians, and ratios round by round).
     """
     initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
     gunicorn = VENV_BIN / "gunicorn"
@@ -342,13 +343,23 @@ def postgres_throughput(
                 # The unchanged answers first, on a server not yet filled by the loads.
                 warm_up(port)
                 unchanged = unchanged_answers(port, process, repeats)
-                loads = {
-                    load: _measured(process, port, seconds, **OUR_LOADS[load]) for load in OUR_LOADS
-                }
+                runs: dict[str, list[dict[str, float]]] = {load: [] for load in OUR_LOADS}
+                watched: dict[str, list[float]] = {"p99": [], "rps": []}
+                for round_number in range(rounds):
+                    order = list(OUR_LOADS) if round_number % 2 == 0 else list(OUR_LOADS)[::-1]
+                    measured = {
+                        load: _measured(process, port, seconds, **OUR_LOADS[load]) for load in order
+                    }
+                    for load, figures in measured.items():
+                        runs[load].append(figures)
+                    for key in watched:
+                        watched[key].append(measured["watched"][key] / measured["ours"][key])
+                loads = {load: _medians(runs[load]) for load in OUR_LOADS}
                 results[name] = {
                     **loads["ours"],
                     "peak_rss_mib": peak_rss_mib(process.pid),
                     "loads": loads,
+                    "watched_ratios": watched,
                     "unchanged": unchanged,
                 }
         return results
@@ -883,8 +894,9 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
             "the busiest worker wait longest; a sync worker takes one request per connection, "
             "and each request goes to the next free worker.",
             "",
-            f"### The phones' path and watching phones on PostgreSQL (one run of {args.seconds:g} s"
-            " each, after the same warm-up)",
+            f"### The phones' path and watching phones on PostgreSQL ({args.pg_rounds} rounds of "
+            f"{args.seconds:g} s each, the loads' order turned around in every other round; "
+            "medians, and ratios round by round)",
             "",
             *_load_table_head(),
         ]
@@ -892,12 +904,12 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
             lines += _load_rows(row["loads"], prefix=f"{name}: ")
         lines += [""]
         for name, row in pg.items():
-            loads = row["loads"]
-            watched, plain = loads["watched"]["p99"], loads["ours"]["p99"]
+            ratios = row["watched_ratios"]
             lines.append(
                 f"- {name}: recording's p99 with the watching phones / without: "
-                f"**{watched / plain:.2f}** (target at most 1.5); throughput "
-                f"{loads['watched']['rps'] / loads['ours']['rps']:.2f}"
+                f"**{statistics.median(ratios['p99']):.2f}** (target at most 1.5; rounds "
+                f"{_listed(ratios['p99'])}); throughput {statistics.median(ratios['rps']):.2f} "
+                f"(rounds {_listed(ratios['rps'])})"
             )
         lines += ["", "Unchanged answers, one at a time (CPU: gunicorn's master and workers):", ""]
         for name, row in pg.items():
@@ -1026,6 +1038,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--repeats", type=int, default=30)
+    parser.add_argument("--pg-rounds", type=int, default=3, help="rounds of PostgreSQL's loads")
     parser.add_argument(
         "--threads", type=int, default=THREADS, help="worker threads of both servers"
     )
@@ -1035,6 +1048,7 @@ def main() -> None:
     sizes: tuple[int, ...] = (1, 100, 1000)
     if args.quick:
         args.rounds, args.seconds, args.repeats, sizes = 1, 3.0, 5, (1, 100)
+        args.pg_rounds = 1
     with tempfile.TemporaryDirectory(prefix="scorekeeper-bench-") as folder:
         workdir = Path(folder)
         figures: dict[str, Any] = {}
@@ -1051,7 +1065,9 @@ def main() -> None:
         print("hostile input ...", flush=True)
         figures["hostile"] = hostile_input(workdir, args.repeats)
         print("postgresql ...", flush=True)
-        figures["postgres"] = postgres_throughput(args.seconds, workdir, args.repeats)
+        figures["postgres"] = postgres_throughput(
+            args.pg_rounds, args.seconds, workdir, args.repeats
+        )
     args.output.parent.mkdir(parents=True, exist_ok=True)
     write_report(args.output, figures, args)
     print(args.output.read_text(encoding="utf-8"))

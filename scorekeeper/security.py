@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 from flask import Flask, Request, Response, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
+from itsdangerous import BadSignature
 
 # Everything comes from this server; no inline script or style (the pages have none).
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -16,6 +19,9 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "frame-ancestors 'none'",
     ]
 )
+# A cookie signed this recently is not signed anew with a page: its 400 days barely moved, and
+# signing took a twentieth of the session page's time.
+RENEWED_WITHIN = timedelta(hours=1)
 # The endpoint a session page asks every few seconds (static/live.js).
 WATCHING_PHONES_QUESTION = "web.session_version"
 HEADERS = {
@@ -34,19 +40,39 @@ class PagesOnlySessions(SecureCookieSessionInterface):
     """
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
-        """Open the cookie's session for a page; give API requests an empty, read-only one."""
+        """Open the cookie's session for a page; give API requests an empty, read-only one.
+
+        The session remembers when its cookie was signed (``signed_at``), as Flask's does not.
+        """
         if request.path.startswith("/api/"):
             return self.make_null_session(app)
-        return super().open_session(app, request)
+        serializer = self.get_signing_serializer(app)
+        if serializer is None:
+            return None
+        cookie = request.cookies.get(self.get_cookie_name(app))
+        if not cookie:
+            return self.session_class()
+        lifetime = int(app.permanent_session_lifetime.total_seconds())
+        try:
+            data, signed_at = serializer.loads(cookie, max_age=lifetime, return_timestamp=True)
+        except BadSignature:
+            return self.session_class()
+        session = self.session_class(data)
+        session.signed_at = signed_at  # type: ignore[attr-defined]
+        return session
 
     def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
-        """Renew the cookie with every page, but not with a watching phone's question.
+        """Renew the cookie with a page when it was signed over an hour ago, unless it changed.
 
-        A phone on a session page asks every 2 s whether anything changed; signing the cookie
-        anew for each answer cost a third of an unchanged answer. The page renewed it.
+        Not with a watching phone's question: a phone on a session page asks every 2 s whether
+        anything changed, and signing the cookie anew cost a third of an unchanged answer.
         """
-        if not session.modified and request.endpoint == WATCHING_PHONES_QUESTION:
-            return False
+        if not session.modified:
+            if request.endpoint == WATCHING_PHONES_QUESTION:
+                return False
+            signed_at: datetime | None = getattr(session, "signed_at", None)
+            if signed_at is not None and datetime.now(UTC) - signed_at < RENEWED_WITHIN:
+                return False
         return super().should_set_cookie(app, session)
 
 

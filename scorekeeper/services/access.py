@@ -19,6 +19,15 @@ from scorekeeper.services.rows import LARGEST_ID, SESSIONS, read_game_rows
 KeyFor = Callable[[str], str | None]
 
 
+# The players joined in one query: every page of a session opens with this (0.3 ms less),
+# and the statement is built once.
+_SESSION_WITH_PLAYERS = (
+    sa.select(GameSession)
+    .where(GameSession.public_id == sa.bindparam("public_id"))
+    .options(so.joinedload(GameSession.players))
+)
+
+
 def access_to_session(
     public_id: str, key_for: KeyFor, need: Access = Access.VIEW, *, reads_only: bool = False
 ) -> tuple[GameSession, Access]:
@@ -27,15 +36,8 @@ def access_to_session(
     A missing session and a key that may not do ``need`` are the same NotFoundError.
     """
     _connection(reads_only)
-    # The players joined in one query: every page of a session opens with this (0.3 ms less).
     session = (
-        db.session.scalars(
-            sa.select(GameSession)
-            .where(GameSession.public_id == public_id)
-            .options(so.joinedload(GameSession.players))
-        )
-        .unique()
-        .one_or_none()
+        db.session.scalars(_SESSION_WITH_PLAYERS, {"public_id": public_id}).unique().one_or_none()
     )
     granted = _let_in(session, public_id, key_for, need, "no_session")
     assert session is not None

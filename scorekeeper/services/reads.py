@@ -4,21 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from scorekeeper import rules
 from scorekeeper.extensions import db
-from scorekeeper.models import Entry, Game, GameSession, Player, SettlementLine
+from scorekeeper.models import Entry, Game, GameSession, Player
 from scorekeeper.services.errors import NotFoundError
 from scorekeeper.services.rows import (
     ENTRIES,
+    ENTRY_ROWS,
     GAMES,
     GAMES_OF,
     LARGEST_ID,
     SETTLEMENT_LINES,
+    TABLE_CARDS,
+    CardRow,
+    EntryRow,
     GameState,
     GameSummary,
     Seat,
@@ -114,14 +118,21 @@ def session_scores(session: GameSession, latest: int | None = None) -> SessionSc
         return _all_scores(db.session.connection(), session.id, session.players, variant)
     assert latest >= 1
     games = game_summaries(session, latest)
-    ended = db.session.execute(
-        sa.select(
-            SettlementLine.game_id,
-            SettlementLine.player_id,
-            SettlementLine.meld_points + SettlementLine.gain,
-        ).where(SettlementLine.game_id.in_([game.id for game in games]))
-    ).all()
+    ended: Sequence[Sequence[int]] = ()
+    if games:
+        after = {"session": session.id, "first": games[0].number}
+        ended = db.session.connection().execute(_ENDED_POINTS_SINCE, after).all()
     return _scores(session.players, variant, games, ended)
+
+
+# The latest games of a session, newest first; built once (a statement built per request
+# cost more than its query).
+_LATEST_GAMES = (
+    sa.select(*GAMES_OF.selected_columns)
+    .where(GAMES.c.session_id == sa.bindparam("session"))
+    .order_by(GAMES.c.number.desc())
+    .limit(sa.bindparam("latest"))
+)
 
 
 def _all_scores(
@@ -136,18 +147,15 @@ def _all_scores(
     return _scores(players, variant, games, ended)
 
 
-def scores_of_games(session: GameSession, games: Sequence[Game]) -> SessionScores:
-    """Return the scores of a session from every game of it loaded by ``games_of``: no query."""
-    summaries = [
-        GameSummary(game.id, game.number, game.dealer_id, game.status, game.winner_id, game.romme)
-        for game in games
-    ]
+def scores_of_games(session: GameSession, games: Sequence[PlayedGame]) -> SessionScores:
+    """Return the scores of a session from every game of it read by ``games_of``: no query."""
     ended = [
         (line.game_id, line.player_id, line.meld_points + line.gain)
-        for game in games
-        for line in game.settlement_lines
+        for played in games
+        for line in played.lines
     ]
-    entries = [(entry.player_id, entry.value) for game in games[-1:] for entry in game.entries]
+    entries = [(entry.player_id, entry.value) for played in games[-1:] for entry in played.entries]
+    summaries = [played.game for played in games]
     return _scores(session.players, variant_of(session), summaries, ended, entries)
 
 
@@ -213,26 +221,86 @@ def game_summaries(session: GameSession, latest: int | None = None) -> list[Game
     return [GameSummary(*row) for row in reversed(db.session.execute(query).all())]
 
 
-def games_of(session: GameSession) -> list[Game]:
-    """Return every game of a session in order, with entries, cards and settlement loaded.
+class BookedLine(NamedTuple):
+    """What the settlement of an ended game booked for one player."""
 
-    For the history: a few queries whatever the length of the session, not a few per game.
-    """
-    query = (
-        sa.select(Game)
-        .where(Game.session_id == session.id)
-        .order_by(Game.number)
-        .options(
-            so.selectinload(Game.entries).selectinload(Entry.cards),
-            so.selectinload(Game.settlement_lines),
+    game_id: int
+    player_id: int
+    hand: str | None
+    hand_points: int | None
+    factor: int
+    gain: int
+    meld_points: int
+
+
+class PlayedGame(NamedTuple):
+    """A game of the history: its summary, its entries with their cards, its settlement."""
+
+    game: GameSummary
+    entries: list[EntryRow]
+    lines: list[BookedLine]
+
+
+# Every entry of a session's games with its cards, game by game in the order recorded.
+_SESSION_ENTRIES = (
+    sa.select(ENTRIES.c.game_id, *ENTRY_ROWS.selected_columns)
+    .select_from(
+        ENTRIES.join(GAMES, GAMES.c.id == ENTRIES.c.game_id).outerjoin(
+            TABLE_CARDS, TABLE_CARDS.c.entry_id == ENTRIES.c.id
         )
     )
-    return list(db.session.scalars(query).all())
+    .where(GAMES.c.session_id == sa.bindparam("session"))
+    .order_by(ENTRIES.c.game_id, ENTRIES.c.position, TABLE_CARDS.c.position)
+)
+# Every settlement line of a session's games.
+_SESSION_LINES = (
+    sa.select(
+        SETTLEMENT_LINES.c.game_id,
+        SETTLEMENT_LINES.c.player_id,
+        SETTLEMENT_LINES.c.hand,
+        SETTLEMENT_LINES.c.hand_points,
+        SETTLEMENT_LINES.c.factor,
+        SETTLEMENT_LINES.c.gain,
+        SETTLEMENT_LINES.c.meld_points,
+    )
+    .select_from(SETTLEMENT_LINES.join(GAMES, GAMES.c.id == SETTLEMENT_LINES.c.game_id))
+    .where(GAMES.c.session_id == sa.bindparam("session"))
+    .order_by(SETTLEMENT_LINES.c.game_id, SETTLEMENT_LINES.c.id)
+)
 
 
-def hand_groupings(
-    variant: rules.Variant, lines: Iterable[SettlementLine]
-) -> dict[int, rules.Grouping]:
+def games_of(session: GameSession) -> list[PlayedGame]:
+    """Return every game of a session in order, with its entries, cards and settlement.
+
+    For the history: three statements whatever the length of the session, read as rows.
+    """
+    connection = db.session.connection()
+    parameters = {"session": session.id}
+    games = [GameSummary(*row) for row in connection.execute(GAMES_OF, parameters)]
+    entries: dict[int, list[EntryRow]] = {game.id: [] for game in games}
+    for row in connection.execute(_SESSION_ENTRIES, parameters):
+        rows = entries[row[0]]
+        if not rows or rows[-1].id != row[1]:
+            rows.append(EntryRow._make([*row[1:10], []]))
+        if row[10] is not None:
+            rows[-1].cards.append(CardRow(*row[10:15]))
+    lines: dict[int, list[BookedLine]] = {game.id: [] for game in games}
+    for line in connection.execute(_SESSION_LINES, parameters):
+        lines[line[0]].append(BookedLine(*line))
+    return [PlayedGame(game, entries[game.id], lines[game.id]) for game in games]
+
+
+class Hand(Protocol):
+    """A booked hand: a settlement line (``BookedLine``, or the ORM's)."""
+
+    @property
+    def player_id(self) -> int: ...
+
+    @property
+    def hand(self) -> str | None: ...
+
+
+def hand_groupings(variant: rules.Variant, lines: Iterable[Hand]) -> dict[int, rules.Grouping]:
     """Return how each booked hand split into matched and paid-for cards, where that matters."""
     groupings = {}
     for line in lines:
@@ -247,17 +315,14 @@ def game_points(game: GameState) -> dict[int, int]:
     return game.points()
 
 
-def history_points(game: Game, player_ids: Iterable[int]) -> dict[int, int]:
-    """Return each player's points in a game of the history (``games_of``), as ``game_points``.
-
-    The history reads the ORM games of a session with their settlement lines loaded.
-    """
+def history_points(played: PlayedGame, player_ids: Iterable[int]) -> dict[int, int]:
+    """Return each player's points in a game of the history (``games_of``), as ``game_points``."""
     points = dict.fromkeys(player_ids, 0)
-    if game.status != "open":
-        for line in game.settlement_lines:
+    if played.game.status != "open":
+        for line in played.lines:
             points[line.player_id] += line.meld_points + line.gain
         return points
-    for entry in game.entries:
+    for entry in played.entries:
         points[entry.player_id] += entry.value
     return points
 
@@ -290,6 +355,10 @@ _ENDED_POINTS = (
     .select_from(SETTLEMENT_LINES.join(GAMES, GAMES.c.id == SETTLEMENT_LINES.c.game_id))
     .where(GAMES.c.session_id == sa.bindparam("session"))
 )
+
+
+# The points of a session's ended games from the game numbered ``first`` on.
+_ENDED_POINTS_SINCE = _ENDED_POINTS.where(GAMES.c.number >= sa.bindparam("first"))
 
 
 # The points of a game in progress, from its entries.

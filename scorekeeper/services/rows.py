@@ -371,7 +371,7 @@ def game_state(connection: sa.Connection, game_id: int, *, lock: bool = True) ->
         raise NotFoundError("no_game")
     first = rows[0]
     entries: list[EntryRow] = []
-    for row in connection.execute(_ENTRY_ROWS, {"game_id": game_id}):
+    for row in connection.execute(ENTRY_ROWS, {"game_id": game_id}):
         if not entries or entries[-1].id != row[0]:
             entries.append(EntryRow(*row[:9], []))
         if row[9] is not None:
@@ -469,7 +469,7 @@ _BOOKED = sa.select(
 ).where(SETTLEMENT_LINES.c.game_id == sa.bindparam("game_id"))
 
 
-_ENTRY_ROWS = (
+ENTRY_ROWS = (
     sa.select(
         ENTRIES.c.id,
         ENTRIES.c.position,

@@ -39,8 +39,8 @@ class ChartLine:
     label: str
     total: int
     index: int
-    points: list[tuple[float, float]]
-    markers: list[tuple[float, float]]
+    points: tuple[tuple[float, float], ...]
+    markers: tuple[tuple[float, float], ...]
     label_y: float
 
     @property
@@ -73,7 +73,10 @@ class ChartLine:
 
 @dataclass(frozen=True)
 class Chart:
-    """The running totals of a session laid out in SVG units, with the axes' ticks."""
+    """The running totals of a session laid out in SVG units, with the axes' ticks.
+
+    Hashable, so that the page draws a chart once (``web/kept.py``).
+    """
 
     width: int
     height: int
@@ -81,9 +84,9 @@ class Chart:
     right: float
     top: float
     bottom: float
-    lines: list[ChartLine]
-    y_ticks: list[tuple[float, int]]
-    x_ticks: list[tuple[float, int]]
+    lines: tuple[ChartLine, ...]
+    y_ticks: tuple[tuple[float, int], ...]
+    x_ticks: tuple[tuple[float, int], ...]
     zero: float
 
 
@@ -113,15 +116,15 @@ def chart_of(sheet: services.Sheet) -> Chart | None:
     )
     lines = []
     for index, ((player_id, name), end_y) in enumerate(zip(sheet.players, ends, strict=True)):
-        points = [(x_of(game), y_of(total)) for game, total in enumerate(series[player_id])]
+        points = tuple((x_of(game), y_of(total)) for game, total in enumerate(series[player_id]))
         markers = points[1:] if games <= MARKED_GAMES else points[-1:]
         label = name if len(name) <= LABEL_NAME else name[: LABEL_NAME - 1] + "…"
         total = series[player_id][-1]
         lines.append(ChartLine(player_id, name, label, total, index, points, markers, end_y))
     every = max(1, math.ceil(games / 10))
-    x_ticks = [(x_of(game), before + game) for game in range(0, games + 1, every)]
-    y_ticks = [(y_of(value), value) for value in range(low, high + 1, step)]
-    return Chart(WIDTH, HEIGHT, left, right, top, bottom, lines, y_ticks, x_ticks, y_of(0))
+    x_ticks = tuple((x_of(game), before + game) for game in range(0, games + 1, every))
+    y_ticks = tuple((y_of(value), value) for value in range(low, high + 1, step))
+    return Chart(WIDTH, HEIGHT, left, right, top, bottom, tuple(lines), y_ticks, x_ticks, y_of(0))
 
 
 def _scale(low: int, high: int) -> tuple[int, int, int]:

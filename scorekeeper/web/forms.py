@@ -8,7 +8,7 @@ from typing import Any, Protocol
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from markupsafe import escape
+from markupsafe import Markup, escape
 from wtforms import (
     FieldList,
     HiddenField,
@@ -24,12 +24,51 @@ from wtforms.validators import (
     NumberRange,
     Optional,
 )
+from wtforms.widgets import HiddenInput, TextInput
+from wtforms.widgets.core import clean_key
 
 from scorekeeper import rules
 from scorekeeper.rules import groups as rules_groups
 from scorekeeper.web.helpers import language as _language
 from scorekeeper.web.helpers import rules_message
 from scorekeeper.web.once import new_token
+
+
+def html_params(**kwargs: Any) -> Markup:
+    """Return HTML attributes as WTForms' ``html_params`` does, without a format per attribute.
+
+    The entry form is drawn after every tap; WTForms' own took 10 µs an attribute.
+
+    >>> html_params(name="cards", required=True, placeholder='2♠ "3♠"', hidden=False)
+    Markup('name="cards" placeholder="2♠ &#34;3♠&#34;" required')
+    """
+    said = []
+    for key, value in sorted(kwargs.items()):
+        if value is True:
+            said.append(clean_key(key))
+        elif value is not False:
+            said.append(f'{clean_key(key)}="{escape(value)}"')
+    return Markup(" ".join(said))
+
+
+class QuickTextInput(TextInput):  # type: ignore[misc]
+    """A text input whose attributes are said by ``html_params`` above."""
+
+    html_params = staticmethod(html_params)
+
+
+def hidden_fields(form: FlaskForm) -> Markup:
+    """Return a form's hidden fields (its CSRF and one-time tokens) as ``hidden_tag`` does.
+
+    Written here without WTForms' widgets, which took 90 µs a form; every button is a form.
+    """
+    return Markup("").join(
+        Markup('<input id="{}" name="{}" type="hidden" value="{}">').format(
+            field.id, field.name, field._value()
+        )
+        for field in form
+        if isinstance(field.widget, HiddenInput)
+    )
 
 
 class Seated(Protocol):
@@ -321,7 +360,12 @@ class MeldForm(OnceForm):
     )
     # Marked required as before (the form is sent unchecked: novalidate); the melds field may
     # hold the cards instead.
-    cards = StringField(_l("Cards"), description=CARDS_HINT, render_kw={"required": True})
+    cards = StringField(
+        _l("Cards"),
+        description=CARDS_HINT,
+        render_kw={"required": True},
+        widget=QuickTextInput(),
+    )
 
     def validate(self, extra_validators: Any = None) -> bool:
         """Validate, and ask for cards when neither a meld nor the melds were given."""
@@ -346,6 +390,7 @@ class SwapForm(OnceForm):
         _l("Put in the joker's place"),
         validators=[InputRequired(CARDS_REQUIRED)],
         description=_l("The card the joker stands for, e.g. 6♣."),
+        widget=QuickTextInput(),
     )
     new_meld = StringField(
         _l("The joker's new meld"),
@@ -367,7 +412,10 @@ class LayoffForm(OnceForm):
     player = RadioField(_l("Whose entry?"), coerce=int)
     meld = RadioField(_l("On the table"), coerce=int)
     cards = StringField(
-        _l("Cards"), validators=[InputRequired(CARDS_REQUIRED)], description=CARDS_HINT
+        _l("Cards"),
+        validators=[InputRequired(CARDS_REQUIRED)],
+        description=CARDS_HINT,
+        widget=QuickTextInput(),
     )
 
     def validate(self, extra_validators: Any = None) -> bool:

@@ -363,6 +363,55 @@ def entry_lines(entries: Iterable[E]) -> list[EntryLine[E]]:
 
 
 @dataclass(frozen=True)
+class EntryShown:
+    """All a page shows of one entry, so its line is drawn once and kept (``web/kept.py``).
+
+    The cards are stored codes (``JKR=K♥`` for a joker): ``melds`` holds each meld the entry
+    put down together, ``onto`` the meld laid off onto or swapped from, ``joker_to`` the meld a
+    swapped joker went into.
+    """
+
+    game_id: int
+    id: int
+    at: datetime
+    name: str
+    kind: str
+    meld_kind: str | None
+    cards: str
+    melds: tuple[str, ...]
+    onto: str
+    joker_to: str
+    value: int
+
+
+def entries_shown(
+    lines: Iterable[EntryLine[E]], rows: Sequence[E], names: Mapping[int, str], game_id: int
+) -> list[EntryShown]:
+    """Return what the pages show of each line of a game's entries, in the lines' order."""
+    cards = {row.id: entry_cards(row) for row in rows}
+    shown = []
+    for line in lines:
+        first = line.first
+        new_melds = line.melds
+        shown.append(
+            EntryShown(
+                game_id=game_id,
+                id=first.id,
+                at=first.created_at,
+                name=names[first.player_id],
+                kind=line.kind,
+                meld_kind=first.meld_kind,
+                cards=cards[first.id],
+                melds=tuple(cards[meld.id] for meld in line.rows) if line.kind == "melds" else (),
+                onto=cards.get(first.meld_id, "") if first.meld_id is not None else "",
+                joker_to=cards[new_melds[0].id] if line.kind == "swap" and new_melds else "",
+                value=line.value,
+            )
+        )
+    return shown
+
+
+@dataclass(frozen=True)
 class AuditShown:
     """A line of a game's audit trail as the history shows it: its time and its words."""
 
@@ -372,11 +421,11 @@ class AuditShown:
 
 
 def history_timeline(
-    lines: Sequence[EntryLine[E]],
+    entries: Sequence[EntryShown],
     audit: Sequence[services.AuditRow],
     names: Mapping[int, str],
     variant: rules.Variant,
-) -> list[EntryLine[E] | AuditShown]:
+) -> list[EntryShown | AuditShown]:
     """Return a game's entries and its audit lines in time order, in the page's language.
 
     An entry and a line of the same moment: the entry first. The cards stay codes, for the
@@ -386,16 +435,8 @@ def history_timeline(
         AuditShown(line.at, services.audit_text(line, names, variant, language(), codes=True))
         for line in audit
     ]
-    merged: list[EntryLine[E] | AuditShown] = []
-    merged.extend(
-        heapq.merge(
-            lines,
-            shown,
-            key=lambda item: _utc_time(
-                item.at if isinstance(item, AuditShown) else item.first.created_at
-            ),
-        )
-    )
+    merged: list[EntryShown | AuditShown] = []
+    merged.extend(heapq.merge(entries, shown, key=lambda item: _utc_time(item.at)))
     return merged
 
 

@@ -28,7 +28,7 @@ from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE, LANGUAGES
 from scorekeeper.keys import Access, SessionKeys
 from scorekeeper.models import GameSession, Group
-from scorekeeper.web import access, helpers
+from scorekeeper.web import access, helpers, kept
 from scorekeeper.web.chart import chart_of
 from scorekeeper.web.forms import (
     NEW_GROUP,
@@ -46,12 +46,14 @@ from scorekeeper.web.forms import (
     SwapForm,
     end_form,
     finish_form,
+    hidden_fields,
     player_choices,
     seat_form,
 )
 from scorekeeper.web.once import new_token, once_per_form
 
 bp = Blueprint("web", __name__)
+kept.register(bp)
 
 Page = str | tuple[str, int]
 Answer = Page | BaseResponse
@@ -106,6 +108,8 @@ def _suits(text: object) -> Any:
 
 bp.add_app_template_filter(access.qr_code, "qr_code")
 bp.add_app_template_global(new_token, "once_token")  # a global: imported macros see it
+bp.add_app_template_global(hidden_fields, "hidden_fields")
+bp.add_app_template_global(helpers.rank_letters, "rank_letters")  # for the kept parts too
 bp.add_app_template_filter(helpers.hhmm, "hhmm")
 bp.add_app_template_filter(helpers.day_and_time, "day_and_time")
 bp.add_app_template_filter(helpers.points, "points")
@@ -124,7 +128,6 @@ def _layout() -> dict[str, Any]:
     return {
         "current_language": str(get_locale() or "en"),
         "here": _here(),
-        "rank_letters": helpers.rank_letters,
         "can_edit": access.can_edit(),
     }
 
@@ -402,19 +405,26 @@ def history(public_id: str) -> Page:
     played = services.games_of(session)
     games = [
         {
-            "game": game,
+            "game": item.game,
             # Each game's own players: who sat at the table when it was dealt.
             "points": services.history_points(
-                game, [player.id for player in session.players if player.plays_in(game.number)]
+                item,
+                [player.id for player in session.players if player.plays_in(item.game.number)],
             ),
-            "lines": {line.player_id: line for line in game.settlement_lines},
-            "groupings": services.hand_groupings(variant, game.settlement_lines),
+            "entries": item.entries,
+            "lines": {line.player_id: line for line in item.lines},
+            "groupings": services.hand_groupings(variant, item.lines),
             # The entries with the corrections, deletes, undos and reopens between them.
             "timeline": helpers.history_timeline(
-                helpers.entry_lines(game.entries), audit.get(game.id, []), names, variant
+                helpers.entries_shown(
+                    helpers.entry_lines(item.entries), item.entries, names, item.game.id
+                ),
+                audit.get(item.game.id, []),
+                names,
+                variant,
             ),
         }
-        for game in played
+        for item in played
     ]
     scores = services.scores_of_games(session, played)
     return render_template(
@@ -984,7 +994,9 @@ def _session_page(
         context.update(
             table=table,
             melds=melds,
-            lines=helpers.entry_lines(game.entries),
+            entries_shown=helpers.entries_shown(
+                helpers.entry_lines(game.entries), game.entries, context["names"], game.id
+            ),
             game_points=services.game_points(game),
         )
         if access.can_edit():

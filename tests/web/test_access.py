@@ -401,3 +401,29 @@ def test_a_link_cannot_send_the_phone_elsewhere_with_extra_arguments(app: Flask)
     answer = other.get(view + "&public_id=elsewhere&_anchor=x&game_id=abc")
     assert answer.status_code == 302
     assert answer.headers["Location"].split("?")[0] == session_page
+
+
+def test_a_page_renews_the_cookie_only_when_it_was_signed_over_an_hour_ago(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import itsdangerous.timed
+
+    fresh = app.test_client()
+    session_page = start_in_browser(fresh)
+    # Signed just now, at the start: the page keeps it (its 400 days barely moved).
+    assert "Set-Cookie" not in fresh.get(session_page).headers
+    # A phone that started its session two hours ago: the page signs its cookie anew.
+    client = app.test_client()
+    now = itsdangerous.timed.time.time()
+    with monkeypatch.context() as earlier:
+        earlier.setattr(itsdangerous.timed.time, "time", lambda: now - 2 * 60 * 60)
+        session_page = start_in_browser(client)
+    old = client.get_cookie("session")
+    assert old is not None
+    renewed = client.get(session_page)
+    assert renewed.status_code == 200
+    assert "data-entry" in renewed.get_data(as_text=True)  # the keys are still in it
+    assert "session=" in renewed.headers["Set-Cookie"]
+    new = client.get_cookie("session")
+    assert new is not None and new.value != old.value
+    assert "Set-Cookie" not in client.get(session_page).headers
