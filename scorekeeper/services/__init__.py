@@ -65,6 +65,7 @@ from scorekeeper.services.reads import (
     next_dealer,
     open_game,
     scores_of_games,
+    scores_with_game,
     session_scores,
     summarize_session,
 )
@@ -162,6 +163,7 @@ __all__ = [
     "result_text",
     "rule_system",
     "scores_of_games",
+    "scores_with_game",
     "seat_player",
     "session_audit",
     "session_scores",

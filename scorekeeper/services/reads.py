@@ -27,6 +27,7 @@ from scorekeeper.services.rows import (
     GameSummary,
     Seat,
     dealer_of,
+    read_game,
     variant_of,
 )
 
@@ -116,13 +117,23 @@ def session_scores(session: GameSession, latest: int | None = None) -> SessionSc
     variant = variant_of(session)
     if latest is None:
         return _all_scores(db.session.connection(), session.id, session.players, variant)
+    return scores_with_game(session, latest)[0]
+
+
+def scores_with_game(session: GameSession, latest: int) -> tuple[SessionScores, GameState | None]:
+    """Return the scores of the ``latest`` games and the game in progress, if there is one.
+
+    The game's entries, read for the game, give its points too (the session page).
+    """
     assert latest >= 1
     games = game_summaries(session, latest)
     ended: Sequence[Sequence[int]] = ()
     if games:
         after = {"session": session.id, "first": games[0].number}
         ended = db.session.connection().execute(_ENDED_POINTS_SINCE, after).all()
-    return _scores(session.players, variant, games, ended)
+    game = read_game(games[-1].id) if games and games[-1].status == "open" else None
+    entries = [(entry.player_id, entry.value) for entry in game.entries] if game else None
+    return _scores(session.players, variant_of(session), games, ended, entries), game
 
 
 # The latest games of a session, newest first; built once (a statement built per request

@@ -412,6 +412,61 @@ def entries_shown(
 
 
 @dataclass(frozen=True)
+class MeldShown:
+    """A meld on the table as the entry form offers it: whose, its kind, its cards (codes)."""
+
+    id: int
+    name: str
+    kind: str | None
+    cards: str
+    # The cards its jokers stand for, which may be put in their place ('' for no joker).
+    places: str
+
+
+@dataclass(frozen=True)
+class PastShown:
+    """An ended game in the session's latest games: who went out, everyone's points."""
+
+    id: int
+    number: int
+    status: str
+    romme: bool
+    winner: str | None
+    points: tuple[tuple[str, int], ...]
+
+
+def past_shown(
+    games: Iterable[services.GameSummary],
+    game_points: Mapping[int, Mapping[int, int]],
+    names: Mapping[int, str],
+) -> list[PastShown]:
+    """Return what the session page shows of each ended game, in the games' order."""
+    return [
+        PastShown(
+            game.id,
+            game.number,
+            game.status,
+            bool(game.romme),
+            names[game.winner_id] if game.winner_id is not None else None,
+            tuple((names[player], points) for player, points in game_points[game.id].items()),
+        )
+        for game in games
+    ]
+
+
+@dataclass(frozen=True)
+class StandingShown:
+    """A player's row of the standing: the total, what is left to go, and the row's tags."""
+
+    name: str
+    total: int
+    to_go: int | None
+    leads: bool
+    deals: bool
+    left: bool
+
+
+@dataclass(frozen=True)
 class AuditShown:
     """A line of a game's audit trail as the history shows it: its time and its words."""
 
@@ -615,7 +670,13 @@ def session_limit(session: GameSession) -> int | None:
 
 def house_rules_said(variant: rules.Variant) -> list[str]:
     """Return the rules of a session in words: its rule system, how it ends, its house rules."""
-    said = [variant.label(language())]
+    return list(_house_rules_said(variant, language()))
+
+
+# Every page of a session says its rules: said once per rule system and language.
+@functools.lru_cache(maxsize=256)
+def _house_rules_said(variant: rules.Variant, lang: str) -> tuple[str, ...]:
+    said = [variant.label(lang)]
     end = variant.house_rules["end"]
     if "target" in end:
         said.append(str(gettext("to %(target)s points", target=end["target"])))
@@ -638,7 +699,7 @@ def house_rules_said(variant: rules.Variant) -> list[str]:
         said.append(str(gettext("a Rommé hand doubles every hand")))
     elif doubling == "loser":
         said.append(str(gettext("the hand of a player who never melded doubles")))
-    return said
+    return tuple(said)
 
 
 def safe_next(target: str | None) -> str:

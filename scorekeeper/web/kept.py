@@ -10,9 +10,9 @@ never a stale one.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 
-from flask import Blueprint, current_app, get_template_attribute, request
+from flask import Blueprint, current_app, g, get_template_attribute, request
 from flask.blueprints import BlueprintSetupState
 from markupsafe import Markup
 
@@ -23,6 +23,8 @@ KEPT = "scorekeeper.kept"
 MOST_KEPT = 4096
 # The macros are in this template; a part is one call of one of them.
 MACROS = "_kept.html"
+# Where a request keeps what the key of its parts needs (in flask.g).
+_ASKED = "kept_asked"
 
 
 def register(bp: Blueprint) -> None:
@@ -41,11 +43,15 @@ def kept(macro: str, *shown: Hashable) -> Markup:
     ``shown`` is all the macro reads besides the language and the app's address. While
     templates reload (debug), every part is drawn anew.
     """
-    app = current_app
-    if app.jinja_env.auto_reload:
-        return _draw(macro, helpers.language(), request.script_root, shown)
-    draw: Callable[..., Markup] = app.extensions[KEPT]
-    return draw(macro, helpers.language(), request.script_root, shown)
+    asked = g.get(_ASKED)
+    if asked is None:
+        # What the key needs of the request, looked up once a page (a page draws a part for
+        # every entry it shows).
+        app = current_app
+        draw = _draw if app.jinja_env.auto_reload else app.extensions[KEPT]
+        asked = g.setdefault(_ASKED, (draw, helpers.language(), request.script_root))
+    draw, language, root = asked
+    return draw(macro, language, root, shown)  # type: ignore[no-any-return]
 
 
 def _draw(macro: str, _language: str, _root: str, shown: tuple[Hashable, ...]) -> Markup:

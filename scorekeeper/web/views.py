@@ -955,26 +955,26 @@ def _session_page(
     """Render the session page, with the forms of the current game while it is open."""
     # Only the latest games, read once for the list and the chart: a session of a thousand
     # games must not slow the page down (the sheet draws them all).
-    scores = services.session_scores(session, latest=CHART_GAMES)
-    # A game in progress is the newest.
-    current = next((past for past in scores.games[-1:] if past.status == "open"), None)
-    game = services.read_game(current.id) if current is not None else None
+    scores, game = services.scores_with_game(session, latest=CHART_GAMES)
     dealt = scores.games[-1].number if scores.games else 0
     variant = services.variant_of(session)
+    names = _names(session.players)
+    dealer = services.next_dealer(session, scores.games)
+    past = [past for past in scores.games if past.status != "open"][-RECENT_GAMES:]
     context: dict[str, Any] = {
         "session": session,
         "variant": variant,
         # Those who left the table keep their totals, below the standing.
-        "standing_order": helpers.standing_order(variant, session.seated, scores.totals)
-        + session.left,
         "scores": scores,
         "standing": scores.standing,
-        "names": _names(session.players),
-        "dealer": services.next_dealer(session, scores.games),
+        "names": names,
+        "dealer": dealer,
+        "standing_rows": _standing_rows(session, variant, scores, dealer.id),
         "deal": services.deal_of(game) if game is not None else None,
         "house_rules": helpers.house_rules_said(variant),
         "game": game,
-        "past": [past for past in scores.games if past.status != "open"][-RECENT_GAMES:],
+        "past": past,
+        "past_shown": helpers.past_shown(past, scores.game_points, names),
         "games_played": dealt - (1 if game is not None else 0),
         "problem": problem,
         "button_form": ButtonForm(formdata=None),
@@ -1008,6 +1008,16 @@ def _session_page(
             context.update(
                 entry_form=entry_form,
                 chosen_meld=onto.meld.data if onto is not None else None,
+                melds_shown=[
+                    helpers.MeldShown(
+                        entry.id,
+                        names[entry.player_id],
+                        entry.meld_kind,
+                        " ".join(str(card) for card in table.melds[entry.id].cards),
+                        " ".join(jokers[entry.id]),
+                    )
+                    for entry in melds
+                ],
                 picker=helpers.table_picker(table),
                 joker_places={meld: places for meld, places in jokers.items() if places},
                 # Whose first entry is still to come: it is their opening (G3).
@@ -1017,6 +1027,28 @@ def _session_page(
                 new_meld=swap_form.new_meld if swap_form is not None else None,
             )
     return render_template("session.html", **context), status
+
+
+def _standing_rows(
+    session: GameSession,
+    variant: rules.Variant,
+    scores: services.SessionScores,
+    dealer_id: int,
+) -> list[helpers.StandingShown]:
+    """Return the standing's rows: the seated players in order, then those who left the table."""
+    standing = scores.standing
+    finished = session.status == "finished" and standing.winner is not None
+    return [
+        helpers.StandingShown(
+            player.name,
+            scores.totals[player.id],
+            standing.to_go(player.id) if player.seated else None,
+            finished and standing.winner == player.id,
+            session.status == "open" and dealer_id == player.id,
+            not player.seated,
+        )
+        for player in helpers.standing_order(variant, session.seated, scores.totals) + session.left
+    ]
 
 
 def _winner(session: GameSession, scores: services.SessionScores) -> str | None:

@@ -241,7 +241,7 @@ def test_a_failure_of_the_server_shows_a_page_in_the_phones_language(
     def broken(*_args: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(services, "session_scores", broken)
+    monkeypatch.setattr(services, "scores_with_game", broken)
     response = client.get(f"/sessions/{table.session}", headers={"Accept-Language": "de"})
     assert response.status_code == 500
     page = text(response.get_data(as_text=True))
