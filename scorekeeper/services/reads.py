@@ -117,7 +117,8 @@ def session_scores(session: GameSession, latest: int | None = None) -> SessionSc
     variant = variant_of(session)
     if latest is None:
         return _all_scores(db.session.connection(), session.id, session.players, variant)
-    return scores_with_game(session, latest)[0]
+    games, ended = _latest_games(session, latest)
+    return _scores(session.players, variant, games, ended)
 
 
 def scores_with_game(session: GameSession, latest: int) -> tuple[SessionScores, GameState | None]:
@@ -125,15 +126,26 @@ def scores_with_game(session: GameSession, latest: int) -> tuple[SessionScores, 
 
     The game's entries, read for the game, give its points too (the session page).
     """
-    assert latest >= 1
-    games = game_summaries(session, latest)
-    ended: Sequence[Sequence[int]] = ()
-    if games:
-        after = {"session": session.id, "first": games[0].number}
-        ended = db.session.connection().execute(_ENDED_POINTS_SINCE, after).all()
+    games, ended = _latest_games(session, latest)
     game = read_game(games[-1].id) if games and games[-1].status == "open" else None
     entries = [(entry.player_id, entry.value) for entry in game.entries] if game else None
     return _scores(session.players, variant_of(session), games, ended, entries), game
+
+
+def _latest_games(
+    session: GameSession, latest: int
+) -> tuple[list[GameSummary], Sequence[Sequence[int]]]:
+    """Return the ``latest`` games' summaries and the points booked in those that ended.
+
+    The points are read for the games numbered as those read: on PostgreSQL each statement
+    sees the latest commit, and a game dealt meanwhile is not among them.
+    """
+    assert latest >= 1
+    games = game_summaries(session, latest)
+    if not games:
+        return games, ()
+    numbers = {"session": session.id, "first": games[0].number, "last": games[-1].number}
+    return games, db.session.connection().execute(_ENDED_POINTS_OF_NUMBERS, numbers).all()
 
 
 # The latest games of a session, newest first; built once (a statement built per request
@@ -222,14 +234,11 @@ def _open_game_points(
 
 def game_summaries(session: GameSession, latest: int | None = None) -> list[GameSummary]:
     """Return the summaries of a session's games in order, or of the ``latest`` ones."""
-    query = (
-        sa.select(*GAMES_OF.selected_columns)
-        .where(GAMES.c.session_id == session.id)
-        .order_by(GAMES.c.number.desc())
-    )
-    if latest is not None:
-        query = query.limit(latest)
-    return [GameSummary(*row) for row in reversed(db.session.execute(query).all())]
+    connection = db.session.connection()
+    if latest is None:
+        return [GameSummary(*row) for row in connection.execute(GAMES_OF, {"session": session.id})]
+    newest = connection.execute(_LATEST_GAMES, {"session": session.id, "latest": latest}).all()
+    return [GameSummary(*row) for row in reversed(newest)]
 
 
 class BookedLine(NamedTuple):
@@ -289,15 +298,20 @@ def games_of(session: GameSession) -> list[PlayedGame]:
     parameters = {"session": session.id}
     games = [GameSummary(*row) for row in connection.execute(GAMES_OF, parameters)]
     entries: dict[int, list[EntryRow]] = {game.id: [] for game in games}
+    # On PostgreSQL each statement sees the latest commit: a game dealt after the games were
+    # read may have entries and lines already, and is left for the next page.
     for row in connection.execute(_SESSION_ENTRIES, parameters):
-        rows = entries[row[0]]
+        rows = entries.get(row[0])
+        if rows is None:
+            continue
         if not rows or rows[-1].id != row[1]:
             rows.append(EntryRow._make([*row[1:10], []]))
         if row[10] is not None:
             rows[-1].cards.append(CardRow(*row[10:15]))
     lines: dict[int, list[BookedLine]] = {game.id: [] for game in games}
     for line in connection.execute(_SESSION_LINES, parameters):
-        lines[line[0]].append(BookedLine(*line))
+        if line[0] in lines:
+            lines[line[0]].append(BookedLine(*line))
     return [PlayedGame(game, entries[game.id], lines[game.id]) for game in games]
 
 
@@ -368,8 +382,10 @@ _ENDED_POINTS = (
 )
 
 
-# The points of a session's ended games from the game numbered ``first`` on.
-_ENDED_POINTS_SINCE = _ENDED_POINTS.where(GAMES.c.number >= sa.bindparam("first"))
+# The points of a session's ended games numbered ``first`` to ``last``.
+_ENDED_POINTS_OF_NUMBERS = _ENDED_POINTS.where(
+    GAMES.c.number.between(sa.bindparam("first"), sa.bindparam("last"))
+)
 
 
 # The points of a game in progress, from its entries.

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from flask.testing import FlaskClient
 
-from tests.web.test_pages import Table, meld, meld_id, start, text
+from scorekeeper.web.kept import KEPT
+from tests.web.test_pages import Table, book, finish_data, meld, meld_id, start, text
 
 
 def entries_of(client: FlaskClient, table: Table, path: str, language: str = "en") -> str:
@@ -76,3 +78,51 @@ def test_a_watcher_sees_no_way_to_change_an_entry_the_recorder_was_shown(
     watched = watcher.get(f"/sessions/{table.session}").get_data(as_text=True)
     assert "Ann" in watched and "Q♣" in text(watched)
     assert f"/games/{table.game}/entries/" not in watched
+
+
+def test_a_pages_address_is_never_kept(client: FlaskClient) -> None:
+    """What a visitor writes into the address (and a key in a link) is not kept in memory."""
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    page = f"/sessions/{table.session}"
+    first = client.get(f"{page}?x=first")
+    assert first.status_code == 200
+    stores = client.application.extensions[KEPT]
+    kept_before = {macro: store.cache_info().currsize for macro, store in stores.items()}
+    for number in range(5):
+        answer = client.get(f"{page}?x={number}-{'%22' * 500}")
+        assert answer.status_code == 200
+        assert "Ann sequence Q♣ K♣ A♣" in text(answer.get_data(as_text=True))
+    assert {macro: store.cache_info().currsize for macro, store in stores.items()} == kept_before
+
+
+def test_the_reopen_button_and_the_undo_in_the_bar_come_and_go_with_the_entries(
+    client: FlaskClient,
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    book(client, table, finish_data(table, "Ann", {"Bob": "9s", "Cid": "2h"}, romme="no"))
+    client.post(f"/sessions/{table.session}/games")
+    second = replace(table, game=table.game + 1)
+    page = f"/sessions/{table.session}"
+
+    def shown() -> tuple[bool, bool]:
+        html = client.get(page).get_data(as_text=True)
+        return f"/games/{table.game}/reopen" in html, 'class="undo-now"' in html
+
+    assert shown() == (True, False)  # game 2 has nothing recorded: game 1 may be reopened
+    meld(client, second, "Bob", "7h 7d 7s")
+    assert shown() == (False, True)
+    assert client.post(f"/games/{second.game}/undo").status_code == 302
+    assert shown() == (True, False)
+
+
+def test_the_standing_marks_the_winner_once_the_session_is_won(client: FlaskClient) -> None:
+    table = start(client, target="20")
+    meld(client, table, "Ann", "qc kc ac")
+    html = client.get(f"/sessions/{table.session}").get_data(as_text=True)
+    assert 'class="leader"' not in html  # nobody has won while the game goes on
+    book(client, table, finish_data(table, "Ann", {"Bob": "9s", "Cid": "2h"}, romme="no"))
+    html = client.get(f"/sessions/{table.session}").get_data(as_text=True)
+    leader = re.search(r'<tr class="leader">\s*<th scope="row"><bdi>(\w+)</bdi>', html)
+    assert leader is not None and leader.group(1) == "Ann"
