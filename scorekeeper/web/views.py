@@ -964,7 +964,6 @@ def _session_page(
     context: dict[str, Any] = {
         "session": session,
         "variant": variant,
-        # Those who left the table keep their totals, below the standing.
         "scores": scores,
         "standing": scores.standing,
         "names": names,
@@ -995,7 +994,7 @@ def _session_page(
             table=table,
             melds=melds,
             entries_shown=helpers.entries_shown(
-                helpers.entry_lines(game.entries), game.entries, context["names"], game.id
+                helpers.entry_lines(game.entries), game.entries, names, game.id
             ),
             game_points=services.game_points(game),
         )
