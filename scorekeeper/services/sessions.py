@@ -220,14 +220,23 @@ def rename_player(session_id: int, player_id: int, name: str) -> GameSession:
 
 
 @write_use_case
-def seat_player(session_id: int, name: str, seat: int | None = None) -> GameSession:
+def seat_player(
+    session_id: int, name: str, seat: int | None = None, *, after: int | None = None
+) -> GameSession:
     """Seat a new player between games, at ``seat`` in the seating (0 first; the end if None).
 
-    They are dealt in from the next game; the games before keep their players.
+    ``after`` places them after the seated player with that id instead (0: first), as the
+    seating is when the session is locked: another phone's change just before moves no one
+    to a place not chosen. They are dealt in from the next game; the games before keep theirs.
     """
     session = _session_between_games(session_id)
     coming = _next_game_number(session)
     seated = session.seated
+    if after is not None:
+        neighbours = [0, *(player.id for player in seated)]
+        if after not in neighbours:
+            raise InvalidRequestError("no_such_player")
+        seat = neighbours.index(after)
     names = rules.join_seating(
         [player.name for player in seated],
         name,

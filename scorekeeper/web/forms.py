@@ -546,25 +546,39 @@ class RenameForm(OnceForm):
     name = StringField(_l("Name"))
 
 
+SEAT_CHANGED = _l("The seating was changed on another phone meanwhile: choose the place again.")
+
+
 class SeatForm(OnceForm):
     """Seat a new player between games, at a place in the seating."""
 
     name = StringField(_l("Name"))
     seat = SelectField(_l("Place at the table"), coerce=int)
 
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Validate, and say in plain words when the player to sit after is gone meanwhile."""
+        valid: bool = super().validate(extra_validators)
+        if self.seat.errors:
+            self.seat.errors = [str(SEAT_CHANGED)]
+        return valid
+
 
 def seat_form(seated: Sequence[Seated], **kwargs: Any) -> SeatForm:
-    """Return the form that seats a new player: first, or after a player (at the end at first)."""
+    """Return the form that seats a new player: first, or after a player (at the end at first).
+
+    A place is the id of the player to sit after (0: first), not a number: two phones that
+    seat players at once each get the place they chose.
+    """
     form = SeatForm(**kwargs)
     form.seat.choices = [
         SelectChoice(0, gettext("first, before %(name)s", name=seated[0].name)),
         *(
-            SelectChoice(at, gettext("after %(name)s", name=player.name))
-            for at, player in enumerate(seated, start=1)
+            SelectChoice(player.id, gettext("after %(name)s", name=player.name))
+            for player in seated
         ),
     ]
     if kwargs.get("formdata", True) is None:
-        form.seat.data = len(seated)
+        form.seat.data = seated[-1].id
     return form
 
 

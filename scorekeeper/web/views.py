@@ -1152,7 +1152,7 @@ def seat_player(public_id: str) -> Answer:
     form = seat_form(session.seated)
     if form.validate_on_submit():
         try:
-            services.seat_player(session.id, form.name.data or "", form.seat.data)
+            services.seat_player(session.id, form.name.data or "", after=form.seat.data)
         except services.ConflictError as error:
             # A game started meanwhile (on another phone), or the session is over.
             db.session.rollback()

@@ -27,7 +27,7 @@ def test_a_player_joins_and_another_leaves_between_games_at_360_pixels(
     big_enough(phone, "#players select, #players input[name=name], #players .leaving a")
     phone.shot("13-seats-change-360", full_page=True)
     page.fill("#new-name", "Dorothea-Wilhelmine")
-    page.select_option("#new-seat", "1")  # after Annemarie
+    page.select_option("#new-seat", label="nach Annemarie")
     with page.expect_navigation():
         page.locator("#players button[type=submit]").tap()
     fits(phone)

@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.pageforms import form_to, forms_on
@@ -86,15 +87,18 @@ def test_a_player_is_seated_after_another_on_the_page(client: FlaskClient) -> No
     form = form_to(page(client, f"/sessions/{sid}/change"), f"/sessions/{sid}/players")
     shown = page(client, f"/sessions/{sid}/change")
     options = re.findall(r'<option[^>]*value="(\d+)"[^>]*>([^<]*)</option>', shown)
+    # A place is the player to sit after, by id (0: first), so that a change on another phone
+    # meanwhile moves no one to a place not chosen.
+    players = ids(client, sid)
     assert options == [
         ("0", "first, before Ann"),
-        ("1", "after Ann"),
-        ("2", "after Bob"),
-        ("3", "after Cid"),
+        (str(players["Ann"]), "after Ann"),
+        (str(players["Bob"]), "after Bob"),
+        (str(players["Cid"]), "after Cid"),
     ]
-    assert chosen_seat(shown) == "3"
+    assert chosen_seat(shown) == str(players["Cid"])
     assert form.fields["name"] == ""
-    answer = seat_on_the_page(client, sid, "Dan", "1")
+    answer = seat_on_the_page(client, sid, "Dan", str(players["Ann"]))
     assert answer.status_code == 302
     after = page(client, f"/sessions/{sid}")
     assert "Dan sits at the table from the next game." in after
@@ -171,7 +175,8 @@ def test_while_a_game_is_open_the_seats_wait(client: FlaskClient) -> None:
     ok(client.post(f"{API}/sessions/{sid}/games"), 201)
     shown = page(client, f"/sessions/{sid}/change")
     assert f'action="/sessions/{sid}/players"' not in shown and "/leave" not in shown
-    answer = client.post(seat.action, data={**seat.fields, "name": "Dan", "seat": "3"})
+    cid = str(ids(client, sid)["Cid"])
+    answer = client.post(seat.action, data={**seat.fields, "name": "Dan", "seat": cid})
     assert answer.status_code == 409
     assert "A game is still open" in answer.get_data(as_text=True)
     answer = client.post(leave.action, data=leave.fields)
@@ -226,3 +231,41 @@ def test_the_seats_are_changed_on_a_german_page(client: FlaskClient, language: s
         ("Bob", "0"),
     ]
     assert '<tr class="left">' in page(client, f"/sessions/{sid}")
+
+
+def test_two_phones_seating_players_at_once_each_get_the_place_chosen(
+    client: FlaskClient, app: Flask
+) -> None:
+    session = opened(client, ["Ann", "Bob"])
+    sid = session["id"]
+    players = ids(client, sid)
+    other = app.test_client()
+    other.get(f"/sessions/{sid}?key={session['edit_key']}")
+    # Both phones show the change page; the other phone seats Dan first, then this one, from
+    # the page it showed before, seats Eve after Ann (by a number, Eve would sit after Dan).
+    shown = page(client, f"/sessions/{sid}/change")
+    assert seat_on_the_page(other, sid, "Dan", "0").status_code == 302
+    form = form_to(shown, f"/sessions/{sid}/players")
+    fields = {**form.fields, "name": "Eve", "seat": str(players["Ann"])}
+    assert client.post(form.action, data=fields).status_code == 302
+    seated = [player["name"] for player in ok(client.get(f"{API}/sessions/{sid}"))["players"]]
+    assert seated == ["Dan", "Ann", "Eve", "Bob"]
+
+
+def test_a_place_after_a_player_who_left_meanwhile_is_refused_and_seats_no_one(
+    client: FlaskClient,
+) -> None:
+    session = opened(client, ["Ann", "Bob", "Cid"])
+    sid = session["id"]
+    players = ids(client, sid)
+    shown = page(client, f"/sessions/{sid}/change")
+    ok(client.delete(f"{API}/sessions/{sid}/players/{players['Bob']}"))
+    form = form_to(shown, f"/sessions/{sid}/players")
+    fields = {**form.fields, "name": "Eve", "seat": str(players["Bob"])}
+    answer = client.post(form.action, data=fields)
+    assert answer.status_code == 422
+    assert "The seating was changed on another phone meanwhile: choose the place again." in (
+        answer.get_data(as_text=True)
+    )
+    seated = [player["name"] for player in ok(client.get(f"{API}/sessions/{sid}"))["players"]]
+    assert seated == ["Ann", "Cid"]
