@@ -374,7 +374,8 @@ OPENAPI: dict[str, Any] = {
                 "before keep their players, and the deal passes from the last dealer to the "
                 "player after them in the new seating. 409 while a game is open, when the "
                 "session is finished, or when the seating would decide a tie at the top; 422 "
-                "for a bad name, a seat that does not exist, or a table that is full.",
+                "for a bad name, a seat that does not exist, a player to sit after who is "
+                "not at the table, or a table that is full.",
                 "parameters": [_IDEMPOTENCY_KEY],
                 "requestBody": _body(
                     {
@@ -388,6 +389,15 @@ OPENAPI: dict[str, Any] = {
                                 "description": "The new player's place in the new seating, "
                                 "clockwise from 0 (0: before the first player); the end when "
                                 "left out.",
+                            },
+                            "after": {
+                                "type": ["integer", "null"],
+                                "minimum": 0,
+                                "description": "Instead of seat: the id of the player at the "
+                                "table to sit after (0: first), as the seating is when the "
+                                "server applies it, so a change by another client at the same "
+                                "moment moves the new player to no place not chosen. 422 for a "
+                                "player not at the table, or with seat too.",
                             },
                         },
                     }

@@ -388,15 +388,23 @@ def rename_player(session_id: str, player_id: int) -> Response:
 @bp.post("/sessions/<session_id>/players")
 @idempotent
 def seat_player(session_id: str) -> tuple[Response, int]:
-    """Seat a new player between games: ``{"name": "Dan", "seat": 2}`` (``seat`` optional)."""
+    """Seat a new player between games: ``{"name": "Dan", "seat": 2}`` or ``"after": <id>``.
+
+    ``after`` (the id of the player to sit after, 0 for first) stays right when another client
+    changes the seating at the same moment; ``seat`` is a number in the seating as it is then.
+    """
     body = _body()
     name = body.get("name")
     if not isinstance(name, str):
         raise BadBody(_l('name must be the player\'s name as text, e.g. "Anna".'))
-    seat = body.get("seat")
+    seat, after = body.get("seat"), body.get("after")
     if seat is not None and not _is_int(seat):
         raise BadBody(_l("seat must be a place in the seating, a whole number (0 is the first)."))
-    session = services.seat_player(_session_id(), name, seat)
+    if after is not None and not _is_int(after):
+        raise BadBody(_l("after must be the id of the player to sit after (0: first)."))
+    if seat is not None and after is not None:
+        raise BadBody(_l("Send seat or after, not both."))
+    session = services.seat_player(_session_id(), name, seat, after=after)
     return jsonify(serialize.session_json(services.summarize_session(session))), 201
 
 

@@ -230,3 +230,43 @@ def test_a_player_who_left_still_shows_in_the_games_they_played(client: FlaskCli
     assert left["games"][0]["points"][str(bob)] == -40
     assert left["totals"][str(bob)] == -40
     assert ok(client.get(f"{API}/games/{game['id']}")) == game
+
+
+def test_a_new_player_sits_after_the_player_named_by_id_whoever_sat_down_meanwhile(
+    client: FlaskClient,
+) -> None:
+    session = seated(client, ["Ann", "Bob"], variant="german_rummy")
+    path = f"{API}/sessions/{session['id']}/players"
+    ann = ids(session)["Ann"]
+    # Another client seats Dan first; this one asked for "after Ann" as it saw the seating.
+    ok(client.post(path, json={"name": "Dan", "seat": 0}), 201)
+    joined = ok(client.post(path, json={"name": "Eve", "after": ann}), 201)
+    assert [player["name"] for player in joined["players"]] == ["Dan", "Ann", "Eve", "Bob"]
+    first = ok(client.post(path, json={"name": "Flo", "after": 0}), 201)
+    assert [player["name"] for player in first["players"]] == ["Flo", "Dan", "Ann", "Eve", "Bob"]
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        ({"name": "Eve", "after": "Ann"}, "after must be the id of the player to sit after"),
+        ({"name": "Eve", "after": 1, "seat": 0}, "Send seat or after, not both."),
+        ({"name": "Eve", "after": 10**6}, "That player does not play in this session."),
+    ],
+)
+def test_a_place_after_no_player_at_the_table_is_refused_and_seats_no_one(
+    client: FlaskClient, body: dict[str, Any], says: str
+) -> None:
+    session = seated(client, ["Ann", "Bob"])
+    path = f"{API}/sessions/{session['id']}/players"
+    assert says in refused(client.post(path, json=body), 422)
+    answer = ok(client.get(f"{API}/sessions/{session['id']}"))
+    assert [player["name"] for player in answer["players"]] == ["Ann", "Bob"]
+
+
+def test_a_place_after_a_player_who_left_is_refused(client: FlaskClient) -> None:
+    session = seated(client, ["Ann", "Bob", "Cid"])
+    path = f"{API}/sessions/{session['id']}/players"
+    bob = ids(session)["Bob"]
+    ok(client.delete(f"{path}/{bob}"))
+    assert "does not play" in refused(client.post(path, json={"name": "Eve", "after": bob}), 422)
