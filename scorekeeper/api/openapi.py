@@ -394,10 +394,9 @@ OPENAPI: dict[str, Any] = {
                                 "type": ["integer", "null"],
                                 "minimum": 0,
                                 "description": "Instead of seat: the id of the player at the "
-                                "table to sit after (0: first), as the seating is when the "
-                                "server applies it, so a change by another client at the same "
-                                "moment moves the new player to no place not chosen. 422 for a "
-                                "player not at the table, or with seat too.",
+                                "table to sit after (0: first). The new player sits there even "
+                                "when another client changed the seating at the same moment. "
+                                "422 for a player not at the table, or with seat too.",
                             },
                         },
                     }

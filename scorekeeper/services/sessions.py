@@ -225,9 +225,10 @@ def seat_player(
 ) -> GameSession:
     """Seat a new player between games, at ``seat`` in the seating (0 first; the end if None).
 
-    ``after`` places them after the seated player with that id instead (0: first), as the
-    seating is when the session is locked: another phone's change just before moves no one
-    to a place not chosen. They are dealt in from the next game; the games before keep theirs.
+    ``after`` places them after the seated player with that id instead (0: first), found in
+    the seating as it is once the session is locked: they sit there even when another phone
+    changed the seating just before. They are dealt in from the next game; the games before
+    keep their players.
     """
     session = _session_between_games(session_id)
     coming = _next_game_number(session)
