@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -17,7 +16,7 @@ import sqlalchemy.orm as so
 
 from scorekeeper.extensions import db
 from scorekeeper.keys import Access, SessionKeys, access, new_public_id
-from scorekeeper.models import GameSession, Group, MergedName, utcnow
+from scorekeeper.models import GameSession, Group, MergedName
 from scorekeeper.rules.groups import (
     LAST_RESULTS,
     People,
@@ -38,6 +37,7 @@ from scorekeeper.services.rows import (
     SESSIONS,
     SETTLEMENT_LINES,
     TABLE_CARDS,
+    forget_never_played,
     rule_system,
 )
 
@@ -77,9 +77,6 @@ def add_group(new: NewGroup) -> Group:
     return group
 
 
-# A group that got no session within a day was started and left (or started by a script): it
-# goes when the next group starts, as a session that never got a game does.
-NEVER_PLAYED_FOR = timedelta(days=1)
 _EMPTY_GROUPS = sa.select(GROUPS.c.id).where(
     GROUPS.c.created_at < sa.bindparam("before"),
     ~sa.exists().where(SESSIONS.c.group_id == GROUPS.c.id),
@@ -90,9 +87,7 @@ _FORGET_GROUPS = sa.delete(GROUPS).where(GROUPS.c.id.in_(_EMPTY_GROUPS))
 
 def _forget_groups_never_played() -> None:
     """Delete the groups older than a day that never got a session, with their merges."""
-    before = {"before": utcnow() - NEVER_PLAYED_FOR}
-    db.session.execute(_FORGET_MERGES, before)
-    db.session.execute(_FORGET_GROUPS, before)
+    forget_never_played(_FORGET_MERGES, _FORGET_GROUPS)
 
 
 def access_to_group(

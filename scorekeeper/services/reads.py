@@ -21,11 +21,11 @@ from scorekeeper.services.rows import (
     LARGEST_ID,
     SETTLEMENT_LINES,
     TABLE_CARDS,
-    CardRow,
     EntryRow,
     GameState,
     GameSummary,
     Seat,
+    add_entry_row,
     dealer_of,
     read_game,
     variant_of,
@@ -107,18 +107,14 @@ class Scored(Protocol):
     def plays_in(self, number: int) -> bool: ...
 
 
-def session_scores(session: GameSession, latest: int | None = None) -> SessionScores:
-    """Return the totals and the points of every game, or of the ``latest`` games only.
+def session_scores(session: GameSession) -> SessionScores:
+    """Return the totals and the points of every game (the latest: ``scores_with_game``).
 
     Ended games carry their points (settlement lines) and players their banked totals, so
     the number of queries and the rows read for the totals do not grow with the session.
-    A game in progress is always the newest, so it is among any ``latest`` games.
     """
     variant = variant_of(session)
-    if latest is None:
-        return _all_scores(db.session.connection(), session.id, session.players, variant)
-    games, ended = _latest_games(session, latest)
-    return _scores(session.players, variant, games, ended)
+    return _all_scores(db.session.connection(), session.id, session.players, variant)
 
 
 def scores_with_game(session: GameSession, latest: int) -> tuple[SessionScores, GameState | None]:
@@ -301,13 +297,8 @@ def games_of(session: GameSession) -> list[PlayedGame]:
     # On PostgreSQL each statement sees the latest commit: a game dealt after the games were
     # read may have entries and lines already, and is left for the next page.
     for row in connection.execute(_SESSION_ENTRIES, parameters):
-        rows = entries.get(row[0])
-        if rows is None:
-            continue
-        if not rows or rows[-1].id != row[1]:
-            rows.append(EntryRow._make([*row[1:10], []]))
-        if row[10] is not None:
-            rows[-1].cards.append(CardRow(*row[10:15]))
+        if row[0] in entries:
+            add_entry_row(entries[row[0]], row[1:])
     lines: dict[int, list[BookedLine]] = {game.id: [] for game in games}
     for line in connection.execute(_SESSION_LINES, parameters):
         if line[0] in lines:

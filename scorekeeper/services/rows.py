@@ -6,7 +6,7 @@ import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, NamedTuple, Protocol, TypeVar
 
 import sqlalchemy as sa
@@ -21,6 +21,7 @@ from scorekeeper.models import (
     SettlementLine,
     TableCard,
     plays_in,
+    utcnow,
 )
 from scorekeeper.services.errors import ConflictError, InvalidRequestError, NotFoundError
 
@@ -372,10 +373,7 @@ def game_state(connection: sa.Connection, game_id: int, *, lock: bool = True) ->
     first = rows[0]
     entries: list[EntryRow] = []
     for row in connection.execute(ENTRY_ROWS, {"game_id": game_id}):
-        if not entries or entries[-1].id != row[0]:
-            entries.append(EntryRow(*row[:9], []))
-        if row[9] is not None:
-            entries[-1].cards.append(CardRow(*row[9:14]))
+        add_entry_row(entries, row)
     everyone = [PlayerRow(*row[10:14], *row[17:19]) for row in rows]
     players = [player for player in everyone if player.plays_in(first[2])]
     booked = None
@@ -490,6 +488,26 @@ ENTRY_ROWS = (
     .where(ENTRIES.c.game_id == sa.bindparam("game_id"))
     .order_by(ENTRIES.c.position, TABLE_CARDS.c.position)
 )
+
+
+def add_entry_row(entries: list[EntryRow], row: Sequence[Any]) -> None:
+    """Add a row of ``ENTRY_ROWS`` (an entry with one of its cards) to the entries read so far."""
+    if not entries or entries[-1].id != row[0]:
+        entries.append(EntryRow._make([*row[:9], []]))
+    if row[9] is not None:
+        entries[-1].cards.append(CardRow(*row[9:14]))
+
+
+# A session or group that got no game or session within a day was started and left (or
+# started by a script): it goes when the next one starts, so that such rows cannot pile up.
+NEVER_PLAYED_FOR = timedelta(days=1)
+
+
+def forget_never_played(*deletes: sa.Delete) -> None:
+    """Run deletes of what was started over a day ago and never played (``:before``)."""
+    before = {"before": utcnow() - NEVER_PLAYED_FOR}
+    for delete in deletes:
+        db.session.execute(delete, before)
 
 
 def open_state(connection: sa.Connection, game_id: int) -> GameState:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping
-from datetime import timedelta
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -33,6 +32,7 @@ from scorekeeper.services.rows import (
     PlayerRow,
     commit,
     dealer_of,
+    forget_never_played,
     insert_row,
     rule_system,
     variant_of,
@@ -110,9 +110,6 @@ def create_session(
     return session
 
 
-# A session that got no game within a day was started and left (or started by a script):
-# it goes when the next session starts, so that such sessions cannot pile up.
-NEVER_PLAYED_FOR = timedelta(days=1)
 _NEVER_PLAYED = sa.select(SESSIONS.c.id).where(
     SESSIONS.c.created_at < sa.bindparam("before"),
     ~sa.exists().where(GAMES.c.session_id == SESSIONS.c.id),
@@ -123,9 +120,7 @@ _FORGET_SESSIONS = sa.delete(SESSIONS).where(SESSIONS.c.id.in_(_NEVER_PLAYED))
 
 def _forget_sessions_never_played() -> None:
     """Delete the sessions older than a day that never got a game, with their players."""
-    before = {"before": utcnow() - NEVER_PLAYED_FOR}
-    db.session.execute(_FORGET_PLAYERS, before)
-    db.session.execute(_FORGET_SESSIONS, before)
+    forget_never_played(_FORGET_PLAYERS, _FORGET_SESSIONS)
 
 
 @write_use_case

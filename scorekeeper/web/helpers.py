@@ -384,13 +384,11 @@ class EntryShown:
     value: int
 
 
-def entries_shown(
-    lines: Iterable[EntryLine[E]], rows: Sequence[E], names: Mapping[int, str], game_id: int
-) -> list[EntryShown]:
-    """Return what the pages show of each line of a game's entries, in the lines' order."""
+def entries_shown(rows: Sequence[E], names: Mapping[int, str], game_id: int) -> list[EntryShown]:
+    """Return what the pages show of each entry of a game (``entry_lines``), in order."""
     cards = {row.id: entry_cards(row) for row in rows}
     shown = []
-    for line in lines:
+    for line in entry_lines(rows):
         first = line.first
         new_melds = line.melds
         shown.append(

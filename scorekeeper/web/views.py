@@ -416,9 +416,7 @@ def history(public_id: str) -> Page:
             "groupings": services.hand_groupings(variant, item.lines),
             # The entries with the corrections, deletes, undos and reopens between them.
             "timeline": helpers.history_timeline(
-                helpers.entries_shown(
-                    helpers.entry_lines(item.entries), item.entries, names, item.game.id
-                ),
+                helpers.entries_shown(item.entries, names, item.game.id),
                 audit.get(item.game.id, []),
                 names,
                 variant,
@@ -993,9 +991,7 @@ def _session_page(
         context.update(
             table=table,
             melds=melds,
-            entries_shown=helpers.entries_shown(
-                helpers.entry_lines(game.entries), game.entries, names, game.id
-            ),
+            entries_shown=helpers.entries_shown(game.entries, names, game.id),
             game_points=services.game_points(game),
         )
         if access.can_edit():

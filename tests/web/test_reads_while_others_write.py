@@ -45,12 +45,18 @@ def another_phone_deals_after_the_games_are_read(app: Flask, table: Table) -> It
     assert dealt, "the page read no games"
 
 
-def test_the_history_shows_the_games_it_read_while_the_next_is_dealt(
-    client: FlaskClient, app: Flask
-) -> None:
+def one_game_played(client: FlaskClient) -> Table:
+    """Start a session and play its first game: Ann melds and goes out."""
     table = start(client)
     meld(client, table, "Ann", "qc kc ac")
     book(client, table, finish_data(table, "Ann", {"Bob": "9s", "Cid": "2h"}, romme="no"))
+    return table
+
+
+def test_the_history_shows_the_games_it_read_while_the_next_is_dealt(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = one_game_played(client)
     with another_phone_deals_after_the_games_are_read(app, table):
         answer = client.get(f"/sessions/{table.session}/history")
     assert answer.status_code == 200
@@ -64,9 +70,7 @@ def test_the_history_shows_the_games_it_read_while_the_next_is_dealt(
 def test_the_session_page_shows_the_games_it_read_while_the_next_is_dealt(
     client: FlaskClient, app: Flask
 ) -> None:
-    table = start(client)
-    meld(client, table, "Ann", "qc kc ac")
-    book(client, table, finish_data(table, "Ann", {"Bob": "9s", "Cid": "2h"}, romme="no"))
+    table = one_game_played(client)
     with another_phone_deals_after_the_games_are_read(app, table):
         answer = client.get(f"/sessions/{table.session}")
     assert answer.status_code == 200
