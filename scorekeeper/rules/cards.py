@@ -208,6 +208,15 @@ class Card:
     suit: Suit
     rank: Rank
 
+    def __post_init__(self) -> None:
+        # A game's table is replayed on every entry, hashing its cards again and again, and an
+        # enum's hash is Python code: the card's is worked out once (from numbers, so that it is
+        # the same in every process).
+        object.__setattr__(self, "_hash", hash((ord(self.suit.value), int(self.rank))))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined, no-any-return]
+
     @classmethod
     def from_code(cls, code: str) -> Card:
         """Read one card written rank then suit: ``Q♣``, ``qc``, ``Th``, ``BS`` (Bube of spades).

@@ -62,6 +62,14 @@ def test_german_dame_of_diamonds_is_the_queen_of_diamonds():
     assert Card.from_code("DD") == Card(suit=Suit.DIAMONDS, rank=Rank.QUEEN)
 
 
+def test_equal_cards_count_as_one_however_they_were_made():
+    made = [Card(suit=card.suit, rank=card.rank) for card in full_pack()]
+    read = [Card.from_code(card.code) for card in full_pack()]
+    assert all(hash(a) == hash(b) for a, b in zip(made, read, strict=True))
+    assert len({*made, *read}) == 52
+    assert Card.from_code("7♥") in {Card(suit=Suit.HEARTS, rank=Rank.SEVEN)}
+
+
 def test_the_last_character_is_the_suit_and_the_rest_the_rank():
     assert Card.from_code("10h") == Card(suit=Suit.HEARTS, rank=Rank.TEN)
 
