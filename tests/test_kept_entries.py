@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 
 import pytest
 from flask import Flask
@@ -114,7 +115,7 @@ def test_only_the_latest_games_are_kept(app: Flask, monkeypatch: pytest.MonkeyPa
     for game, (ann, _bob, _cid) in games:
         services.record_meld(game, ann, "7♥ 8♥ 9♥")
     first = games[0][0]
-    assert [reads_entries(app, lambda: services.read_game(game)) for game, _ in games] == [
+    assert [reads_entries(app, partial(services.read_game, game)) for game, _ in games] == [
         True,
         False,
         False,

@@ -31,6 +31,7 @@ from scorekeeper.services.rows import (
     refuse_closed,
     table_entries,
     table_of,
+    time_as_read,
     turns_of,
     written_values,
 )
@@ -175,7 +176,7 @@ def _record_melds(game_id: int, player_id: int, melds: list[str]) -> RecordedMel
         row = _write(connection, state, "meld", player.id, meld, group_id=group)
         state = replace(state, entries=[*state.entries, row])
         written.append((row, meld))
-    commit(state.session_id)
+    commit(state.session_id, game_after=state)
     return RecordedMelds(written, state.variant)
 
 
@@ -190,7 +191,7 @@ def record_layoff(game_id: int, player_id: int, meld_id: int, cards: str) -> Rec
     table = table_of(state)
     layoff = table.lay_off(-1, meld_entry.id, state.variant.read_cards(cards))
     entry = _write(connection, state, "layoff", player.id, layoff, meld_id=meld_entry.id)
-    commit(state.session_id)
+    commit(state.session_id, game_after=replace(state, entries=[*state.entries, entry]))
     return Recorded(entry, meld_entry, layoff.meld, state.variant)
 
 
@@ -211,7 +212,7 @@ def record_swap(
     swap_row = _write(connection, state, "swap", player.id, put_in, meld_id=meld_entry.id)
     state = replace(state, entries=[*state.entries, swap_row])
     meld_row = _write(connection, state, "meld", player.id, swap.new_meld, group_id=swap_row.id)
-    commit(state.session_id)
+    commit(state.session_id, game_after=replace(state, entries=[*state.entries, meld_row]))
     return RecordedSwap(swap_row, meld_entry, swap.meld, meld_row, swap.new_meld, state.variant)
 
 
@@ -256,7 +257,7 @@ def _write(
         meld_id=meld_id,
         meld_kind=played.kind.value if isinstance(played, rules.Meld) else None,
         value=played.value,
-        created_at=utcnow(),
+        created_at=time_as_read(connection, utcnow()),
         group_id=group_id,
         cards=[],
     )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import json
+import threading
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -12,6 +14,7 @@ from typing import Any, NamedTuple, Protocol, TypeVar
 import sqlalchemy as sa
 
 from scorekeeper import rules
+from scorekeeper.database import reads_see_every_commit
 from scorekeeper.extensions import db
 from scorekeeper.models import (
     Entry,
@@ -371,9 +374,11 @@ def game_state(connection: sa.Connection, game_id: int, *, lock: bool = True) ->
     if not rows:
         raise NotFoundError("no_game")
     first = rows[0]
-    entries: list[EntryRow] = []
-    for row in connection.execute(ENTRY_ROWS, {"game_id": game_id}):
-        add_entry_row(entries, row)
+    entries = _kept_entries(connection, game_id, first)
+    if entries is None:
+        entries = []
+        for row in connection.execute(ENTRY_ROWS, {"game_id": game_id}):
+            add_entry_row(entries, row)
     everyone = [PlayerRow(*row[10:14], *row[17:19]) for row in rows]
     players = [player for player in everyone if player.plays_in(first[2])]
     booked = None
@@ -498,6 +503,66 @@ def add_entry_row(entries: list[EntryRow], row: Sequence[Any]) -> None:
         entries[-1].cards.append(CardRow(*row[9:14]))
 
 
+class KeptEntries(NamedTuple):
+    """A game's entries as a write of this process left them, and its session then."""
+
+    # The session's random public id: a game of another database file never matches.
+    public_id: str
+    # The session's version after the write: any later change to the session counts in it.
+    version: int
+    entries: tuple[EntryRow, ...]
+
+
+# How many games' entries a process keeps, the least recently written forgotten first.
+KEPT_GAMES = 1024
+# Per engine, so that two databases in one process (tests) keep theirs apart.
+_KEPT: weakref.WeakKeyDictionary[sa.Engine, dict[int, KeptEntries]] = weakref.WeakKeyDictionary()
+_KEPT_GUARD = threading.Lock()
+
+
+def keep_entries(engine: sa.Engine, game: GameState, version: int) -> None:
+    """Keep a game's entries as a committed write left them, for its next request.
+
+    A table records entry after entry into one game: the next entry's request then finds the
+    entries here instead of reading them, when the session's version is still the one this
+    write committed. Every change to a game's entries counts in its session's version in the
+    same transaction (``commit``), so the version tells whether they are still so. Kept only
+    where a transaction's reads see every commit before it (``reads_see_every_commit``). The
+    entries must be as a read gives them back (``time_as_read``): an answer built from kept
+    entries is the same as one built from read entries.
+    """
+    if not reads_see_every_commit(engine):
+        return
+    with _KEPT_GUARD:
+        games = _KEPT.setdefault(engine, {})
+        games.pop(game.id, None)
+        while len(games) >= KEPT_GAMES:
+            del games[next(iter(games))]
+        games[game.id] = KeptEntries(game.session_public_id, version, tuple(game.entries))
+
+
+def _kept_entries(connection: sa.Connection, game_id: int, first: GameRow) -> list[EntryRow] | None:
+    """Return a game's kept entries if its session has not changed since; else None."""
+    kept = _KEPT.get(connection.engine, {}).get(game_id)
+    if kept is None or kept.version != first.version or kept.public_id != first.public_id:
+        return None
+    return list(kept.entries)
+
+
+def time_as_read(connection: sa.Connection, moment: datetime) -> datetime:
+    """Return a time as the database gives it back once stored (SQLite keeps no time zone)."""
+    stored, read = _time_processors(connection.dialect)
+    return read(stored(moment))  # type: ignore[no-any-return]
+
+
+@functools.cache
+def _time_processors(dialect: sa.Dialect) -> tuple[Any, Any]:
+    kind = dialect.type_descriptor(ENTRIES.c.created_at.type)
+    stored = kind.bind_processor(dialect) or (lambda value: value)
+    read = kind.result_processor(dialect, None) or (lambda value: value)
+    return stored, read
+
+
 # A session or group that got no game or session within a day was started and left (or
 # started by a script): it goes when the next one starts, so that such rows cannot pile up.
 NEVER_PLAYED_FOR = timedelta(days=1)
@@ -535,14 +600,26 @@ _BUMP_VERSION = (
     .where(SESSIONS.c.id == sa.bindparam("session"))
     .values(version=SESSIONS.c.version + 1)
 )
+_BUMP_VERSION_READ = _BUMP_VERSION.returning(SESSIONS.c.version)
 
 
-def commit(session_id: int) -> None:
-    """Count the change in the session's version, and commit the change with it."""
-    db.session.connection().execute(_BUMP_VERSION, {"session": session_id})
+def commit(session_id: int, *, game_after: GameState | None = None) -> None:
+    """Count the change in the session's version, and commit the change with it.
+
+    ``game_after`` is the game as the change left it: its entries are kept for the next
+    request about it (``keep_entries``).
+    """
+    connection = db.session.connection()
+    if game_after is None or not reads_see_every_commit(connection.engine):
+        connection.execute(_BUMP_VERSION, {"session": session_id})
+        game_after = None
+    else:
+        version = connection.execute(_BUMP_VERSION_READ, {"session": session_id}).scalar_one()
     db.session.commit()
     # The rows changed around the ORM: objects this session loaded before must read them again.
     db.session.expire_all()
+    if game_after is not None:
+        keep_entries(connection.engine, game_after, version)
 
 
 # The games of a session, and the points of those that ended (the lines of their settlement).
