@@ -208,14 +208,15 @@ class Card:
     suit: Suit
     rank: Rank
 
-    def __post_init__(self) -> None:
-        # A game's table is replayed on every entry, hashing its cards again and again, and an
-        # enum's hash is Python code: the card's is worked out once (from numbers, so that it is
-        # the same in every process).
-        object.__setattr__(self, "_hash", hash((ord(self.suit.value), int(self.rank))))
-
     def __hash__(self) -> int:
-        return self._hash  # type: ignore[attr-defined, no-any-return]
+        # A game's table is replayed on every entry, hashing its cards again and again, and an
+        # enum's hash is Python code: a card keeps its hash once worked out (from numbers, so
+        # that it is the same in every process).
+        known: int | None = self.__dict__.get("_hash")
+        if known is None:
+            known = hash((ord(self.suit.value), int(self.rank)))
+            object.__setattr__(self, "_hash", known)
+        return known
 
     @classmethod
     def from_code(cls, code: str) -> Card:
