@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 
 import pytest
+import sqlalchemy as sa
 from flask import Flask
 
 from scorekeeper import services
@@ -88,6 +89,42 @@ def test_a_change_that_keeps_nothing_is_read_from_the_database(app: Flask) -> No
     assert services.read_game(game).entries == read_from_the_database(game)
 
 
+@pytest.mark.usefixtures("ctx")
+def test_a_corrected_entry_is_read_with_its_new_cards(app: Flask) -> None:
+    game, (ann, bob, _cid) = german_game()
+    services.record_meld(game, ann, "7♥ 8♥ 9♥")
+    meld = services.record_meld(game, bob, "2♠ 3♠ 4♠").entry.id
+    services.correct_entry(game, meld, "2♣ 3♣ 4♣")
+    assert reads_entries(app, lambda: services.read_game(game))
+    entries = services.read_game(game).entries
+    assert [card.card for card in entries[1].cards] == ["2♣", "3♣", "4♣"]
+    assert entries == read_from_the_database(game)
+
+
+def test_the_api_answers_the_same_from_kept_entries(app: Flask) -> None:
+    """Through the API the key check's rows tell the version; the game reads the same."""
+    client = app.test_client()
+    session = client.post("/api/v1/sessions", json={"players": ["Ann", "Bob"]}).get_json()
+    game = client.post(f"/api/v1/sessions/{session['id']}/games").get_json()["id"]
+    ann, bob = (player["id"] for player in session["players"])
+    melds = f"/api/v1/games/{game}/melds"
+    meld = client.post(melds, json={"player": ann, "cards": "7♥ 8♥ 9♥"}).get_json()["id"]
+    with counted(app) as statements:
+        layoff = client.post(
+            f"/api/v1/games/{game}/layoffs", json={"player": bob, "meld": meld, "cards": "10♥"}
+        )
+    assert layoff.status_code == 201, layoff.get_json()
+    assert not any("FROM entries" in statement for statement in statements)
+    from_kept = client.get(f"/api/v1/games/{game}").get_json()
+    with app.app_context():
+        db.engine.dispose()  # forgets what was kept
+    with counted(app) as statements:
+        read = client.get(f"/api/v1/games/{game}").get_json()
+    assert any("FROM entries" in statement for statement in statements)
+    assert from_kept == read
+    assert [entry["type"] for entry in read["entries"]] == ["meld", "layoff"]
+
+
 def test_an_entry_written_by_another_process_is_read_not_missed(
     app: Flask, app_with: Callable[..., Flask]
 ) -> None:
@@ -130,3 +167,21 @@ def test_postgresql_reads_the_entries_every_time(app: Flask) -> None:
     game, (ann, _bob, _cid) = german_game()
     services.record_meld(game, ann, "7♥ 8♥ 9♥")
     assert reads_entries(app, lambda: services.read_game(game))
+
+
+@pytest.mark.usefixtures("ctx")
+def test_a_write_kept_after_a_later_one_does_not_replace_it(app: Flask) -> None:
+    """Threads keep their entries after the commit let the next writer in, in either order."""
+    game, (ann, bob, _cid) = german_game()
+    services.record_meld(game, ann, "7♥ 8♥ 9♥")
+    earlier = services.read_game(game)
+    services.record_meld(game, bob, "2♠ 3♠ 4♠")
+    later = services.read_game(game)
+    sessions = rows.SESSIONS.c
+    version = db.session.scalar(
+        sa.select(sessions.version).where(sessions.public_id == later.session_public_id)
+    )
+    db.session.rollback()
+    rows.keep_entries(db.engine, earlier, version - 1)
+    assert not reads_entries(app, lambda: services.read_game(game))
+    assert services.read_game(game).entries == later.entries == read_from_the_database(game)

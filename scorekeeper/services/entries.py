@@ -23,6 +23,7 @@ from scorekeeper.services.rows import (
     PlayerRow,
     commit,
     entry_in,
+    forget_entries,
     game_state,
     insert_row,
     open_state,
@@ -276,6 +277,7 @@ def _lay_cards(
     values: Sequence[int],
 ) -> list[CardRow]:
     """Insert the cards of an entry in one statement, each as a copy not yet in the game."""
+    forget_entries(connection, state.id)
     used = {
         (card.card, card.copy)
         for entry in state.entries
@@ -353,6 +355,7 @@ def _delete(connection: sa.Connection, state: GameState, entry: EntryRow) -> Gam
     for row in rows:
         _refuse_dependants(state, remaining, row)
     _refuse_broken_opening(replace(state, entries=remaining))
+    forget_entries(connection, state.id)
     # The later melds name the first: they go first.
     for row in reversed(rows):
         connection.execute(_DELETE_CARDS, {"entry": row.id})

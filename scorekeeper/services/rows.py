@@ -526,19 +526,42 @@ def keep_entries(engine: sa.Engine, game: GameState, version: int) -> None:
     A table records entry after entry into one game: the next entry's request then finds the
     entries here instead of reading them, when the session's version is still the one this
     write committed. Every change to a game's entries counts in its session's version in the
-    same transaction (``commit``), so the version tells whether they are still so. Kept only
-    where a transaction's reads see every commit before it (``reads_see_every_commit``). The
-    entries must be as a read gives them back (``time_as_read``): an answer built from kept
-    entries is the same as one built from read entries.
+    same transaction (``commit``), so the version tells whether they are still so: a write
+    reads it under the write lock, a read in the snapshot it would read the entries from. Kept
+    only where a write reads what every commit before it left (``reads_see_every_commit``).
+    The entries must be as a read gives them back (``time_as_read``): an answer built from
+    kept entries is the same as one built from read entries.
     """
     if not reads_see_every_commit(engine):
         return
     with _KEPT_GUARD:
-        games = _KEPT.setdefault(engine, {})
-        games.pop(game.id, None)
+        games = _KEPT.get(engine)
+        if games is None:
+            games = _KEPT[engine] = {}
+            # Tests put a new database file under an engine and dispose of it; servers don't.
+            if not sa.event.contains(engine, "engine_disposed", _forget_all):
+                sa.event.listen(engine, "engine_disposed", _forget_all)
+        kept = games.pop(game.id, None)
+        # A thread stores after its commit let the next writer in: the later write wins.
+        if kept is not None and kept.public_id == game.session_public_id and kept.version > version:
+            games[game.id] = kept
+            return
         while len(games) >= KEPT_GAMES:
             del games[next(iter(games))]
         games[game.id] = KeptEntries(game.session_public_id, version, tuple(game.entries))
+
+
+def forget_entries(connection: sa.Connection, game_id: int) -> None:
+    """Forget a game's kept entries: this transaction changes them (until it commits)."""
+    games = _KEPT.get(connection.engine)
+    if games is not None:
+        with _KEPT_GUARD:
+            games.pop(game_id, None)
+
+
+def _forget_all(engine: sa.Engine) -> None:
+    with _KEPT_GUARD:
+        _KEPT.pop(engine, None)
 
 
 def _kept_entries(connection: sa.Connection, game_id: int, first: GameRow) -> list[EntryRow] | None:
@@ -555,7 +578,7 @@ def time_as_read(connection: sa.Connection, moment: datetime) -> datetime:
     return read(stored(moment))  # type: ignore[no-any-return]
 
 
-@functools.cache
+@functools.lru_cache(maxsize=8)
 def _time_processors(dialect: sa.Dialect) -> tuple[Any, Any]:
     kind = dialect.type_descriptor(ENTRIES.c.created_at.type)
     stored = kind.bind_processor(dialect) or (lambda value: value)
