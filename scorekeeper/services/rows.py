@@ -513,8 +513,9 @@ class KeptEntries(NamedTuple):
     entries: tuple[EntryRow, ...]
 
 
-# How many games' entries a process keeps, the least recently written forgotten first.
-KEPT_GAMES = 1024
+# How many games' entries a process keeps, the least recently written forgotten first: about
+# 650 bytes an entry, so some 3 MB for games of 20 entries; far more tables than play at once.
+KEPT_GAMES = 256
 # Per engine, so that two databases in one process (tests) keep theirs apart.
 _KEPT: weakref.WeakKeyDictionary[sa.Engine, dict[int, KeptEntries]] = weakref.WeakKeyDictionary()
 _KEPT_GUARD = threading.Lock()
