@@ -188,7 +188,7 @@ def throughput(
         env = {"DATABASE_URL": f"sqlite:///{workdir / f'{name}-{round_number}.sqlite3'}"}
         port = free_port()
         with server(serve_ours(port, env["DATABASE_URL"], threads), port, env) as process:
-            runs[name].append(_measured(process, port, seconds, **OUR_LOADS[name]))
+            runs[name].append(measured(process, port, seconds, **OUR_LOADS[name]))
             if name == "ours":
                 peak = max(peak, peak_rss_mib(process.pid))
 
@@ -199,7 +199,7 @@ def throughput(
         command += ["--port", str(port), "--database", str(database), "--threads", str(threads)]
         command += ["--through", THROUGHPUT_SERVERS[name]]
         with server(command, port, {}) as process:
-            runs[name].append(_measured(process, port, seconds, reference=True))
+            runs[name].append(measured(process, port, seconds, reference=True))
         if not (runs[name][-1]["rps"] and runs[name][-1]["p99"]):
             raise SystemExit(f"The {name} app answered nothing in a round: no ratio to report.")
 
@@ -243,7 +243,7 @@ def _round_order(servers: tuple[str, ...], round_number: int) -> list[str]:
     return [*order, "phone"] if round_number % 2 == 0 else ["phone", *order]
 
 
-def _measured(
+def measured(
     process: subprocess.Popen[bytes], port: int, seconds: float, **load: Any
 ) -> dict[str, float]:
     """Run a load against a server; add the server's CPU milliseconds per answer.
@@ -348,7 +348,7 @@ def postgres_throughput(
                 for round_number in range(rounds):
                     order = list(OUR_LOADS) if round_number % 2 == 0 else list(OUR_LOADS)[::-1]
                     measured = {
-                        load: _measured(process, port, seconds, **OUR_LOADS[load]) for load in order
+                        load: measured(process, port, seconds, **OUR_LOADS[load]) for load in order
                     }
                     for load, figures in measured.items():
                         runs[load].append(figures)
