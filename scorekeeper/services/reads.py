@@ -268,17 +268,9 @@ _SESSION_ENTRIES = (
     .where(GAMES.c.session_id == sa.bindparam("session"))
     .order_by(ENTRIES.c.game_id, ENTRIES.c.position, TABLE_CARDS.c.position)
 )
-# Every settlement line of a session's games.
+# Every settlement line of a session's games, its columns named as BookedLine's fields.
 _SESSION_LINES = (
-    sa.select(
-        SETTLEMENT_LINES.c.game_id,
-        SETTLEMENT_LINES.c.player_id,
-        SETTLEMENT_LINES.c.hand,
-        SETTLEMENT_LINES.c.hand_points,
-        SETTLEMENT_LINES.c.factor,
-        SETTLEMENT_LINES.c.gain,
-        SETTLEMENT_LINES.c.meld_points,
-    )
+    sa.select(*(SETTLEMENT_LINES.c[name] for name in BookedLine._fields))
     .select_from(SETTLEMENT_LINES.join(GAMES, GAMES.c.id == SETTLEMENT_LINES.c.game_id))
     .where(GAMES.c.session_id == sa.bindparam("session"))
     .order_by(SETTLEMENT_LINES.c.game_id, SETTLEMENT_LINES.c.id)

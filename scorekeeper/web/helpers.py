@@ -421,6 +421,25 @@ class MeldShown:
     places: str
 
 
+def melds_shown(
+    melds: Sequence[services.EntryRow],
+    table: rules.Table[int],
+    jokers: Mapping[int, Sequence[str]],
+    names: Mapping[int, str],
+) -> list[MeldShown]:
+    """Return the melds on the table as the entry form offers them, in the order recorded."""
+    return [
+        MeldShown(
+            entry.id,
+            names[entry.player_id],
+            entry.meld_kind,
+            " ".join(str(card) for card in table.melds[entry.id].cards),
+            " ".join(jokers[entry.id]),
+        )
+        for entry in melds
+    ]
+
+
 @dataclass(frozen=True)
 class PastShown:
     """An ended game in the session's latest games: who went out, everyone's points."""
@@ -658,6 +677,28 @@ def standing_order(
     """Return the players in the order the rule system shows its standing (G7: fewest minus)."""
     by_id = {player.id: player for player in players}
     return [by_id[player] for player in variant.standing_order(list(by_id), totals)]
+
+
+def standing_shown(
+    session: GameSession,
+    variant: rules.Variant,
+    scores: services.SessionScores,
+    dealer_id: int,
+) -> list[StandingShown]:
+    """Return the standing's rows: the seated players in order, then those who left the table."""
+    standing = scores.standing
+    finished = session.status == "finished" and standing.winner is not None
+    return [
+        StandingShown(
+            player.name,
+            scores.totals[player.id],
+            standing.to_go(player.id) if player.seated else None,
+            finished and standing.winner == player.id,
+            session.status == "open" and dealer_id == player.id,
+            not player.seated,
+        )
+        for player in standing_order(variant, session.seated, scores.totals) + session.left
+    ]
 
 
 def session_limit(session: GameSession) -> int | None:

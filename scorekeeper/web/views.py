@@ -966,7 +966,7 @@ def _session_page(
         "standing": scores.standing,
         "names": names,
         "dealer": dealer,
-        "standing_rows": _standing_rows(session, variant, scores, dealer.id),
+        "standing_rows": helpers.standing_shown(session, variant, scores, dealer.id),
         "deal": services.deal_of(game) if game is not None else None,
         "house_rules": helpers.house_rules_said(variant),
         "game": game,
@@ -1003,16 +1003,7 @@ def _session_page(
             context.update(
                 entry_form=entry_form,
                 chosen_meld=onto.meld.data if onto is not None else None,
-                melds_shown=[
-                    helpers.MeldShown(
-                        entry.id,
-                        names[entry.player_id],
-                        entry.meld_kind,
-                        " ".join(str(card) for card in table.melds[entry.id].cards),
-                        " ".join(jokers[entry.id]),
-                    )
-                    for entry in melds
-                ],
+                melds_shown=helpers.melds_shown(melds, table, jokers, names),
                 picker=helpers.table_picker(table),
                 joker_places={meld: places for meld, places in jokers.items() if places},
                 # Whose first entry is still to come: it is their opening (G3).
@@ -1022,28 +1013,6 @@ def _session_page(
                 new_meld=swap_form.new_meld if swap_form is not None else None,
             )
     return render_template("session.html", **context), status
-
-
-def _standing_rows(
-    session: GameSession,
-    variant: rules.Variant,
-    scores: services.SessionScores,
-    dealer_id: int,
-) -> list[helpers.StandingShown]:
-    """Return the standing's rows: the seated players in order, then those who left the table."""
-    standing = scores.standing
-    finished = session.status == "finished" and standing.winner is not None
-    return [
-        helpers.StandingShown(
-            player.name,
-            scores.totals[player.id],
-            standing.to_go(player.id) if player.seated else None,
-            finished and standing.winner == player.id,
-            session.status == "open" and dealer_id == player.id,
-            not player.seated,
-        )
-        for player in helpers.standing_order(variant, session.seated, scores.totals) + session.left
-    ]
 
 
 def _winner(session: GameSession, scores: services.SessionScores) -> str | None:
