@@ -5,98 +5,28 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from werkzeug.test import TestResponse
 
 from scorekeeper import services
 from scorekeeper.models import GameSession
+from tests.helpers import (
+    API,
+    DE_NO_GAME,
+    HUGE,
+    new_session,
+    ok,
+    open_table,
+    refused,
+)
+from tests.helpers import ApiTable as Table
 from tests.rows import count
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-
-
-API = "/api/v1"
-DE_NO_GAME = (
-    "Dieses Spiel gibt es nicht, oder es braucht den Schlüssel seiner Partie "
-    "(den Link vom Handy, das sie begonnen hat)."
-)
-HUGE = 99999999999999999999
-
-
-@dataclass(frozen=True)
-class Table:
-    """A three-player session with its first game open."""
-
-    client: FlaskClient
-    session: str
-    game: int
-    ann: int
-    bob: int
-    cid: int
-
-    def get_game(self) -> dict[str, Any]:
-        return ok(self.client.get(f"{API}/games/{self.game}"))
-
-    def get_session(self) -> dict[str, Any]:
-        return ok(self.client.get(f"{API}/sessions/{self.session}"))
-
-    def state(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Return the game and the session as the API shows them now."""
-        return self.get_game(), self.get_session()
-
-    def post(self, path: str, body: Any = None) -> TestResponse:
-        return self.client.post(f"{API}/games/{self.game}/{path}", json=body)
-
-    def meld(self, player: int, cards: str | list[str]) -> dict[str, Any]:
-        return ok(self.post("melds", {"player": player, "cards": cards}), 201)
-
-    def layoff(self, player: int, meld: int, cards: str) -> dict[str, Any]:
-        return ok(self.post("layoffs", {"player": player, "meld": meld, "cards": cards}), 201)
-
-    def delete(self, entry: int) -> TestResponse:
-        return self.client.delete(f"{API}/games/{self.game}/entries/{entry}")
-
-    def correct(self, entry: int, body: Any) -> TestResponse:
-        return self.client.patch(f"{API}/games/{self.game}/entries/{entry}", json=body)
-
-    def finish(self, winner: int | None, hands: dict[int, str], **extra: Any) -> TestResponse:
-        body = {"winner": winner, "hands": {str(p): cards for p, cards in hands.items()}}
-        return self.post("finish", {**body, **extra})
-
-
-def ok(response: TestResponse, status: int = 200) -> dict[str, Any]:
-    """Assert the status and return the JSON body."""
-    assert response.status_code == status, response.get_data(as_text=True)
-    body = response.get_json()
-    assert isinstance(body, dict)
-    return body
-
-
-def refused(response: TestResponse, *statuses: int) -> str:
-    """Assert a 4xx answer with a readable error and return the error."""
-    assert response.status_code in statuses, response.get_data(as_text=True)
-    body = response.get_json()
-    assert isinstance(body, dict)
-    assert isinstance(body["error"], str)
-    assert body["error"].strip()
-    return body["error"]
-
-
-def new_session(client: FlaskClient, names: list[str], **extra: Any) -> dict[str, Any]:
-    return ok(client.post(f"{API}/sessions", json={"players": names, **extra}), 201)
-
-
-def open_table(client: FlaskClient, names: tuple[str, str, str] = ("Ann", "Bob", "Cid")) -> Table:
-    session = new_session(client, list(names))
-    game = ok(client.post(f"{API}/sessions/{session['id']}/games"), 201)
-    ann, bob, cid = (player["id"] for player in session["players"])
-    return Table(client, session["id"], game["id"], ann, bob, cid)
 
 
 @pytest.fixture

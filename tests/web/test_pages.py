@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -16,86 +16,9 @@ from scorekeeper import create_app, services
 from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE
 from scorekeeper.models import Entry, Game, GameSession, SettlementLine
+from tests.helpers import PageTable as Table
+from tests.helpers import entries, lay_off, meld, meld_id, start, text, totals
 from tests.rows import count
-
-
-@dataclass(frozen=True)
-class Table:
-    """A session just started through the home page, with its players and first game."""
-
-    session: str  # the id in addresses
-    session_pk: int  # the id the services take
-    game: int
-    players: dict[str, int]
-
-
-def start(
-    client: FlaskClient,
-    names: tuple[str, ...] = ("Ann", "Bob", "Cid"),
-    target: str = "500",
-    dealer: str = "0",
-) -> Table:
-    """Start a session through the form and return its ids."""
-    data = {f"names-{seat}": name for seat, name in enumerate(names)}
-    response = client.post("/sessions", data={**data, "target": target, "dealer": dealer})
-    assert response.status_code == 302, response.get_data(as_text=True)
-    public_id = response.location.rsplit("/", 1)[1]
-    with client.application.app_context():
-        session = db.session.scalar(sa.select(GameSession).filter_by(public_id=public_id))
-        assert session is not None
-        game = services.open_game(session)
-        assert game is not None
-        return Table(public_id, session.id, game.id, {p.name: p.id for p in session.players})
-
-
-def meld(client: FlaskClient, table: Table, name: str, cards: str) -> str:
-    """Record a meld and return the page shown after the redirect."""
-    response = client.post(
-        f"/games/{table.game}/melds",
-        data={"player": table.players[name], "cards": cards},
-        follow_redirects=True,
-    )
-    assert response.status_code == 200, response.get_data(as_text=True)
-    return text(response.get_data(as_text=True))
-
-
-def lay_off(client: FlaskClient, table: Table, name: str, onto: int, cards: str) -> None:
-    """Record a layoff onto the meld entry ``onto`` and check that it was recorded."""
-    response = client.post(
-        f"/games/{table.game}/layoffs",
-        data={"player": table.players[name], "meld": onto, "cards": cards},
-    )
-    assert response.status_code == 302, response.get_data(as_text=True)
-
-
-def entries(app: Flask, game_id: int) -> list[tuple[str, str, int]]:
-    """Return the entries of a game as (player, cards, value)."""
-    with app.app_context():
-        game = services.get_game(game_id)
-        return [
-            (entry.player.name, " ".join(card.card for card in entry.cards), entry.value)
-            for entry in game.entries
-        ]
-
-
-def totals(app: Flask, session_id: int) -> dict[str, int]:
-    """Return each player's total by name."""
-    with app.app_context():
-        session = services.get_session(session_id)
-        scores = services.session_scores(session)
-        return {player.name: scores.totals[player.id] for player in session.players}
-
-
-def text(html: str) -> str:
-    """Return the words of a page without its tags, whitespace collapsed."""
-    return " ".join(re.sub(r"<[^>]+>", "", html).replace("&#39;", "'").split())
-
-
-def meld_id(app: Flask, table: Table, position: int) -> int:
-    """Return the id of the entry at a position of the game."""
-    with app.app_context():
-        return services.get_game(table.game).entries[position - 1].id
-
 
 # --- starting a session ----------------------------------------------------------------------
 
