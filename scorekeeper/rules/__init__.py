@@ -62,6 +62,8 @@ from scorekeeper.rules.opening import (
     refuse_turn,
 )
 from scorekeeper.rules.seating import (
+    Seating,
+    Stay,
     check_names,
     check_target,
     join_seating,
@@ -139,9 +141,11 @@ __all__ = [
     "Piece",
     "Rank",
     "RulesError",
+    "Seating",
     "SeatingError",
     "SessionStanding",
     "SettlementError",
+    "Stay",
     "Suit",
     "Swap",
     "SwapError",

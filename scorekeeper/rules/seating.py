@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from scorekeeper.rules.errors import SeatingError
 from scorekeeper.rules.variants import TREPPENROMME, Variant
@@ -145,6 +146,74 @@ def leave_seating(seated: Sequence[str], seat: int, variant: Variant = TREPPENRO
             "seating.too_few_to_leave", variant=variant, low=low, high=high, count=len(seated)
         )
     return [*seated[:seat], *seated[seat + 1 :]]
+
+
+@dataclass(frozen=True)
+class Stay:
+    """The games a player of a session is dealt in: from game ``joined`` until before ``left``.
+
+    A change of the seating is kept as the number of the game it counts from, the game dealt
+    next when it was made; ``left`` is None while the player sits at the table.
+
+    >>> Stay(joined=2, left=4).plays_in(3), Stay(joined=2, left=4).plays_in(4)
+    (True, False)
+    """
+
+    joined: int = 1
+    left: int | None = None
+
+    def plays_in(self, number: int) -> bool:
+        """Tell whether the player is dealt in the game of this number."""
+        return self.joined <= number and (self.left is None or number < self.left)
+
+    @property
+    def latest_change(self) -> int:
+        """Return the number of the game the player's latest join or leave counts from."""
+        return self.joined if self.left is None else self.left
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Everyone of a session, in seat order, with the games each was dealt in.
+
+    It answers who is dealt in a game, and whether a game can go without a trace.
+
+    >>> seating = Seating((Stay(), Stay(left=3), Stay(joined=3)))
+    >>> seating.dealt_in(2), seating.dealt_in(3)
+    ([0, 1], [0, 2])
+    """
+
+    stays: tuple[Stay, ...]
+
+    def dealt_in(self, number: int) -> list[int]:
+        """Return the places (in ``stays``) of the players dealt in the game of this number."""
+        return [at for at, stay in enumerate(self.stays) if stay.plays_in(number)]
+
+    def changed_after(self, number: int) -> bool:
+        """Tell whether a player joined or left after the game of this number was dealt.
+
+        >>> Seating((Stay(), Stay(joined=3))).changed_after(2)
+        True
+        >>> Seating((Stay(), Stay(joined=3))).changed_after(3)
+        False
+        """
+        return any(stay.latest_change > number for stay in self.stays)
+
+    def can_remove(self, number: int) -> bool:
+        """Tell whether the game of this number, the last one dealt, can go without a trace.
+
+        A reopen of the game before it removes it when nothing was recorded there. Not when the
+        seating changed after it was dealt: that change counts from the game after it, and the
+        game dealt next in its place would be dealt in by the seating before the change while
+        the deal passed on in the seating after it. A change made before it was dealt counts
+        from it, and so from the game dealt again in its place.
+
+        >>> Seating((Stay(), Stay(joined=2))).can_remove(2)
+        True
+        >>> Seating((Stay(), Stay(left=3), Stay(joined=3))).can_remove(2)
+        False
+        """
+        return not self.changed_after(number)
 
 
 def check_target(target: int) -> int:

@@ -206,10 +206,20 @@ def reopen_game(game_id: int) -> GameState:
     later = connection.execute(
         _LATER_GAMES, {"session": game.session_id, "number": game.number}
     ).all()
+    seating = None
     for later_id, number, status in later:
         played = connection.execute(_ENTRIES_IN, {"game": later_id}).scalar()
         if played or status != "open" or number > game.number + 1:
             raise ConflictError("later_game_played", number=number)
+        # Read after the lock: a change of the seating waits for it (sessions.py).
+        seating = seating or rules.Seating(
+            tuple(
+                rules.Stay(joined, left)
+                for joined, left in connection.execute(_STAYS, {"session": game.session_id})
+            )
+        )
+        if not seating.can_remove(number):
+            raise ConflictError("seating_changed_after", number=game.number, later=number)
     for later_id, _number, _status in later:
         # Its trail goes with it (entries recorded and undone there): the game is gone.
         forget_lines(connection, later_id)
@@ -253,6 +263,12 @@ _LATER_GAMES = (
     .where(GAMES.c.number > sa.bindparam("number"))
     .order_by(GAMES.c.number)
     .with_for_update()
+)
+
+
+# When each player of a session joined and left, as the seating counts it.
+_STAYS = sa.select(PLAYERS.c.joined_game, PLAYERS.c.left_game).where(
+    PLAYERS.c.session_id == sa.bindparam("session")
 )
 
 

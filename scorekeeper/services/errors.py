@@ -59,6 +59,10 @@ MESSAGES: dict[str, rules.Wording] = {
         "Game %(number)s was played after it: only the last game can be reopened, while the game "
         "dealt after it has nothing recorded."
     ),
+    "seating_changed_after": rules.wording(
+        "Game %(number)s cannot be reopened: the seating changed after game %(later)s was "
+        "dealt, and game %(later)s would have to go. Finish game %(later)s and play on."
+    ),
     "no_melds": rules.wording("Give at least one meld."),
     "end_passed": rules.wording(
         "The totals have passed that end already, so the session would be over at once: choose "

@@ -354,6 +354,15 @@ def next_dealer(session: GameSession, games: Sequence[GameSummary] | None = None
     return next(player for player in session.players if player.id == dealer)
 
 
+def removable(session: GameSession, number: int) -> bool:
+    """Tell whether the game of this number, the session's last, can go for a reopen before it.
+
+    The seating says (``rules.Seating.can_remove``); whether it has entries is asked apart.
+    """
+    stays = (rules.Stay(player.joined_game, player.left_game) for player in session.players)
+    return rules.Seating(tuple(stays)).can_remove(number)
+
+
 _ENDED_POINTS = (
     sa.select(
         SETTLEMENT_LINES.c.game_id,

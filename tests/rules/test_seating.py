@@ -1,10 +1,12 @@
-"""Seating: every problem of a new session is found at once, each by what it is about."""
+"""Seating: every problem of a new session is found at once; who is dealt in; what can go."""
 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from scorekeeper.rules import SeatingError, seating_problems
+from scorekeeper.rules import Seating, SeatingError, Stay, seating_problems
 
 
 def test_a_playable_session_has_no_problems() -> None:
@@ -39,3 +41,71 @@ def test_an_unread_target_is_left_unchecked() -> None:
 )
 def test_a_refused_name_says_its_seat(names: list[str], seat: int) -> None:
     assert seating_problems(names, 500, 0)["players"].params["seat"] == seat
+
+
+# --- who is dealt in, and which game can go ----------------------------------------------------
+
+
+def test_a_player_is_dealt_in_from_the_game_they_joined_until_the_game_they_left() -> None:
+    seating = Seating((Stay(), Stay(left=3), Stay(joined=3)))  # Ann; Bob left, Dan joined
+    assert [seating.dealt_in(number) for number in (1, 2, 3, 4)] == [[0, 1], [0, 1], [0, 2], [0, 2]]
+
+
+def test_a_game_can_go_when_the_seating_changed_before_it_was_dealt() -> None:
+    # Dan joined after game 1: game 2 was dealt with him, and the game dealt again will be.
+    assert Seating((Stay(), Stay(), Stay(joined=2))).can_remove(2)
+    assert Seating((Stay(), Stay(left=2), Stay())).can_remove(2)
+
+
+@pytest.mark.parametrize(
+    "stays",
+    [
+        (Stay(), Stay(), Stay(joined=3)),  # Dan joined after game 2
+        (Stay(), Stay(left=3), Stay()),  # Bob left after game 2
+        (Stay(), Stay(left=3), Stay(joined=2)),  # Bob left after game 2, Dan came before it
+    ],
+)
+def test_a_game_cannot_go_when_the_seating_changed_after_it_was_dealt(
+    stays: tuple[Stay, ...],
+) -> None:
+    seating = Seating(stays)
+    assert seating.changed_after(2)
+    assert not seating.can_remove(2)
+
+
+# A session as the seating sees it: the stays of its players, and how many games were dealt.
+Steps = st.lists(st.sampled_from(["deal", "seat", "leave", "remove"]), max_size=40)
+
+
+@settings(deadline=None)
+@given(Steps, st.data())
+def test_whatever_is_dealt_removed_and_changed_the_next_game_deals_in_who_sits_at_the_table(
+    steps: list[str], data: st.DataObject
+) -> None:
+    stays, dealt = [Stay(), Stay()], 0
+    for step in steps:
+        coming = dealt + 1
+        seated = [at for at, stay in enumerate(stays) if stay.left is None]
+        if step == "deal":
+            dealt = coming
+        elif step == "seat":
+            stays.append(Stay(joined=coming))
+        elif step == "leave" and len(seated) > 2:
+            at = data.draw(st.sampled_from(seated))
+            if stays[at].joined == coming:
+                del stays[at]  # who played no game goes without a trace
+            else:
+                stays[at] = Stay(stays[at].joined, coming)
+        elif step == "remove" and dealt > 0 and Seating(tuple(stays)).can_remove(dealt):
+            dealt -= 1
+        seated = [at for at, stay in enumerate(stays) if stay.left is None]
+        assert Seating(tuple(stays)).dealt_in(dealt + 1) == seated
+
+
+def test_without_asking_the_seating_a_removed_game_leaves_a_change_for_a_game_not_dealt_next() -> (
+    None
+):
+    # The reported sequence: the change after game 2 counts from game 3, but game 2 is dealt next.
+    seating = Seating((Stay(), Stay(left=3), Stay(), Stay(joined=3)))  # Ann, Bob, Cid, Dan
+    assert seating.dealt_in(2) == [0, 1, 2]  # Bob, who left, and not Dan, who sits there
+    assert not seating.can_remove(2)
