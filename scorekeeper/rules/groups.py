@@ -66,10 +66,15 @@ def _tidy(name: str) -> str:
 
 @dataclass(frozen=True)
 class Seat:
-    """A name that sat at a session of the group (its session's id and the name as written)."""
+    """A name that sat at a session of the group (its session's id and the name as written).
+
+    ``dealt`` says whether a game was dealt with them: a name that only sat at a table where
+    no game was dealt never played.
+    """
 
     session: str
     name: str
+    dealt: bool = True
 
 
 class People:
@@ -110,17 +115,22 @@ class People:
     def check_merge(self, name: str, same_as: str, seats: Iterable[Seat]) -> tuple[str, str]:
         """Return two names tidied if they can be merged into one person, or raise why not.
 
-        Both must have played in the group, not be one person already, and never have sat at
-        the same session (two people at one table are two people).
+        Both must have played in the group (been dealt in a game of one of its sessions), not
+        be one person already, and never have sat at the same session (two people at one table
+        are two people, whether a game was dealt there or not).
 
         >>> seats = [Seat("s1", "Anna"), Seat("s1", "Bob"), Seat("s2", "Anni")]
         >>> People().check_merge(" Anni", "Anna", seats)
         ('Anni', 'Anna')
-        >>> try:
-        ...     People().check_merge("Bob", "Anna", seats)
-        ... except GroupError as error:
-        ...     print(error.message_id)
-        group.played_together
+        >>> def refusal(name, same_as, seats):
+        ...     try:
+        ...         People().check_merge(name, same_as, seats)
+        ...     except GroupError as error:
+        ...         return error.message_id
+        >>> refusal("Bob", "Anna", seats)
+        'group.played_together'
+        >>> refusal("Ann", "Anna", [*seats, Seat("s3", "Ann", dealt=False)])
+        'group.never_dealt'
         """
         name, same_as = _tidy(name), _tidy(same_as)
         if not (name and same_as):
@@ -130,10 +140,13 @@ class People:
         if name_key(name) == name_key(same_as):
             raise GroupError("group.same_name", name=name, same_as=same_as)
         seated = list(seats)
-        played = {name_key(seat.name) for seat in seated}
+        sat = {name_key(seat.name) for seat in seated}
+        played = {name_key(seat.name) for seat in seated if seat.dealt}
         for given in (name, same_as):
-            if name_key(given) not in played:
+            if name_key(given) not in sat:
                 raise GroupError("group.nobody_called", name=given)
+            if name_key(given) not in played:
+                raise GroupError("group.never_dealt", name=given)
         person, other = self.key(name), self.key(same_as)
         if person == other:
             raise GroupError("group.same_person", name=name, same_as=same_as)
@@ -143,6 +156,29 @@ class People:
         if sessions[person] & sessions[other]:
             raise GroupError("group.played_together", name=name, same_as=same_as)
         return name, same_as
+
+    def check_players(self, names: Sequence[str]) -> None:
+        """Raise why two of a session's names cannot both be its players: one person, merged.
+
+        A merge says two names are one person, and one person plays one seat: a session where
+        both play would count them as one with two seats' games and points. ``names`` are all
+        the session's players (those who left included, as the merge counts a session), the
+        one to be refused last; the error names the later of the two and its place (``seat``).
+
+        >>> people = People([("Anni", "Anna")])
+        >>> people.check_players(["Anna", "Bob"])
+        >>> people.check_players(["Anna", "Bob", "anni"])
+        Traceback (most recent call last):
+        ...
+        scorekeeper.rules.errors.GroupError: “anni” and “Anna” count as one person in this \
+group (the names were merged): one person cannot sit at the table twice.
+        """
+        seen: dict[str, str] = {}
+        for seat, name in enumerate(names):
+            person = self.key(name)
+            earlier = seen.setdefault(person, name)
+            if name_key(earlier) != name_key(name):
+                raise GroupError("group.merged_at_one_table", name=name, same_as=earlier, seat=seat)
 
 
 # --- what the statistics read ---------------------------------------------------------------

@@ -358,9 +358,17 @@ MESSAGES: dict[str, Wording] = {
         "“%(name)s” and “%(same_as)s” are one name already: case and spaces do not count."
     ),
     "group.nobody_called": wording("Nobody called “%(name)s” has played in this group."),
+    "group.never_dealt": wording(
+        "“%(name)s” sat at a table of this group, but no game was dealt there: only names "
+        "that played a game can be merged."
+    ),
     "group.same_person": wording("“%(name)s” and “%(same_as)s” count as one person already."),
     "group.played_together": wording(
         "“%(name)s” and “%(same_as)s” played in the same session, so they are two people."
+    ),
+    "group.merged_at_one_table": wording(
+        "“%(name)s” and “%(same_as)s” count as one person in this group (the names were "
+        "merged): one person cannot sit at the table twice."
     ),
 }
 

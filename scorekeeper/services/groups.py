@@ -7,7 +7,7 @@ core adds them up (``rules.groups``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -155,7 +155,8 @@ def merge_names(group_id: int, name: str, same_as: str) -> list[MergedName]:
     db.session.execute(sa.select(GROUPS.c.id).where(GROUPS.c.id == group_id).with_for_update())
     merges = _merges(group_id)
     seats = [
-        Seat(row.public_id, row.name) for row in db.session.execute(_SEATS, {"group": group_id})
+        Seat(row.public_id, row.name, bool(row.dealt))
+        for row in db.session.execute(_SEATS, {"group": group_id})
     ]
     people = People((merge.name, merge.same_as) for merge in merges)
     name, same_as = people.check_merge(name, same_as, seats)
@@ -169,6 +170,22 @@ def merge_names(group_id: int, name: str, same_as: str) -> list[MergedName]:
     db.session.add(merged)
     db.session.commit()
     return [*merges, merged]
+
+
+def check_players_in_group(group_id: int | None, names: Sequence[str]) -> None:
+    """Refuse a session's players of whom two are one person by the group's merges.
+
+    ``names`` are all the session's players, the new or renamed one last. The group's row is
+    read for share (PostgreSQL): a merge of the group waits until the session is written.
+    """
+    if group_id is None:
+        return
+    db.session.execute(
+        sa.select(GROUPS.c.id).where(GROUPS.c.id == group_id).with_for_update(read=True)
+    )
+    merges = _merges(group_id)
+    if merges:
+        People((merge.name, merge.same_as) for merge in merges).check_players(names)
 
 
 def _merges(group_id: int) -> list[MergedName]:
@@ -295,8 +312,15 @@ _SESSION_PLAYERS = (
     .order_by(SESSIONS.c.created_at.desc(), SESSIONS.c.id.desc(), PLAYERS.c.seat)
 )
 
+# Every name that sat at a session of the group, and whether a game was dealt with them.
 _SEATS = (
-    sa.select(SESSIONS.c.public_id, PLAYERS.c.name)
+    sa.select(
+        SESSIONS.c.public_id,
+        PLAYERS.c.name,
+        sa.exists()
+        .where(GAMES.c.session_id == SESSIONS.c.id, GAMES.c.number >= PLAYERS.c.joined_game)
+        .label("dealt"),
+    )
     .select_from(SESSIONS.join(PLAYERS, PLAYERS.c.session_id == SESSIONS.c.id))
     .where(_IN_GROUP)
 )

@@ -19,7 +19,7 @@ from scorekeeper.services.errors import (
     NotFoundError,
     write_use_case,
 )
-from scorekeeper.services.groups import NewGroup, add_group
+from scorekeeper.services.groups import NewGroup, add_group, check_players_in_group
 from scorekeeper.services.reads import get_session
 from scorekeeper.services.rows import (
     GAMES,
@@ -76,6 +76,8 @@ def create_session(
     if problems:
         raise next(iter(problems.values()))
     seated = rules.seat_players(names, rule_system)
+    if not isinstance(group, NewGroup):  # a new group has merged no names
+        check_players_in_group(group, seated)
     if first_dealer is None:
         first_dealer = random.randrange(len(seated))
     keys = keys or SessionKeys.new()
@@ -209,7 +211,10 @@ def rename_player(session_id: int, player_id: int, name: str) -> GameSession:
         raise InvalidRequestError("no_such_player")
     # Unique among everyone of the session: the names of those who left stay on their points.
     names = [name if other is player else other.name for other in session.players]
-    player.name = rules.check_names(names)[session.players.index(player)]
+    renamed = rules.check_names(names)[session.players.index(player)]
+    others = [other.name for other in session.players if other is not player]
+    check_players_in_group(session.group_id, [*others, renamed])
+    player.name = renamed
     commit(session.id)
     return session
 
@@ -241,6 +246,9 @@ def seat_player(
         left=[player.name for player in session.left],
     )
     at = len(seated) if seat is None else seat
+    check_players_in_group(
+        session.group_id, [*(player.name for player in session.players), names[at]]
+    )
     joining = Player(session_id=session.id, name=names[at], joined_game=coming, banked=0, seat=-1)
     # In the order of everyone: just before whoever sits at that seat now, or after everyone.
     order = list(session.players)

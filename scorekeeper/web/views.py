@@ -320,7 +320,12 @@ def create_session() -> Answer:
             )
         except (*REFUSED, services.NotFoundError) as error:
             db.session.rollback()
-            form.form_errors.append(helpers.rules_message(error))
+            # Beside the name it is about (two names merged into one person), else above.
+            seat = getattr(error, "params", {}).get("seat")
+            if isinstance(seat, int) and seat < len(form.names.entries):
+                form.names.entries[seat].errors.append(helpers.rules_message(error))
+            else:
+                form.form_errors.append(helpers.rules_message(error))
         else:
             # This browser started the session: it keeps the edit key, and a new group's.
             access.keep_key(session.public_id, keys.edit)
