@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import glob
 import logging
 import os
+import re
 import sqlite3
 import tempfile
 import threading
@@ -16,8 +18,15 @@ import sqlalchemy as sa
 
 log = logging.getLogger(__name__)
 
-# A backup's name says when it was taken, in UTC; names sort as the times do.
-NAME_FORMAT = "scorekeeper-%Y-%m-%dT%H%MZ.sqlite3"
+# A backup's name is its database's file name, then when it was taken in UTC to the second, then
+# a number when another backup of that second is there:
+# scorekeeper.sqlite3-2026-11-24T013005Z.sqlite3, scorekeeper.sqlite3-2026-11-24T013005Z-2.sqlite3.
+# The names of one database sort as the times do; two databases in one folder never share one.
+TIME_FORMAT = "%Y-%m-%dT%H%M%SZ"
+_TAKEN = re.compile(r"(?P<time>\d{4}-\d{2}-\d{2}T\d{6}Z)(?:-(?P<number>[1-9]\d*))?\.sqlite3")
+# The files SQLite keeps beside a database while it is open: writing a backup over one of them
+# replaces what the server has not yet written into the database file itself.
+OWN_FILES = ("", "-wal", "-shm", "-journal")
 # How many days' backups `scorekeeper serve` keeps, and how often it looks whether today's exists.
 DAYS_KEPT = 7
 CHECK_SECONDS = 3600
@@ -50,25 +59,34 @@ def backup_folder(database: Path) -> Path:
     return database.parent / "backups"
 
 
-def copy_database(database: Path, target: Path, *, make_folder: bool = False) -> Path:
+def backup_name(database: Path, taken: datetime, number: int = 1) -> str:
+    """Return the name of a backup of the database taken at a time, the number-th of its second."""
+    suffix = "" if number == 1 else f"-{number}"
+    return f"{database.name}-{taken.astimezone(UTC).strftime(TIME_FORMAT)}{suffix}.sqlite3"
+
+
+def copy_database(
+    database: Path, target: Path, *, make_folder: bool = False, now: datetime | None = None
+) -> Path:
     """Copy the database to target as one consistent snapshot, however busy it is.
 
     SQLite's online backup reads in one transaction, which in WAL mode never stops a writer.
     The copy is written beside the target first and renamed when complete, so a file with the
     target's name is always a whole backup; it is readable by its owner only, as the database is.
-    A target that is a folder gets a name with the time; ``make_folder`` makes the target's
-    folder (readable by its owner only) when it is missing.
+    A target that is a folder gets a new file named after the database and the time (``now``,
+    the present by default), which never replaces another backup; ``make_folder`` makes that
+    folder (readable by its owner only) when it is missing. The database's own files
+    (the database, its ``-wal``, ``-shm`` and ``-journal``) are refused as targets.
     """
+    refuse_own_file(database, target)
     with contextlib.closing(_open_existing(database)) as source:
         if make_folder:
-            target.parent.mkdir(mode=0o700, exist_ok=True)
-        if target.is_dir():
-            target = target / datetime.now(UTC).strftime(NAME_FORMAT)
-        if target.resolve() == database.resolve():
-            raise BackupError(f"{target} is the database itself; name another file")
-        if not target.parent.is_dir():
-            raise BackupError(f"there is no folder {target.parent} to write {target.name} into")
-        descriptor, partial = tempfile.mkstemp(".sqlite3", ".partial-", target.parent)
+            target.mkdir(mode=0o700, exist_ok=True)
+        into_folder = target.is_dir()
+        folder = target if into_folder else target.parent
+        if not folder.is_dir():
+            raise BackupError(f"there is no folder {folder} to write {target.name} into")
+        descriptor, partial = tempfile.mkstemp(".sqlite3", ".partial-", folder)
         os.close(descriptor)
         try:
             with contextlib.closing(sqlite3.connect(partial)) as copy:
@@ -77,11 +95,51 @@ def copy_database(database: Path, target: Path, *, make_folder: bool = False) ->
                 source.backup(copy)
                 # One self-contained file: restoring it means copying that file and nothing else.
                 copy.execute("PRAGMA journal_mode=DELETE")
-            os.replace(partial, target)
-        except BaseException:
+            if into_folder:
+                target = _claim_name(database, Path(partial), folder, now or datetime.now(UTC))
+            else:
+                os.replace(partial, target)
+        finally:
             Path(partial).unlink(missing_ok=True)
-            raise
     return target
+
+
+def refuse_own_file(database: Path, target: Path) -> None:
+    """Refuse a target that is the database or one of the files SQLite keeps beside it."""
+    for ending in OWN_FILES:
+        own = database.with_name(database.name + ending)
+        same = target.resolve() == own.resolve()
+        with contextlib.suppress(OSError):  # a file that is not there is not the same file
+            same = same or os.path.samefile(target, own)
+        if same:
+            what = {
+                "": "the database itself",
+                "-wal": "the database's write-ahead log",
+                "-shm": "the database's shared-memory file",
+                "-journal": "the database's rollback journal",
+            }[ending]
+            raise BackupError(f"{target} is {what}; name another file")
+
+
+def _claim_name(database: Path, partial: Path, folder: Path, taken: datetime) -> Path:
+    """Give the finished copy the first free backup name of its second; replace no file."""
+    number = 0
+    while True:
+        number += 1
+        target = folder / backup_name(database, taken, number)
+        try:
+            # A hard link is made only when the name is free, and the file is whole when it is.
+            os.link(partial, target)
+        except FileExistsError:
+            continue
+        except OSError:
+            # A file system without hard links (a FAT stick): take the name first, then fill it.
+            try:
+                open(target, "xb").close()
+            except FileExistsError:
+                continue
+            os.replace(partial, target)
+        return target
 
 
 def _open_existing(database: Path) -> sqlite3.Connection:
@@ -92,16 +150,23 @@ def _open_existing(database: Path) -> sqlite3.Connection:
         raise BackupError(f"cannot open the database {database}: {error}") from None
 
 
-def backups_in(folder: Path) -> list[tuple[datetime, Path]]:
-    """Return the backups named by time in a folder, oldest first; other files are not ours."""
+def backups_in(folder: Path, database: Path) -> list[tuple[datetime, Path]]:
+    """Return the database's backups in a folder, oldest first; other files are not its own.
+
+    Another database's backups, and the ``scorekeeper-2026-11-24T0130Z.sqlite3`` of versions
+    that named backups without their database, are left out.
+    """
     found = []
-    for path in folder.glob("scorekeeper-*.sqlite3"):
+    for path in folder.glob(f"{glob.escape(database.name)}-*.sqlite3"):
+        taken = _TAKEN.fullmatch(path.name[len(database.name) + 1 :])
+        if taken is None:
+            continue
         try:
-            taken = datetime.strptime(path.name, NAME_FORMAT).replace(tzinfo=UTC)
+            when = datetime.strptime(taken["time"], TIME_FORMAT).replace(tzinfo=UTC)
         except ValueError:
             continue
-        found.append((taken, path))
-    return sorted(found)
+        found.append((when, int(taken["number"] or 1), path))
+    return [(when, path) for when, _, path in sorted(found)]
 
 
 def keep_daily_backup(database: Path, now: datetime, days: int = DAYS_KEPT) -> Path | None:
@@ -109,14 +174,14 @@ def keep_daily_backup(database: Path, now: datetime, days: int = DAYS_KEPT) -> P
 
     Returns the new backup, or None when today's was there. "Today" is the UTC date, as in the
     names; the last days are the days that have a backup, so a server that was off for a
-    fortnight keeps the week before it stopped.
+    fortnight keeps the week before it stopped. Only the database's own backups count and go.
     """
     folder = backup_folder(database)
     made = None
-    if not any(taken.date() == now.date() for taken, _ in backups_in(folder)):
-        made = copy_database(database, folder / now.strftime(NAME_FORMAT), make_folder=True)
-    kept_days = sorted({taken.date() for taken, _ in backups_in(folder)})[-days:]
-    for taken, path in backups_in(folder):
+    if not any(taken.date() == now.date() for taken, _ in backups_in(folder, database)):
+        made = copy_database(database, folder, make_folder=True, now=now)
+    kept_days = sorted({taken.date() for taken, _ in backups_in(folder, database)})[-days:]
+    for taken, path in backups_in(folder, database):
         if taken.date() not in kept_days:
             path.unlink(missing_ok=True)
     return made

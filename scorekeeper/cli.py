@@ -7,7 +7,6 @@ import contextlib
 import socket
 import sqlite3
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -70,13 +69,10 @@ def import_from(source: str) -> int:
 
 def backup_to(app: Flask, path: str | None) -> int:
     """Copy the app's SQLite database to a file, or into its backups folder; say where."""
-    from scorekeeper.backup import NAME_FORMAT, backup_folder, copy_database, sqlite_file
+    from scorekeeper.backup import backup_folder, copy_database, sqlite_file
 
     database = sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"])
-    if path is None:
-        target = backup_folder(database) / datetime.now(UTC).strftime(NAME_FORMAT)
-    else:
-        target = Path(path)
+    target = backup_folder(database) if path is None else Path(path)
     written = copy_database(database, target, make_folder=path is None)
     print(f"Backed up {database} to {written}.")
     return 0

@@ -19,13 +19,8 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import PROJECT_ROOT, cli, create_app
-from scorekeeper.backup import (
-    NAME_FORMAT,
-    back_up_today,
-    backup_folder,
-    keep_daily_backup,
-    sqlite_file,
-)
+from scorekeeper.backup import back_up_today, backup_folder, keep_daily_backup, sqlite_file
+from tests.live import send
 from tests.test_crash_safety import Acknowledged, Server, burst, check_survivors, integrity
 
 BURST_THREADS = 4
@@ -154,13 +149,13 @@ def test_serve_takes_the_backup_of_the_day_beside_the_database_when_it_starts(
     server.start()
     try:
         deadline = time.monotonic() + 20  # a guard, not a measurement
-        while not list((tmp_path / "backups").glob("scorekeeper-*Z.sqlite3")):
+        while not list((tmp_path / "backups").glob("served.sqlite3-*Z.sqlite3")):
             assert time.monotonic() < deadline, "no backup of the day appeared"
             time.sleep(0.05)
     finally:
         server.kill()
-    [daily] = (tmp_path / "backups").glob("scorekeeper-*Z.sqlite3")
-    assert daily.name.startswith(f"scorekeeper-{datetime.now(UTC):%Y-%m-%d}T")
+    [daily] = (tmp_path / "backups").glob("served.sqlite3-*Z.sqlite3")
+    assert daily.name.startswith(f"served.sqlite3-{datetime.now(UTC):%Y-%m-%d}T")
     assert integrity(daily) == "ok"
     assert stat.S_IMODE((tmp_path / "backups").stat().st_mode) == 0o700
 
@@ -176,12 +171,13 @@ def database_in_env(sqlite_template: Path, tmp_path: Path, monkeypatch: pytest.M
     return database
 
 
-def test_backup_without_a_path_writes_a_copy_named_by_the_time_into_the_backups_folder(
+def test_backup_without_a_path_writes_a_copy_named_by_the_database_and_the_time_beside_it(
     database_in_env: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert cli.main(["backup"]) == 0
     [written] = (database_in_env.parent / "backups").iterdir()
-    assert written.name.startswith(f"scorekeeper-{datetime.now(UTC):%Y-%m-%d}T")
+    assert written.name.startswith(f"scorekeeper.sqlite3-{datetime.now(UTC):%Y-%m-%d}T")
+    assert written.name.endswith("Z.sqlite3")
     assert capsys.readouterr().out == f"Backed up {database_in_env} to {written}.\n"
     assert integrity(written) == "ok"
 
@@ -242,11 +238,11 @@ def test_backup_of_a_database_that_is_not_there_fails_and_creates_nothing(
     assert list(tmp_path.iterdir()) == []
 
 
-def test_backup_into_a_folder_names_the_copy_by_the_time(
+def test_backup_into_a_folder_names_the_copy_by_the_database_and_the_time(
     database_in_env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert cli.main(["backup", str(tmp_path)]) == 0
-    [written] = tmp_path.glob("scorekeeper-*Z.sqlite3")
+    [written] = tmp_path.glob("scorekeeper.sqlite3-*Z.sqlite3")
     assert capsys.readouterr().out == f"Backed up {database_in_env} to {written}.\n"
     assert integrity(written) == "ok"
 
@@ -267,14 +263,20 @@ def test_daily_backups_keep_the_last_seven_days_and_none_twice_a_day(
     folder = tmp_path / "backups"
     folder.mkdir()
     (folder / "before-the-move.sqlite3").touch()  # not one of ours: left alone
-    first = datetime(2026, 11, 1, 1, 30, tzinfo=UTC)
+    # Named by earlier versions, without the database: neither today's backup nor deleted.
+    (folder / "scorekeeper-2026-10-01T0130Z.sqlite3").touch()
+    (folder / "scorekeeper-2026-11-01T0100Z.sqlite3").touch()
+    first = datetime(2026, 11, 1, 1, 30, 5, tzinfo=UTC)
     for day in range(10):
         morning = first + timedelta(days=day)
-        assert keep_daily_backup(database, morning) == folder / morning.strftime(NAME_FORMAT)
+        made = f"scorekeeper.sqlite3-2026-11-{day + 1:02d}T013005Z.sqlite3"
+        assert keep_daily_backup(database, morning) == folder / made
         assert keep_daily_backup(database, morning + timedelta(hours=22)) is None
     assert sorted(path.name for path in folder.iterdir()) == [
         "before-the-move.sqlite3",
-        *(f"scorekeeper-2026-11-{day:02d}T0130Z.sqlite3" for day in range(4, 11)),
+        "scorekeeper-2026-10-01T0130Z.sqlite3",
+        "scorekeeper-2026-11-01T0100Z.sqlite3",
+        *(f"scorekeeper.sqlite3-2026-11-{day:02d}T013005Z.sqlite3" for day in range(4, 11)),
     ]
 
 
@@ -287,8 +289,8 @@ def test_daily_backups_after_a_long_pause_keep_the_week_before_it(
         keep_daily_backup(database, datetime(2026, 10, day, 20, 0, tzinfo=UTC))
     keep_daily_backup(database, datetime(2026, 11, 24, 1, 30, tzinfo=UTC))
     assert sorted(path.name for path in (tmp_path / "backups").iterdir()) == [
-        *(f"scorekeeper-2026-10-{day:02d}T2000Z.sqlite3" for day in range(2, 8)),
-        "scorekeeper-2026-11-24T0130Z.sqlite3",
+        *(f"scorekeeper.sqlite3-2026-10-{day:02d}T200000Z.sqlite3" for day in range(2, 8)),
+        "scorekeeper.sqlite3-2026-11-24T013000Z.sqlite3",
     ]
 
 
@@ -300,3 +302,137 @@ def test_a_daily_backup_that_fails_is_logged_and_raises_nothing(
         assert back_up_today(missing, datetime(2026, 11, 24, 1, 30, tzinfo=UTC)) is None
     assert str(missing) in caplog.text and "cannot open the database" in caplog.text
     assert not (tmp_path / "backups").exists()
+
+
+def club_database(path: Path, name: str) -> Path:
+    """Make a small SQLite file that says which club it belongs to."""
+    path.parent.mkdir(exist_ok=True)
+    with contextlib.closing(sqlite3.connect(path)) as connection, connection:
+        connection.execute("CREATE TABLE club (name TEXT)")
+        connection.execute("INSERT INTO club VALUES (?)", (name,))
+    return path
+
+
+def club_of(path: Path) -> str:
+    """Return the club a copy of a club's database belongs to."""
+    with contextlib.closing(sqlite3.connect(path)) as connection:
+        return str(connection.execute("SELECT name FROM club").fetchone()[0])
+
+
+def test_two_databases_in_one_folder_each_keep_their_own_daily_backups(tmp_path: Path) -> None:
+    first = club_database(tmp_path / "instance" / "first.sqlite3", "first club")
+    second = club_database(tmp_path / "instance" / "second.sqlite3", "second club")
+    start = datetime(2026, 11, 1, 1, 30, tzinfo=UTC)
+    for day in range(10):
+        morning = start + timedelta(days=day)
+        assert keep_daily_backup(first, morning) is not None
+        made = keep_daily_backup(second, morning + timedelta(minutes=1))
+        assert made is not None, f"day {day + 1}: the first club's backup counted as the second's"
+        assert keep_daily_backup(first, morning + timedelta(hours=2)) is None
+    kept = sorted((tmp_path / "instance" / "backups").iterdir())
+    assert len(kept) == 14  # the last 7 days of each
+    assert sorted(club_of(path) for path in kept) == ["first club"] * 7 + ["second club"] * 7
+    for path in kept:
+        assert path.name.startswith(f"{club_of(path).split()[0]}.sqlite3-")
+
+
+def test_two_servers_on_two_databases_in_one_folder_each_take_their_daily_backup(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "backups"
+    servers = []
+    try:
+        for number, name in enumerate(("first.sqlite3", "second.sqlite3"), start=1):
+            server = Server(tmp_path, f"sqlite:///{tmp_path / name}")
+            servers.append(server)
+            server.start()
+            deadline = time.monotonic() + 20  # a guard, not a measurement
+            while len(list(folder.glob("*.sqlite3"))) < number:
+                assert time.monotonic() < deadline, f"the server on {name} took no daily backup"
+                time.sleep(0.05)
+    finally:
+        for server in servers:
+            server.kill()
+    backups = sorted(path.name for path in folder.glob("*.sqlite3"))
+    assert [name.split("-")[0] for name in backups] == ["first.sqlite3", "second.sqlite3"]
+
+
+def test_backups_of_two_databases_in_one_folder_in_the_same_minute_replace_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("SECRET_KEY", "backup-test")
+    clubs = {
+        "first club": club_database(tmp_path / "instance" / "first.sqlite3", "first club"),
+        "second club": club_database(tmp_path / "instance" / "second.sqlite3", "second club"),
+    }
+    told = []
+    for club in ("first club", "second club", "first club", "first club"):
+        monkeypatch.setenv("DATABASE_URL", f"sqlite:///{clubs[club]}")
+        assert cli.main(["backup"]) == 0
+        [line] = capsys.readouterr().out.splitlines()
+        assert line.startswith(f"Backed up {clubs[club]} to ")
+        told.append((club, Path(line.removeprefix(f"Backed up {clubs[club]} to ")[:-1])))
+    assert len({written for _, written in told}) == 4, "a backup replaced another one"
+    for club, written in told:
+        assert club_of(written) == club, f"{written} was said to hold the {club}"
+    assert len(list((tmp_path / "instance" / "backups").iterdir())) == 4
+
+
+@pytest.mark.parametrize(
+    ("ending", "what"),
+    [
+        ("-wal", "the database's write-ahead log"),
+        ("-shm", "the database's shared-memory file"),
+        ("-journal", "the database's rollback journal"),
+    ],
+)
+def test_a_backup_onto_the_databases_own_files_is_refused_and_the_database_stays_whole(
+    ending: str,
+    what: str,
+    database_in_env: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    wal = database_in_env.with_name(database_in_env.name + "-wal")
+    with contextlib.closing(sqlite3.connect(database_in_env)) as open_connection:
+        # As under a running server: the database open, its latest writes only in the log.
+        open_connection.execute("PRAGMA journal_mode=WAL")
+        open_connection.execute("PRAGMA wal_autocheckpoint=0")
+        with open_connection:
+            open_connection.execute("CREATE TABLE club (name TEXT)")
+            open_connection.execute("INSERT INTO club VALUES ('the club')")
+        logged = wal.read_bytes()
+        target = database_in_env.with_name(database_in_env.name + ending)
+
+        assert cli.main(["backup", str(target)]) == 1
+
+        assert capsys.readouterr().err == (
+            f"scorekeeper backup: {target} is {what}; name another file\n"
+        )
+        assert wal.read_bytes() == logged
+    assert integrity(database_in_env) == "ok"
+    assert club_of(database_in_env) == "the club"
+    assert list((database_in_env.parent).glob("*.sqlite3")) == [database_in_env]
+
+
+def test_a_backup_onto_a_running_servers_write_ahead_log_is_refused_and_nothing_is_lost(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "served.sqlite3"
+    server = Server(tmp_path, f"sqlite:///{database}")
+    base = server.start()
+    try:
+        status, session = send(base, "POST", "/api/v1/sessions", {"players": ["Ann", "Bob"]})
+        assert status == 201
+        done = backup_command(database, str(tmp_path / "served.sqlite3-wal"))
+    finally:
+        server.kill()  # what the server wrote last is still only in its write-ahead log
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"scorekeeper backup: {tmp_path / 'served.sqlite3-wal'} is the database's write-ahead "
+        "log; name another file"
+    ]
+    assert integrity(database) == "ok"
+    with contextlib.closing(sqlite3.connect(database)) as connection:
+        stored = connection.execute("SELECT public_id FROM sessions").fetchall()
+    assert stored == [(session["id"],)]

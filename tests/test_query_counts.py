@@ -134,6 +134,9 @@ REQUESTS: dict[str, Callable[[FlaskClient, dict[str, Any]], Any]] = {
     ),
     "session page": lambda c, ids: c.get(f"/sessions/{ids['session']}"),
     "history page": lambda c, ids: c.get(f"/sessions/{ids['session']}/history"),
+    "history page of the earlier games": lambda c, ids: c.get(
+        f"/sessions/{ids['session']}/history?before=2"
+    ),
     "finish page": lambda c, ids: c.get(f"/games/{ids['game']}/finish"),
     "start page": lambda c, ids: c.get("/"),
     "change page": lambda c, ids: c.get(f"/sessions/{ids['session']}/change"),
@@ -211,6 +214,17 @@ def test_statements_do_not_grow_with_the_games_or_the_entries(
     assert statements_for(app, lambda: request(client, large)) == statements_for(
         app, lambda: request(client, small)
     )
+
+
+@pytest.mark.parametrize("before", ["", "?before=2"])
+def test_the_history_pages_statements_do_not_grow_beyond_a_page_of_games(
+    app: Flask, client: FlaskClient, before: str
+) -> None:
+    # The history shows a page of games at a time: three pages' worth costs what one game does.
+    small, large = (play(app, client, games, 1, 0) for games in (1, 3 * services.HISTORY_GAMES))
+    assert statements_for(
+        app, lambda: client.get(f"/sessions/{large['session']}/history{before}")
+    ) == statements_for(app, lambda: client.get(f"/sessions/{small['session']}/history{before}"))
 
 
 # What a phone on the session page and an API client ask while nothing changed: the answer is

@@ -53,14 +53,15 @@ from scorekeeper.services.groups import (
     session_through_group,
 )
 from scorekeeper.services.reads import (
+    HISTORY_GAMES,
     SessionScores,
     SessionSummary,
     game_points,
     game_summaries,
-    games_of,
     get_game,
     get_session,
     hand_groupings,
+    history_page,
     history_points,
     next_dealer,
     open_game,
@@ -97,6 +98,7 @@ from scorekeeper.services.sessions import (
 from scorekeeper.services.sheet import Sheet, SheetRow, read_sheet, result_text, sheet_csv
 
 __all__ = [
+    "HISTORY_GAMES",
     "MESSAGES",
     "AuditRow",
     "CardRow",
@@ -139,12 +141,12 @@ __all__ = [
     "finish_game",
     "game_points",
     "game_summaries",
-    "games_of",
     "get_game",
     "get_session",
     "group_sessions",
     "groups_opened_by",
     "hand_groupings",
+    "history_page",
     "history_points",
     "merge_names",
     "next_dealer",

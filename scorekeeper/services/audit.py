@@ -172,6 +172,10 @@ _OF_SESSION = (
     .where(GAMES.c.session_id == sa.bindparam("session"))
     .order_by(AUDIT_LINES.c.at, AUDIT_LINES.c.id)
 )
+# The audit trail of a session's games numbered ``first`` to ``last`` (a page of the history).
+_OF_SESSION_NUMBERS = _OF_SESSION.where(
+    GAMES.c.number.between(sa.bindparam("first"), sa.bindparam("last"))
+)
 
 
 def game_audit(connection: sa.Connection, game_id: int) -> list[AuditRow]:
@@ -179,10 +183,21 @@ def game_audit(connection: sa.Connection, game_id: int) -> list[AuditRow]:
     return [_row(row) for row in connection.execute(_OF_GAME, {"game": game_id})]
 
 
-def session_audit(session_id: int) -> dict[int, list[AuditRow]]:
-    """Return the audit trail of every game of a session, by game, in one query."""
+def session_audit(
+    session_id: int, numbers: tuple[int, int] | None = None
+) -> dict[int, list[AuditRow]]:
+    """Return the audit trail of a session's games by game, in one query.
+
+    Of every game, or of those numbered ``numbers`` (first, last): a page of the history.
+    """
     lines: dict[int, list[AuditRow]] = defaultdict(list)
-    for row in db.session.connection().execute(_OF_SESSION, {"session": session_id}):
+    if numbers is None:
+        rows = db.session.connection().execute(_OF_SESSION, {"session": session_id})
+    else:
+        first, last = numbers
+        parameters = {"session": session_id, "first": first, "last": last}
+        rows = db.session.connection().execute(_OF_SESSION_NUMBERS, parameters)
+    for row in rows:
         line = _row(row)
         lines[line.game_id].append(line)
     return dict(lines)

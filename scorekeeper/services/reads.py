@@ -257,7 +257,8 @@ class PlayedGame(NamedTuple):
     lines: list[BookedLine]
 
 
-# Every entry of a session's games with its cards, game by game in the order recorded.
+# Every entry of a session's games numbered ``first`` to ``last`` with its cards, game by game
+# in the order recorded.
 _SESSION_ENTRIES = (
     sa.select(ENTRIES.c.game_id, *ENTRY_ROWS.selected_columns)
     .select_from(
@@ -265,26 +266,89 @@ _SESSION_ENTRIES = (
             TABLE_CARDS, TABLE_CARDS.c.entry_id == ENTRIES.c.id
         )
     )
-    .where(GAMES.c.session_id == sa.bindparam("session"))
+    .where(
+        GAMES.c.session_id == sa.bindparam("session"),
+        GAMES.c.number.between(sa.bindparam("first"), sa.bindparam("last")),
+    )
     .order_by(ENTRIES.c.game_id, ENTRIES.c.position, TABLE_CARDS.c.position)
 )
-# Every settlement line of a session's games, its columns named as BookedLine's fields.
+# Every settlement line of those games, its columns named as BookedLine's fields.
 _SESSION_LINES = (
     sa.select(*(SETTLEMENT_LINES.c[name] for name in BookedLine._fields))
     .select_from(SETTLEMENT_LINES.join(GAMES, GAMES.c.id == SETTLEMENT_LINES.c.game_id))
-    .where(GAMES.c.session_id == sa.bindparam("session"))
+    .where(
+        GAMES.c.session_id == sa.bindparam("session"),
+        GAMES.c.number.between(sa.bindparam("first"), sa.bindparam("last")),
+    )
     .order_by(SETTLEMENT_LINES.c.game_id, SETTLEMENT_LINES.c.id)
 )
+# The latest games of a session numbered below ``before``, newest first.
+_GAMES_BEFORE = (
+    sa.select(*GAMES_OF.selected_columns)
+    .where(GAMES.c.session_id == sa.bindparam("session"), GAMES.c.number < sa.bindparam("before"))
+    .order_by(GAMES.c.number.desc())
+    .limit(sa.bindparam("latest"))
+)
+# The history shows this many games at a time: the latest, then the earlier ones page by page,
+# so that a page costs the same in a session of 10 games and in one of 2,000.
+HISTORY_GAMES = 10
 
 
-def games_of(session: GameSession) -> list[PlayedGame]:
-    """Return every game of a session in order, with its entries, cards and settlement.
+class HistoryPage(NamedTuple):
+    """A page of the history: some games in order, the session's scores, the way to the others.
 
-    For the history: three statements whatever the length of the session, read as rows.
+    ``earlier`` is the ``before`` of the page of the games before these (None: there are none);
+    ``later`` is whether newer games exist, and ``later_before`` the ``before`` of their page
+    (None: the page of the latest games).
+    """
+
+    games: list[PlayedGame]
+    scores: SessionScores
+    earlier: int | None
+    later: bool
+    later_before: int | None
+
+
+def history_page(
+    session: GameSession, before: int | None = None, count: int = HISTORY_GAMES
+) -> HistoryPage:
+    """Return the ``count`` latest games numbered below ``before`` (or of all), for the history.
+
+    Each with its entries, cards and settlement: three statements whatever the length of the
+    session, a fourth (and a fifth while a game is open) for the totals on an earlier page.
     """
     connection = db.session.connection()
-    parameters = {"session": session.id}
-    games = [GameSummary(*row) for row in connection.execute(GAMES_OF, parameters)]
+    parameters = {"session": session.id, "latest": count + 1}
+    if before is None:
+        newest = connection.execute(_LATEST_GAMES, parameters).all()
+    else:
+        newest = connection.execute(_GAMES_BEFORE, {**parameters, "before": before}).all()
+    games = [GameSummary(*row) for row in reversed(newest)]
+    if len(games) > count:  # one more than shown: there are earlier games
+        del games[0]
+    earlier = games[0].number if len(newest) > count else None
+    played = _played(connection, session, games)
+    latest = games[-1:] if before is None else game_summaries(session, latest=1)
+    if not latest or (games and latest[-1].id == games[-1].id):
+        return HistoryPage(played, scores_of_games(session, played), earlier, False, None)
+    ended = [
+        (line.game_id, line.player_id, line.meld_points + line.gain)
+        for item in played
+        for line in item.lines
+    ]
+    scores = _scores(session.players, variant_of(session), [*games, *latest], ended)
+    last = games[-1].number if games else 0
+    later_before = last + count + 1 if last + count < latest[-1].number else None
+    return HistoryPage(played, scores, earlier, True, later_before)
+
+
+def _played(
+    connection: sa.Connection, session: GameSession, games: list[GameSummary]
+) -> list[PlayedGame]:
+    """Return the games with their entries, cards and settlement lines: two statements."""
+    if not games:
+        return []
+    parameters = {"session": session.id, "first": games[0].number, "last": games[-1].number}
     entries: dict[int, list[EntryRow]] = {game.id: [] for game in games}
     # On PostgreSQL each statement sees the latest commit: a game dealt after the games were
     # read may have entries and lines already, and is left for the next page.

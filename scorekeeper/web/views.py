@@ -60,8 +60,10 @@ Answer = Page | BaseResponse
 
 REFUSED = (rules.RulesError, services.InvalidRequestError)
 ONE_YEAR = 365 * 24 * 60 * 60
-# The session page shows this many of the latest games; the history page shows them all.
+# The session page shows this many of the latest games; the history page a page of them at a
+# time (services.HISTORY_GAMES), its ``?before=`` a game number of at most this.
 RECENT_GAMES = 5
+LARGEST_GAME_NUMBER = 2**31 - 1
 # The session page's chart draws the running totals of this many latest games at most.
 CHART_GAMES = 30
 # The finish form's "Show the settlement" button: its GET previews; without it the hands in the
@@ -402,12 +404,18 @@ def start_game(public_id: str) -> Answer:
 
 @bp.get("/sessions/<public_id>/history")
 def history(public_id: str) -> Page:
-    """Show every game with its points, its entries in order and its settlement."""
+    """Show the latest games, or those before ``?before=``: points, entries and settlement."""
     session = _session()
     variant = services.variant_of(session)
     names = _names(session.players)
-    audit = services.session_audit(session.id)  # every game's, in one query
-    played = services.games_of(session)
+    before = request.args.get("before", type=int)
+    if before is not None and not 1 < before <= LARGEST_GAME_NUMBER:
+        before = None  # no game is numbered below it, or none so high: the latest games
+    page = services.history_page(session, before)
+    played = page.games
+    # The audit trail of the games shown, in one query.
+    numbers = (played[0].game.number, played[-1].game.number) if played else None
+    audit = services.session_audit(session.id, numbers) if numbers else {}
     games = [
         {
             "game": item.game,
@@ -429,7 +437,7 @@ def history(public_id: str) -> Page:
         }
         for item in played
     ]
-    scores = services.scores_of_games(session, played)
+    scores = page.scores
     return render_template(
         "history.html",
         session=session,
@@ -437,6 +445,7 @@ def history(public_id: str) -> Page:
         + session.left,
         scores=scores,
         games=games,
+        page=page,
         names=names,
         house_rules=helpers.house_rules_said(variant),
         doubles_never_melded=variant.house_rules.get("romme_doubling") == "loser",
@@ -1209,6 +1218,7 @@ def sheet(public_id: str) -> Page:
         house_rules=helpers.house_rules_said(variant),
         points_name=variant.points_name(helpers.language()),
         end=sheet.end.render(helpers.language()),
+        history_games=services.HISTORY_GAMES,
     )
 
 
