@@ -2,7 +2,8 @@
 
 A joker stands for one natural card: in a set for the set's rank in a missing suit, in a
 sequence for the card its place needs. A meld holds at least as many natural cards as jokers;
-two jokers lie side by side only in a sequence of four cards or more, three never. A joker at
+two jokers lie side by side only in a sequence of four cards or more, three never, while a set,
+which has no order, may hold two beside two natural cards. A joker at
 the end of a sequence that could stand for either neighbour is in doubt, and the recorder says
 which (``JKR=7♠``); the scorekeeper never guesses.
 
@@ -141,7 +142,8 @@ def lay_off_pieces(meld_cards: Sequence[Piece], added: Sequence[Piece], variant:
     if before.kind is MeldKind.SET:
         refuse_onto_set(before, cards, len(added), variant)
         after = classify_pieces([*before.cards, *added], variant)
-        old_jokers: set[Card | None] = {None} if before.jokers else set()
+        # A set's jokers lie after its natural cards: the new ones are the last.
+        new_jokers = {place.index for place in after.jokers[len(before.jokers) :]}
     else:
         _refuse_onto_sequence(before, cards)
         try:
@@ -155,12 +157,9 @@ def lay_off_pieces(meld_cards: Sequence[Piece], added: Sequence[Piece], variant:
                 count=len(added),
             ) from error
         old_jokers = {place.stands_for[0] for place in before.jokers}
-    # A set holds one joker at most, so a joker in it is new only if it held none before.
-    new_jokers = {
-        place.index
-        for place in after.jokers
-        if (None if after.kind is MeldKind.SET else place.stands_for[0]) not in old_jokers
-    }
+        new_jokers = {
+            place.index for place in after.jokers if place.stands_for[0] not in old_jokers
+        }
     new_cards = set(cards)
     placed = [
         index
@@ -205,8 +204,7 @@ def swap_joker(
     if twice is not None:
         raise SwapError("layoff.card_twice", card=twice)
     if before.kind is MeldKind.SET:
-        after_pieces = _swap_in_set(before, cards, variant)
-        taken = 1
+        after_pieces, taken = _swap_in_set(before, cards, variant)
     else:
         after_pieces = _swap_in_sequence(before, cards)
         taken = len(cards)
@@ -232,50 +230,64 @@ def swap_joker(
 def _set_with_joker(
     naturals: Sequence[Card], jokers: Sequence[Joker], shown: tuple[Piece, ...], variant: Variant
 ) -> Meld:
-    """Return a set of natural cards and one joker, which stands for every missing suit."""
+    """Return a set of natural cards and jokers, which stand for the missing suits (G1, G2).
+
+    A set has no order, so two jokers beside two natural cards make a set of four: together
+    they stand for the two missing suits, each for either.
+    """
     largest = variant.set_sizes[1]
     suits = {card.suit for card in naturals}
     if len(shown) > largest:
         raise NotASetError("set.too_many", cards=shown, largest=largest)
-    if len(jokers) > 1:
-        raise JokerError("joker.side_by_side", cards=shown)
     rank = naturals[0].rank
     missing = tuple(Card(suit=suit, rank=rank) for suit in Suit if suit not in suits)
-    said = jokers[0].stands_for
-    if said is not None and said not in missing:
-        raise JokerError("joker.cannot_stand_for", cards=shown, card=said, choices=OneOf(missing))
+    said = [joker.stands_for for joker in jokers if joker.stands_for is not None]
+    for at, card in enumerate(said):
+        if card not in missing or card in said[:at]:
+            choices = OneOf(tuple(spot for spot in missing if spot not in said[:at]))
+            raise JokerError("joker.cannot_stand_for", cards=shown, card=card, choices=choices)
     ordered = sorted(naturals)
     joker = Joker(stands_for=missing[0]) if len(missing) == 1 else Joker()
     positions = (AcePosition.IN_SET if rank == Rank.ACE else None,) * len(shown)
-    values, opening_values = card_values([*ordered, missing[0]], positions, variant)
+    values, opening_values = card_values([*ordered, *missing[: len(jokers)]], positions, variant)
     return Meld(
         kind=MeldKind.SET,
-        cards=(*ordered, joker),
+        cards=(*ordered, *(joker,) * len(jokers)),
         values=values,
         ace_positions=positions,
-        jokers=(JokerPlace(index=len(ordered), stands_for=missing),),
+        jokers=tuple(
+            JokerPlace(index=len(ordered) + at, stands_for=missing[at:] + missing[:at])
+            for at in range(len(jokers))
+        ),
         opening_values=opening_values,
     )
 
 
-def _swap_in_set(before: Meld, cards: Sequence[Card], variant: Variant) -> list[Piece]:
-    """Return the set with its joker replaced by the cards put in, or raise why not."""
-    (place,) = before.jokers
-    wrong = [card for card in cards if card not in place.stands_for]
+def _swap_in_set(before: Meld, cards: Sequence[Card], variant: Variant) -> tuple[list[Piece], int]:
+    """Return the set with jokers replaced by the cards put in, and how many left, or raise.
+
+    Each card put in takes one joker's place (a set of two natural cards and two jokers may
+    give up one or both, G1); by the stricter house rule every joker leaves at once, when the
+    set becomes four natural cards.
+    """
+    missing = before.jokers[0].stands_for
+    wrong = [card for card in cards if card not in missing]
     if wrong:
         raise SwapError(
             "swap.wrong_card",
             cards=wrong,
             meld=before.cards,
-            choices=OneOf(place.stands_for),
+            choices=OneOf(missing),
             count=len(wrong),
         )
     if variant.swap_needs_full_set():
-        if len(cards) != len(place.stands_for):
-            raise SwapError("swap.set_needs_four", missing=place.stands_for)
-    elif len(cards) != 1:
-        raise SwapError("swap.one_card", meld=before.cards, choices=OneOf(place.stands_for))
-    return [*(piece for piece in before.cards if isinstance(piece, Card)), *cards]
+        if len(cards) != len(missing):
+            raise SwapError("swap.set_needs_four", missing=missing)
+    elif len(cards) > len(before.jokers):
+        raise SwapError("swap.one_card", meld=before.cards, choices=OneOf(missing))
+    taken = len(before.jokers) if variant.swap_needs_full_set() else len(cards)
+    staying = [Joker() for _ in range(len(before.jokers) - taken)]
+    return [*(piece for piece in before.cards if isinstance(piece, Card)), *cards, *staying], taken
 
 
 # --- sequences -------------------------------------------------------------------------------

@@ -122,9 +122,6 @@ MESSAGES: dict[str, Wording] = {
         "%(cards)s holds more jokers than natural cards: a meld needs at least as many natural "
         "cards as jokers."
     ),
-    "joker.side_by_side": wording(
-        "%(cards)s: two jokers lie side by side only in a sequence of four cards or more."
-    ),
     "joker.three_side_by_side": wording("%(cards)s: three jokers never lie side by side."),
     "joker.cannot_stand_for": wording(
         "In %(cards)s a joker cannot stand for %(card)s; there it can stand for %(choices)s."

@@ -213,9 +213,66 @@ def test_two_equal_cards_never_lie_in_one_sequence():
         meld("5♠ 5♠ 6♠ 7♠")
 
 
-def test_two_jokers_never_lie_in_one_set():
-    with pytest.raises(JokerError, match="side by side only in a sequence of four"):
-        meld("6♠ 6♥ JKR JKR")
+def test_two_jokers_beside_two_natural_cards_are_a_set_of_four_worth_24():
+    group = meld("6♠ 6♥ JKR JKR")
+    assert group.kind is MeldKind.SET
+    assert shown(group.cards) == "6♠ 6♥ JKR JKR"
+    assert group.opening_value == 24
+    assert sorted(card for place in group.jokers for card in place.stands_for[:1]) == [
+        Card.from_code("6♦"),
+        Card.from_code("6♣"),
+    ]
+
+
+def test_two_jokers_in_a_set_may_be_said_but_not_for_the_same_suit():
+    assert meld("6♠ 6♥ JKR=6♣ JKR").opening_value == 24
+    with pytest.raises(JokerError, match="cannot stand for 6♣; there it can stand for 6♦"):
+        meld("6♠ 6♥ JKR=6♣ JKR=6♣")
+
+
+def test_a_set_with_two_jokers_still_needs_two_natural_cards_and_room():
+    with pytest.raises(JokerError, match="at least as many natural cards as jokers"):
+        meld("6♠ JKR JKR")
+    with pytest.raises(InvalidMeldError, match="at most 4 cards"):
+        meld("6♠ 6♥ 6♦ JKR JKR")
+
+
+def test_a_second_joker_laid_off_onto_a_set_of_three_makes_it_four():
+    layoff = lay_off_pieces(parse_pieces("6♠ 6♥ JKR"), parse_pieces("JKR"), GERMAN)
+    assert shown(layoff.meld.cards) == "6♠ 6♥ JKR JKR"
+    assert layoff.cards == (Joker(),)
+
+
+def test_one_joker_of_two_in_a_set_is_swapped_for_one_missing_card():
+    swap = swap_joker(
+        parse_pieces("6♠ 6♥ JKR JKR"), parse_cards("6♣"), parse_pieces("8♥ JKR 10♥"), GERMAN
+    )
+    assert shown(swap.meld.cards) == "6♠ 6♥ 6♣ JKR=6♦"
+    assert shown(swap.new_meld.cards) == "8♥ JKR=9♥ 10♥"
+
+
+def test_both_jokers_of_a_set_are_swapped_for_both_missing_cards():
+    for variant in (GERMAN, FOUR):
+        swap = swap_joker(
+            parse_pieces("6♠ 6♥ JKR JKR"),
+            parse_cards("6♦ 6♣"),
+            parse_pieces("8♥ JKR 10♥ JKR=J♥"),
+            variant,
+        )
+        assert shown(swap.meld.cards) == "6♠ 6♥ 6♦ 6♣"
+    with pytest.raises(SwapError, match="put in 6♦ 6♣"):
+        swap_joker(
+            parse_pieces("6♠ 6♥ JKR JKR"), parse_cards("6♣"), parse_pieces("8♥ JKR 10♥"), FOUR
+        )
+
+
+def test_a_table_counts_the_jokers_of_a_set_of_two_jokers():
+    table = Table(GERMAN)
+    table.meld(1, parse_pieces("6♠ 6♥ JKR JKR"))
+    assert table.jokers == 2
+    table.swap(2, 1, parse_cards("6♦"), parse_pieces("9♣ JKR J♣"))
+    assert table.jokers == 2
+    assert shown(table.melds[1].cards) == "6♠ 6♥ 6♦ JKR=6♣"
 
 
 def test_three_jokers_never_lie_side_by_side():
@@ -503,9 +560,9 @@ def test_the_card_a_joker_stands_for_is_swapped_in_not_laid_off():
         lay_off_pieces(parse_pieces("5♠ 6♠ JKR=7♠"), parse_pieces("7♠"), GERMAN)
 
 
-def test_a_second_joker_on_a_set_is_refused():
-    with pytest.raises(JokerError):
-        lay_off_pieces(parse_pieces("6♠ 6♥ JKR"), parse_pieces("JKR"), GERMAN)
+def test_a_third_joker_on_a_set_is_refused():
+    with pytest.raises(InvalidLayoffError, match="room for only 1 more card"):
+        lay_off_pieces(parse_pieces("6♠ 6♥ JKR"), parse_pieces("JKR JKR"), GERMAN)
 
 
 def test_a_layoff_that_leaves_a_gap_says_what_is_missing():
