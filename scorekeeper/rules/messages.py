@@ -287,6 +287,14 @@ MESSAGES: dict[str, Wording] = {
         "%(name)s put down %(count)s cards after the other players' entries; a Rommé hand puts "
         "down at least the %(dealt)s cards dealt, so this is no Rommé hand.",
     ),
+    "settlement.romme_too_few_cards_first_turn": plural_wording(
+        "%(name)s played first and put down %(count)s card; a Rommé hand in the game's first "
+        "turn, without a card drawn, puts down at least %(least)s of the %(dealt)s cards dealt, "
+        "so this is no Rommé hand.",
+        "%(name)s played first and put down %(count)s cards; a Rommé hand in the game's first "
+        "turn, without a card drawn, puts down at least %(least)s of the %(dealt)s cards dealt, "
+        "so this is no Rommé hand.",
+    ),
     "settlement.romme_proposed": wording(
         "Every entry of %(name)s comes after the other players' entries, with %(count)s cards "
         "(%(dealt)s were dealt): a Rommé hand is possible. If %(name)s put cards down in an "

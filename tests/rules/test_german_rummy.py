@@ -800,6 +800,64 @@ def test_the_entries_decide_a_hand_rommé():
     assert variant.finish(names, 1, hands, entry_players=[1, 2, 1]).gains == {1: 0, 2: -9}
 
 
+NAMES = {1: "Ann", 2: "Bob", 3: "Cid"}
+HANDS = {2: parse_pieces("9♣"), 3: parse_pieces("4♦")}
+
+
+def dealer_goes_out(entry_cards, dealer=1, entry_players=(1, 1)):
+    """Return the settlement of a game Ann (1) wins, Bob's and Cid's hands left."""
+    return GERMAN.finish(
+        NAMES,
+        1,
+        HANDS,
+        entry_players=list(entry_players),
+        entry_cards=entry_cards,
+        dealer=dealer,
+    )
+
+
+def test_the_dealer_who_goes_out_at_once_with_twelve_cards_may_have_a_hand_rommé():
+    settled = dealer_goes_out([7, 5])
+    assert settled.romme_possible
+    assert settled.romme
+    assert GERMAN.first_player(list(NAMES), 1) == 1
+
+
+def test_the_dealer_who_goes_out_at_once_with_eleven_cards_has_no_hand_rommé():
+    settled = dealer_goes_out([6, 5])
+    assert not settled.romme_possible
+    assert settled.romme_why is not None
+    assert settled.romme_why.render("en") == (
+        "Ann played first and put down 11 cards; a Rommé hand in the game's first turn, without "
+        "a card drawn, puts down at least 12 of the 13 cards dealt, so this is no Rommé hand."
+    )
+    with pytest.raises(SettlementError, match="at least 12 of the 13 cards dealt"):
+        GERMAN.finish(NAMES, 1, HANDS, entry_players=[1], entry_cards=[11], dealer=1, romme=True)
+
+
+@pytest.mark.parametrize(
+    ("dealer", "entry_players"),
+    [
+        pytest.param(3, (1, 1), id="another player dealt and played first"),
+        pytest.param(1, (2, 1), id="another player has an entry before"),
+    ],
+)
+def test_twelve_cards_are_too_few_for_a_hand_rommé_after_a_drawn_card(dealer, entry_players):
+    settled = dealer_goes_out([7, 5], dealer=dealer, entry_players=entry_players)
+    assert not settled.romme_possible
+    assert not settled.romme
+
+
+def test_twelve_cards_make_no_rommé_hand_in_a_rule_system_whose_first_player_draws():
+    names = {1: "Ann", 2: "Bob", 3: "Cid"}
+    hands = {2: parse_cards("9♣"), 3: parse_cards("4♦")}
+    settled = Treppenromme().finish(names, 1, hands, entry_players=[1], entry_cards=[6], dealer=1)
+    assert not settled.romme_possible
+    assert Treppenromme().romme_least_cards(3, first_turn=True) == 7
+    assert GERMAN.romme_least_cards(3, first_turn=True) == 12
+    assert GERMAN.romme_least_cards(3, first_turn=False) == 13
+
+
 def test_a_card_held_while_one_copy_lies_on_the_table_is_settled():
     names = {1: "Ann", 2: "Bob"}
     settled = GERMAN.finish(

@@ -43,6 +43,8 @@ class GermanRummy(Variant):
     joker_in_hand = 30
     first_meld_minimum = 40
     melds_score = False
+    # G6: the dealer plays first and puts cards down without drawing (seed 002).
+    first_turn_draws = False
     # G3: what an ace counts towards the opening; it never turns the corner here.
     ace_in_opening: ClassVar[dict[AcePosition, int]] = {
         AcePosition.IN_SET: 11,
