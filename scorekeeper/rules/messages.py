@@ -192,6 +192,9 @@ MESSAGES: dict[str, Wording] = {
     "layoff.sequence_complete": wording(
         "The sequence %(meld)s is complete: all 13 cards lie there."
     ),
+    "layoff.sequence_both_aces": wording(
+        "The sequence %(meld)s is complete: the whole suit lies there, with an ace at each end."
+    ),
     # ``reason`` is the message that says why the longer sequence is none.
     "layoff.does_not_fit": plural_wording(
         "%(cards)s cannot be laid off onto %(meld)s: %(reason)s",

@@ -399,9 +399,9 @@ def test_a_gap_wider_than_the_jokers_is_named():
     )
 
 
-def test_a_sequence_longer_than_a_suit_is_refused():
+def test_a_sequence_longer_than_a_suit_with_both_aces_is_refused():
     with pytest.raises(InvalidMeldError, match="a suit has only 13 cards"):
-        meld("A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ JKR")
+        meld("A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ JKR JKR")
 
 
 def test_a_joker_with_cards_of_several_ranks_and_suits_is_no_meld():
@@ -1165,3 +1165,102 @@ def test_each_rule_system_reads_jokers_only_if_it_has_them():
     assert GERMAN.read_cards("joker 7h") == [Joker(), Card.from_code("7♥")]
     with pytest.raises(CardNotationError, match="without jokers"):
         Treppenromme().read_cards("JKR 7♥")
+
+
+# --- G9: both aces of a suit in one sequence ---------------------------------------------------
+
+SPADES_2_TO_K = "2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠"
+BOTH_ACES = f"A♠ {SPADES_2_TO_K} A♠"
+
+
+def test_a_sequence_of_both_aces_is_worth_96_towards_the_opening_and_turns_no_corner():
+    run = meld(BOTH_ACES)
+    assert run.kind is MeldKind.SEQUENCE
+    assert shown(run.cards) == BOTH_ACES
+    assert run.opening_value == 96
+    assert run.opening_values[0] == 1
+    assert run.opening_values[-1] == 11
+    assert rules.AcePosition.CORNER not in run.ace_positions
+    assert shown(meld(f"A♠ A♠ {SPADES_2_TO_K}").cards) == BOTH_ACES
+
+
+@pytest.mark.parametrize(
+    ("cards", "message"),
+    [
+        pytest.param("A♠ A♠ 2♠", "A♠ is entered twice", id="both aces in a short sequence"),
+        pytest.param(f"{BOTH_ACES} 2♠", "A♠ is entered twice", id="fifteen cards"),
+        pytest.param(
+            f"A♠ {SPADES_2_TO_K} 2♠", "2♠ is entered twice", id="another card twice in fourteen"
+        ),
+    ],
+)
+def test_every_other_card_stays_once_in_a_sequence(cards, message):
+    with pytest.raises(CardTwiceError, match=message):
+        meld(cards)
+
+
+def test_treppenromme_plays_one_pack_and_refuses_both_aces():
+    with pytest.raises(CardTwiceError, match="every card exists once"):
+        classify(parse_cards(BOTH_ACES))
+
+
+@pytest.mark.parametrize(
+    ("steps"),
+    [
+        pytest.param(["A♠", "A♠"], id="one ace after the other"),
+        pytest.param(["A♠ A♠"], id="both aces at once"),
+    ],
+)
+def test_an_ace_laid_off_at_each_end_of_two_to_king_makes_both_aces(steps):
+    table = Table(GERMAN)
+    table.meld(1, parse_cards(SPADES_2_TO_K))
+    for key, cards in enumerate(steps, start=2):
+        layoff = table.lay_off(key, 1, parse_pieces(cards))
+        assert layoff.cards == tuple(parse_cards(cards))
+    assert shown(table.melds[1].cards) == BOTH_ACES
+    assert table.copies[Card.from_code("A♠")] == 2
+
+
+def test_the_second_ace_laid_off_goes_to_the_free_end():
+    whole = f"{SPADES_2_TO_K} A♠"
+    for meld_cards in (whole, f"A♠ {SPADES_2_TO_K}"):
+        layoff = lay_off_pieces(parse_cards(meld_cards), parse_cards("A♠"), GERMAN)
+        assert shown(layoff.meld.cards) == BOTH_ACES
+        assert layoff.cards == (Card.from_code("A♠"),)
+
+
+def test_nothing_is_laid_off_onto_a_sequence_of_both_aces():
+    with pytest.raises(InvalidLayoffError, match="A♠ already lies"):
+        lay_off_pieces(parse_cards(BOTH_ACES), parse_cards("A♠"), GERMAN)
+    with pytest.raises(InvalidLayoffError, match="with an ace at each end"):
+        lay_off_pieces(parse_cards(BOTH_ACES), parse_pieces("JKR"), GERMAN)
+
+
+def test_a_joker_for_the_second_ace_is_never_in_doubt_and_is_swapped_for_it():
+    run = meld(f"A♠ {SPADES_2_TO_K} JKR")
+    assert shown(run.cards) == f"A♠ {SPADES_2_TO_K} JKR=A♠"
+    assert run.opening_value == 96
+    layoff = lay_off_pieces(parse_cards(f"{SPADES_2_TO_K} A♠"), parse_pieces("JKR"), GERMAN)
+    assert shown(layoff.meld.cards) == f"A♠ {SPADES_2_TO_K} JKR=A♠"
+    assert layoff.cards == (Joker(stands_for=Card.from_code("A♠")),)
+    swap = swap_joker(run.cards, parse_cards("A♠"), parse_pieces("5♥ JKR 7♥"), GERMAN)
+    assert shown(swap.meld.cards) == BOTH_ACES
+
+
+def test_an_ace_laid_off_where_a_joker_stands_for_the_other_ace_is_a_layoff_not_a_swap():
+    layoff = lay_off_pieces(parse_pieces(f"{SPADES_2_TO_K} JKR"), parse_cards("A♠"), GERMAN)
+    assert shown(layoff.meld.cards) == f"A♠ {SPADES_2_TO_K} JKR=A♠"
+    assert layoff.cards == (Card.from_code("A♠"),)
+
+
+def test_two_jokers_for_both_aces_are_swapped_one_or_both():
+    run = meld(f"JKR {SPADES_2_TO_K} JKR")
+    assert shown(run.cards) == f"JKR=A♠ {SPADES_2_TO_K} JKR=A♠"
+    one = swap_joker(run.cards, parse_cards("A♠"), parse_pieces("5♥ JKR 7♥"), GERMAN)
+    assert shown(one.meld.cards) == f"A♠ {SPADES_2_TO_K} JKR=A♠"
+    both = swap_joker(run.cards, parse_cards("A♠ A♠"), parse_pieces("5♥ JKR 7♥ JKR=8♥"), GERMAN)
+    assert shown(both.meld.cards) == BOTH_ACES
+    table = Table(GERMAN)
+    table.meld(1, run.cards)
+    table.swap(2, 1, parse_cards("A♠ A♠"), parse_pieces("5♥ JKR 7♥ JKR=8♥"))
+    assert (table.jokers, table.copies[Card.from_code("A♠")]) == (2, 2)

@@ -112,3 +112,43 @@ def test_twelve_cards_of_a_player_who_did_not_play_first_are_no_hand_rommé(
     preview = ok(table.post("settlement", body))
     assert not preview["romme_possible"]
     assert "at least the 13 cards dealt" in preview["romme_reason"]
+
+
+# --- G9: both aces of a suit in one sequence ---------------------------------------------------
+
+BOTH_ACES = ["A♠", *SPADES_2_TO_K.split(), "A♠"]
+
+
+def test_the_check_takes_both_aces_of_a_suit_as_a_sequence_worth_96(client: FlaskClient) -> None:
+    checked = check(client, cards=" ".join(BOTH_ACES))
+    assert checked["valid"], checked
+    assert (checked["cards"], checked["opening_value"]) == (BOTH_ACES, 96)
+    assert [ace["position"] for ace in checked["aces"]] == ["low", "high"]
+
+
+def test_a_sequence_of_both_aces_is_melded_as_an_opening(client: FlaskClient) -> None:
+    table = Rommé(client)
+    melded = table.melds("Ann", " ".join(BOTH_ACES))
+    assert melded["melds"][0]["cards"] == BOTH_ACES
+    assert table.read()["melds"][0]["cards"] == BOTH_ACES
+
+
+@pytest.mark.parametrize(
+    "layoffs",
+    [
+        pytest.param(["A♠", "A♠"], id="one ace after the other"),
+        pytest.param(["A♠ A♠"], id="both aces at once"),
+    ],
+)
+def test_an_ace_laid_off_at_each_end_of_two_to_king_lies_there(
+    client: FlaskClient, layoffs: list[str]
+) -> None:
+    table = Rommé(client)
+    meld_id = table.melds("Ann", SPADES_2_TO_K, "5♥ 5♦ 5♣")["melds"][0]["id"]
+    for cards in layoffs:
+        table.layoff("Ann", meld_id, cards)
+    lying = {meld["id"]: meld["cards"] for meld in table.read()["melds"]}
+    assert lying[meld_id] == BOTH_ACES
+    # Both copies lie on the table: a third A♠ is not in the packs.
+    body = {"player": table.ids["Ann"], "cards": "A♠ A♥ A♦"}
+    assert "A♠" in refused(table.post("melds", body), 422)

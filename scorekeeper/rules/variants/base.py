@@ -215,6 +215,8 @@ class Variant:
     set_sizes: ClassVar[tuple[int, int]] = (3, 4)
     min_sequence: ClassVar[int] = 3
     ace_turns_corner: ClassVar[bool] = True
+    # Whether a sequence may hold both aces of its suit, one at each end (G9: two packs).
+    both_aces_in_sequence: ClassVar[bool] = False
     ace_in_meld: ClassVar[dict[AcePosition, int]] = {}
     court_value: ClassVar[int] = 10
     ace_in_hand: ClassVar[int] = 15

@@ -39,6 +39,8 @@ class GermanRummy(Variant):
     jokers = 6
     max_players = 6
     ace_turns_corner = False
+    # G9: two packs hold both aces of a suit; a sequence of 14 holds one at each end.
+    both_aces_in_sequence = True
     ace_in_hand = 11
     joker_in_hand = 30
     first_meld_minimum = 40
