@@ -2,7 +2,8 @@
 
 A joker stands for one natural card: in a set for the set's rank in a missing suit, in a
 sequence for the card its place needs. A meld holds at least as many natural cards as jokers;
-two jokers lie side by side only in a sequence of four cards or more, three never. A joker at
+two jokers lie side by side only in a sequence of four cards or more, three never, while a set,
+which has no order, may hold two beside two natural cards. A joker at
 the end of a sequence that could stand for either neighbour is in doubt, and the recorder says
 which (``JKR=7♠``); the scorekeeper never guesses.
 
@@ -32,6 +33,7 @@ from scorekeeper.rules.errors import (
     SwapError,
 )
 from scorekeeper.rules.melds import (
+    BOTH_ACES,
     RANKS_IN_SUIT,
     JokerPlace,
     Layoff,
@@ -41,9 +43,13 @@ from scorekeeper.rules.melds import (
     card_values,
     classify,
     explain_mixed,
+    laid_off_places,
     lay_off,
     refuse_card_twice,
+    refuse_laid_off_twice,
     refuse_onto_set,
+    refuse_onto_whole_suit,
+    second_ace,
     too_few,
 )
 from scorekeeper.rules.messages import OneOf
@@ -94,7 +100,7 @@ def classify_pieces(pieces: Sequence[Piece], variant: Variant) -> Meld:
     smallest = min(variant.set_sizes[0], variant.min_sequence)
     if len(shown) < smallest:
         raise too_few(shown, smallest)
-    refuse_card_twice(naturals, variant)
+    refuse_card_twice(naturals, variant, len(shown))
     if len(naturals) < len(jokers):
         raise JokerError("joker.too_many", cards=shown)
     ranks = Counter(card.rank for card in naturals)
@@ -128,12 +134,12 @@ def lay_off_pieces(meld_cards: Sequence[Piece], added: Sequence[Piece], variant:
         lying = [piece for piece in before.cards if isinstance(piece, Card)]
         return lay_off(lying, cards, variant)
     refuse_jokers(variant)
-    seen: set[Card] = set()
-    for card in cards:
-        if card in seen:
-            raise InvalidLayoffError("layoff.card_twice", card=card)
-        seen.add(card)
-    already = [card for card in cards if card in before.cards]
+    refuse_laid_off_twice(before, added, variant)
+    already = [
+        card
+        for card in cards
+        if card in before.cards and not second_ace(card, before, len(added), variant)
+    ]
     if already:
         raise InvalidLayoffError(
             "layoff.already_in_meld", cards=already, meld=before.cards, count=len(already)
@@ -141,9 +147,10 @@ def lay_off_pieces(meld_cards: Sequence[Piece], added: Sequence[Piece], variant:
     if before.kind is MeldKind.SET:
         refuse_onto_set(before, cards, len(added), variant)
         after = classify_pieces([*before.cards, *added], variant)
-        old_jokers: set[Card | None] = {None} if before.jokers else set()
+        # A set's jokers lie after its natural cards: the new ones are the last.
+        new_jokers = {place.index for place in after.jokers[len(before.jokers) :]}
     else:
-        _refuse_onto_sequence(before, cards)
+        _refuse_onto_sequence(before, added, variant)
         try:
             after = classify_pieces([*before.cards, *added], variant)
         except NotASequenceError as error:
@@ -154,19 +161,8 @@ def lay_off_pieces(meld_cards: Sequence[Piece], added: Sequence[Piece], variant:
                 reason=error.reason_message,
                 count=len(added),
             ) from error
-        old_jokers = {place.stands_for[0] for place in before.jokers}
-    # A set holds one joker at most, so a joker in it is new only if it held none before.
-    new_jokers = {
-        place.index
-        for place in after.jokers
-        if (None if after.kind is MeldKind.SET else place.stands_for[0]) not in old_jokers
-    }
-    new_cards = set(cards)
-    placed = [
-        index
-        for index, piece in enumerate(after.cards)
-        if index in new_jokers or (isinstance(piece, Card) and piece in new_cards)
-    ]
+        new_jokers = _new_jokers(before, after)
+    placed = sorted({*new_jokers, *laid_off_places(before, after, cards)})
     return Layoff(
         meld=after,
         cards=tuple(after.cards[index] for index in placed),
@@ -201,12 +197,17 @@ def swap_joker(
     cards = [piece for piece in put_in if isinstance(piece, Card)]
     if len(cards) < len(put_in):
         raise SwapError("swap.joker_for_joker")
-    twice = next((card for at, card in enumerate(cards) if card in cards[:at]), None)
+    # Two jokers of a sequence of both aces (G9) may stand for the same ace.
+    standing = Counter(place.stands_for[0] for place in before.jokers)
+    room = standing if before.kind is MeldKind.SEQUENCE else Counter()
+    twice = next(
+        (card for at, card in enumerate(cards) if cards[: at + 1].count(card) > max(1, room[card])),
+        None,
+    )
     if twice is not None:
         raise SwapError("layoff.card_twice", card=twice)
     if before.kind is MeldKind.SET:
-        after_pieces = _swap_in_set(before, cards, variant)
-        taken = 1
+        after_pieces, taken = _swap_in_set(before, cards, variant)
     else:
         after_pieces = _swap_in_sequence(before, cards)
         taken = len(cards)
@@ -232,50 +233,64 @@ def swap_joker(
 def _set_with_joker(
     naturals: Sequence[Card], jokers: Sequence[Joker], shown: tuple[Piece, ...], variant: Variant
 ) -> Meld:
-    """Return a set of natural cards and one joker, which stands for every missing suit."""
+    """Return a set of natural cards and jokers, which stand for the missing suits (G1, G2).
+
+    A set has no order, so two jokers beside two natural cards make a set of four: together
+    they stand for the two missing suits, each for either.
+    """
     largest = variant.set_sizes[1]
     suits = {card.suit for card in naturals}
     if len(shown) > largest:
         raise NotASetError("set.too_many", cards=shown, largest=largest)
-    if len(jokers) > 1:
-        raise JokerError("joker.side_by_side", cards=shown)
     rank = naturals[0].rank
     missing = tuple(Card(suit=suit, rank=rank) for suit in Suit if suit not in suits)
-    said = jokers[0].stands_for
-    if said is not None and said not in missing:
-        raise JokerError("joker.cannot_stand_for", cards=shown, card=said, choices=OneOf(missing))
+    said = [joker.stands_for for joker in jokers if joker.stands_for is not None]
+    for at, card in enumerate(said):
+        if card not in missing or card in said[:at]:
+            choices = OneOf(tuple(spot for spot in missing if spot not in said[:at]))
+            raise JokerError("joker.cannot_stand_for", cards=shown, card=card, choices=choices)
     ordered = sorted(naturals)
     joker = Joker(stands_for=missing[0]) if len(missing) == 1 else Joker()
     positions = (AcePosition.IN_SET if rank == Rank.ACE else None,) * len(shown)
-    values, opening_values = card_values([*ordered, missing[0]], positions, variant)
+    values, opening_values = card_values([*ordered, *missing[: len(jokers)]], positions, variant)
     return Meld(
         kind=MeldKind.SET,
-        cards=(*ordered, joker),
+        cards=(*ordered, *(joker,) * len(jokers)),
         values=values,
         ace_positions=positions,
-        jokers=(JokerPlace(index=len(ordered), stands_for=missing),),
+        jokers=tuple(
+            JokerPlace(index=len(ordered) + at, stands_for=missing[at:] + missing[:at])
+            for at in range(len(jokers))
+        ),
         opening_values=opening_values,
     )
 
 
-def _swap_in_set(before: Meld, cards: Sequence[Card], variant: Variant) -> list[Piece]:
-    """Return the set with its joker replaced by the cards put in, or raise why not."""
-    (place,) = before.jokers
-    wrong = [card for card in cards if card not in place.stands_for]
+def _swap_in_set(before: Meld, cards: Sequence[Card], variant: Variant) -> tuple[list[Piece], int]:
+    """Return the set with jokers replaced by the cards put in, and how many left, or raise.
+
+    Each card put in takes one joker's place (a set of two natural cards and two jokers may
+    give up one or both, G1); by the stricter house rule every joker leaves at once, when the
+    set becomes four natural cards.
+    """
+    missing = before.jokers[0].stands_for
+    wrong = [card for card in cards if card not in missing]
     if wrong:
         raise SwapError(
             "swap.wrong_card",
             cards=wrong,
             meld=before.cards,
-            choices=OneOf(place.stands_for),
+            choices=OneOf(missing),
             count=len(wrong),
         )
     if variant.swap_needs_full_set():
-        if len(cards) != len(place.stands_for):
-            raise SwapError("swap.set_needs_four", missing=place.stands_for)
-    elif len(cards) != 1:
-        raise SwapError("swap.one_card", meld=before.cards, choices=OneOf(place.stands_for))
-    return [*(piece for piece in before.cards if isinstance(piece, Card)), *cards]
+        if len(cards) != len(missing):
+            raise SwapError("swap.set_needs_four", missing=missing)
+    elif len(cards) > len(before.jokers):
+        raise SwapError("swap.one_card", meld=before.cards, choices=OneOf(missing))
+    taken = len(before.jokers) if variant.swap_needs_full_set() else len(cards)
+    staying = [Joker() for _ in range(len(before.jokers) - taken)]
+    return [*(piece for piece in before.cards if isinstance(piece, Card)), *cards, *staying], taken
 
 
 # --- sequences -------------------------------------------------------------------------------
@@ -286,8 +301,9 @@ def _sequence_with_jokers(
 ) -> Meld:
     """Return a sequence of natural cards and jokers, each joker standing for its place."""
     suit = naturals[0].suit
-    have = {int(card.rank) for card in naturals}
-    fitting = [window for window in _windows(len(shown), variant) if have <= set(window)]
+    # Ranks with their numbers: a sequence of both aces (G9) holds the ace twice.
+    have = Counter(int(card.rank) for card in naturals)
+    fitting = [window for window in _windows(len(shown), variant) if have <= Counter(window)]
     if not fitting:
         raise _no_room(naturals, len(jokers), shown, variant)
     spaced = [window for window in fitting if not _three_jokers_side_by_side(window, have)]
@@ -321,8 +337,40 @@ def _sequence_with_jokers(
     return _sequence_in(possible[-1], have, suit, variant)
 
 
-def _refuse_onto_sequence(before: Meld, cards: Sequence[Card]) -> None:
-    """Refuse cards of another suit, a card a joker stands for, or cards onto a whole suit."""
+def _new_jokers(before: Meld, after: Meld) -> set[int]:
+    """Return where the jokers laid off onto a sequence lie in it afterwards.
+
+    A joker stands for the same card before and after a layoff, though it may move to the
+    other end (a whole suit's ace lies high, R1); of two jokers for the same ace (G9), the
+    new one lies at the end the old one did not.
+    """
+    old = Counter(
+        (place.stands_for[0], before.ace_positions[place.index]) for place in before.jokers
+    )
+    moved = []
+    for place in after.jokers:
+        at = (place.stands_for[0], after.ace_positions[place.index])
+        if old[at]:
+            old[at] -= 1
+        else:
+            moved.append(place)
+    left = Counter(card for card, _ in old.elements())
+    new = set()
+    for place in moved:
+        if left[place.stands_for[0]]:
+            left[place.stands_for[0]] -= 1
+        else:
+            new.add(place.index)
+    return new
+
+
+def _refuse_onto_sequence(before: Meld, added: Sequence[Piece], variant: Variant) -> None:
+    """Refuse cards of another suit, a card a joker stands for, or cards onto a whole suit.
+
+    The second ace of a sequence that may hold both (G9) goes to the free end, even where a
+    joker stands for the first.
+    """
+    cards = [piece for piece in added if isinstance(piece, Card)]
     suit = before.as_cards[0].suit
     strangers = [card for card in cards if card.suit != suit]
     if strangers:
@@ -334,18 +382,23 @@ def _refuse_onto_sequence(before: Meld, cards: Sequence[Card]) -> None:
             count=len(strangers),
         )
     standing = {place.stands_for[0] for place in before.jokers}
-    swapped = [card for card in cards if card in standing]
+    swapped = [
+        card
+        for card in cards
+        if card in standing and not second_ace(card, before, len(added), variant)
+    ]
     if swapped:
         raise InvalidLayoffError(
             "layoff.joker_there", cards=swapped, meld=before.cards, count=len(swapped)
         )
-    if len(before.cards) == RANKS_IN_SUIT:
-        raise InvalidLayoffError("layoff.sequence_complete", meld=before.cards)
+    refuse_onto_whole_suit(before, added, variant)
 
 
 def _swap_in_sequence(before: Meld, cards: Sequence[Card]) -> list[Piece]:
     """Return the sequence with each joker the cards stand for replaced by its card."""
-    places = {place.stands_for[0]: place.index for place in before.jokers}
+    places: dict[Card, list[int]] = {}
+    for place in before.jokers:
+        places.setdefault(place.stands_for[0], []).append(place.index)
     wrong = [card for card in cards if card not in places]
     if wrong:
         raise SwapError(
@@ -355,7 +408,8 @@ def _swap_in_sequence(before: Meld, cards: Sequence[Card]) -> list[Piece]:
             choices=OneOf(tuple(places)),
             count=len(wrong),
         )
-    put = {places[card]: card for card in cards}
+    # Of two jokers for the same ace (G9), the high one is taken first.
+    put = {places[card].pop(): card for card in cards}
     return [put.get(index, piece) for index, piece in enumerate(before.cards)]
 
 
@@ -363,12 +417,17 @@ def _windows(length: int, variant: Variant) -> list[Window]:
     """Return every run of ``length`` ranks a sequence can be, each in playing order.
 
     Without the corner an ace lies below the 2 or above the king; with it, anywhere on the
-    circle, and a whole suit lies 2 ... K A (R1).
+    circle, and a whole suit lies 2 ... K A (R1). Where a sequence may hold both aces (G9),
+    the whole suit and one more card lies A 2 ... K A.
 
     >>> from scorekeeper.rules.variants.german_rummy import GermanRummy
     >>> _windows(13, GermanRummy())[1][-2:], len(_windows(3, GermanRummy()))
     ((13, 1), 12)
+    >>> _windows(14, GermanRummy())[0][:2], _windows(14, GermanRummy())[0][-2:]
+    ((1, 2), (13, 1))
     """
+    if length == BOTH_ACES and variant.both_aces_in_sequence:
+        return [(*range(1, RANKS_IN_SUIT + 1), 1)]
     if length > RANKS_IN_SUIT:
         return []
     if variant.ace_turns_corner:
@@ -380,21 +439,34 @@ def _windows(length: int, variant: Variant) -> list[Window]:
     ]
 
 
-def _spots(window: Window, have: set[int], suit: Suit) -> list[Card]:
-    """Return the cards the jokers stand for in a window, in playing order."""
-    return [Card(suit=suit, rank=Rank(rank)) for rank in window if rank not in have]
-
-
-def _fits(window: Window, have: set[int], suit: Suit, said: Sequence[Card]) -> bool:
-    """Tell whether jokers said to stand for these cards all have a place in the window."""
-    spots = _spots(window, have, suit)
-    return len(set(said)) == len(said) and all(card in spots for card in said)
-
-
-def _three_jokers_side_by_side(window: Window, have: set[int]) -> bool:
-    run = 0
+def _filled(window: Window, have: Counter[int]) -> list[bool]:
+    """Tell for each place of a window whether a natural card takes it (the rest are jokers)."""
+    left = Counter(have)
+    filled = []
     for rank in window:
-        run = 0 if rank in have else run + 1
+        filled.append(left[rank] > 0)
+        left[rank] -= 1
+    return filled
+
+
+def _spots(window: Window, have: Counter[int], suit: Suit) -> list[Card]:
+    """Return the cards the jokers stand for in a window, in playing order."""
+    return [
+        Card(suit=suit, rank=Rank(rank))
+        for rank, filled in zip(window, _filled(window, have), strict=True)
+        if not filled
+    ]
+
+
+def _fits(window: Window, have: Counter[int], suit: Suit, said: Sequence[Card]) -> bool:
+    """Tell whether jokers said to stand for these cards all have a place in the window."""
+    return Counter(said) <= Counter(_spots(window, have, suit))
+
+
+def _three_jokers_side_by_side(window: Window, have: Counter[int]) -> bool:
+    run = 0
+    for filled in _filled(window, have):
+        run = 0 if filled else run + 1
         if run == 3:
             return True
     return False
@@ -410,12 +482,17 @@ def _ordered_union(groups: Iterable[Iterable[Card]]) -> list[Card]:
     return seen
 
 
-def _sequence_in(window: Window, have: set[int], suit: Suit, variant: Variant) -> Meld:
-    """Return the sequence lying in a window, jokers in the places no natural card takes."""
+def _sequence_in(window: Window, have: Counter[int], suit: Suit, variant: Variant) -> Meld:
+    """Return the sequence lying in a window, jokers in the places no natural card takes.
+
+    Of both aces (G9), a natural ace takes the low end and a joker the high one.
+    """
     cards = tuple(Card(suit=suit, rank=Rank(rank)) for rank in window)
     positions = ace_positions(cards)
+    filled = _filled(window, have)
     pieces: tuple[Piece, ...] = tuple(
-        card if int(card.rank) in have else Joker(stands_for=card) for card in cards
+        card if natural else Joker(stands_for=card)
+        for card, natural in zip(cards, filled, strict=True)
     )
     values, opening_values = card_values(cards, positions, variant)
     return Meld(
@@ -425,8 +502,8 @@ def _sequence_in(window: Window, have: set[int], suit: Suit, variant: Variant) -
         ace_positions=positions,
         jokers=tuple(
             JokerPlace(index=index, stands_for=(card,))
-            for index, card in enumerate(cards)
-            if int(card.rank) not in have
+            for index, (card, natural) in enumerate(zip(cards, filled, strict=True))
+            if not natural
         ),
         opening_values=opening_values,
     )
@@ -437,19 +514,19 @@ def _no_room(
 ) -> InvalidMeldError:
     """Return why cards of one suit and jokers make no sequence of their number."""
     suit = naturals[0].suit
-    have = {int(card.rank) for card in naturals}
-    if len(shown) > RANKS_IN_SUIT:
+    have = Counter(int(card.rank) for card in naturals)
+    if len(shown) > (BOTH_ACES if variant.both_aces_in_sequence else RANKS_IN_SUIT):
         return NotASequenceError("sequence.too_long", cards=shown)
     if not variant.ace_turns_corner:
         around = [
             tuple((start + step - 1) % RANKS_IN_SUIT + 1 for step in range(len(shown)))
             for start in range(1, RANKS_IN_SUIT + 1)
         ]
-        if any(have <= set(window) for window in around):
+        if any(have <= Counter(window) for window in around):
             return CornerNotAllowedError("sequence.corner", cards=shown, variant=variant)
     for length in range(len(have), RANKS_IN_SUIT + 1):
         for window in _windows(length, variant):
-            if have <= set(window):
+            if have <= Counter(window):
                 missing = _spots(window, have, suit)
                 return GapInSequenceError(
                     "sequence.jokers_short", cards=shown, missing=missing, count=jokers

@@ -27,6 +27,8 @@ from scorekeeper.rules.messages import Message
 from scorekeeper.rules.variants import TREPPENROMME, AcePosition, Variant
 
 RANKS_IN_SUIT = len(Rank)
+# G9: a sequence from the low ace to the high ace of one suit, where two packs hold both.
+BOTH_ACES = RANKS_IN_SUIT + 1
 
 
 class MeldKind(enum.Enum):
@@ -137,7 +139,7 @@ def classify(cards: Sequence[Card], variant: Variant = TREPPENROMME) -> NaturalM
     smallest = min(variant.set_sizes[0], variant.min_sequence)
     if not cards:
         raise TooFewCardsError("meld.no_cards", needed=smallest)
-    refuse_card_twice(cards, variant)
+    refuse_card_twice(cards, variant, len(cards))
     ranks = Counter(card.rank for card in cards)
     suits = Counter(card.suit for card in cards)
     if len(ranks) == 1:
@@ -163,10 +165,12 @@ def lay_off(
     before = classify(meld_cards, variant)
     if not added:
         raise InvalidLayoffError("layoff.no_cards")
-    twice = _first_twice(added)
-    if twice is not None:
-        raise InvalidLayoffError("layoff.card_twice", card=twice)
-    already = [card for card in added if card in before.cards]
+    refuse_laid_off_twice(before, added, variant)
+    already = [
+        card
+        for card in added
+        if card in before.cards and not second_ace(card, before, len(added), variant)
+    ]
     if already:
         raise InvalidLayoffError(
             "layoff.already_in_meld", cards=already, meld=before.cards, count=len(already)
@@ -175,17 +179,67 @@ def lay_off(
         after = _lay_off_onto_set(before, added, variant)
     else:
         after = _lay_off_onto_sequence(before, added, variant)
-    new_cards = set(added)
-    placed = [
-        (card, value)
-        for card, value in zip(after.cards, after.values, strict=True)
-        if card in new_cards
-    ]
+    placed = laid_off_places(before, after, added)
     return NaturalLayoff(
         meld=after,
-        cards=tuple(card for card, _ in placed),
-        values=tuple(value for _, value in placed),
+        cards=tuple(after.cards[index] for index in placed),
+        values=tuple(after.values[index] for index in placed),
     )
+
+
+def refuse_laid_off_twice(before: Meld, added: Sequence[Piece], variant: Variant) -> None:
+    """Refuse a card laid off twice at once, but for both aces of a whole suit's ends (G9)."""
+    seen: Counter[Piece] = Counter()
+    for piece in added:
+        seen[piece] += 1
+        allowed = (
+            2 if isinstance(piece, Card) and second_ace(piece, before, len(added), variant) else 1
+        )
+        if isinstance(piece, Card) and seen[piece] > allowed:
+            raise InvalidLayoffError("layoff.card_twice", card=piece)
+
+
+def second_ace(card: Card, before: Meld, added: int, variant: Variant) -> bool:
+    """Tell whether a card laid off is the second ace of a sequence's suit, for its other end.
+
+    Where two packs are played, a sequence of the whole suit holds both aces, one at each end
+    (G9): the A♠ laid off onto ``2♠ … K♠ A♠`` goes below the 2, even where a joker stands for
+    the A♠ already there (putting the card in the joker's place is a swap, not a layoff).
+    """
+    return (
+        variant.both_aces_in_sequence
+        and before.kind is MeldKind.SEQUENCE
+        and card.rank == Rank.ACE
+        and len(before.cards) + added == BOTH_ACES
+    )
+
+
+def laid_off_places(before: Meld, after: Meld, cards: Sequence[Piece]) -> list[int]:
+    """Return where the natural cards laid off lie in the meld afterwards.
+
+    Of two equal aces at the ends of a sequence (G9), the one laid off lies at the end the
+    meld did not hold before: an ace lying high before makes the new one the low one.
+
+    >>> from scorekeeper.rules.cards import parse_cards
+    >>> from scorekeeper.rules.variants.german_rummy import GermanRummy
+    >>> whole = classify(parse_cards("A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠"), GermanRummy())
+    >>> both = classify([*whole.cards, Card.from_code("A♠")], GermanRummy())
+    >>> laid_off_places(whole, both, parse_cards("A♠"))
+    [0]
+    """
+    new = Counter(piece for piece in cards if isinstance(piece, Card))
+    lying = {
+        piece: position
+        for piece, position in zip(before.cards, before.ace_positions, strict=True)
+        if isinstance(piece, Card)
+    }
+    placed = []
+    for index, (piece, position) in enumerate(zip(after.cards, after.ace_positions, strict=True)):
+        if not isinstance(piece, Card) or not new[piece]:
+            continue
+        if piece not in lying or lying[piece] != position:
+            placed.append(index)
+    return placed
 
 
 def _lay_off_onto_set(before: NaturalMeld, added: Sequence[Card], variant: Variant) -> NaturalMeld:
@@ -226,8 +280,7 @@ def _lay_off_onto_sequence(
             suit=suit,
             count=len(strangers),
         )
-    if len(before.cards) == RANKS_IN_SUIT:
-        raise InvalidLayoffError("layoff.sequence_complete", meld=before.cards)
+    refuse_onto_whole_suit(before, added, variant)
     try:
         return _as_sequence([*before.cards, *added], variant)
     except InvalidMeldError as error:
@@ -239,6 +292,18 @@ def _lay_off_onto_sequence(
             reason=reason,
             count=len(added),
         ) from error
+
+
+def refuse_onto_whole_suit(before: Meld, added: Sequence[Piece], variant: Variant) -> None:
+    """Refuse cards onto a sequence of the whole suit; only its second ace may still go (G9)."""
+    if len(before.cards) >= BOTH_ACES:
+        raise InvalidLayoffError("layoff.sequence_both_aces", meld=before.cards)
+    if len(before.cards) < RANKS_IN_SUIT:
+        return
+    # A joker can only stand for the ace here.
+    aces = all(not isinstance(piece, Card) or piece.rank == Rank.ACE for piece in added)
+    if not (variant.both_aces_in_sequence and aces and len(added) == 1):
+        raise InvalidLayoffError("layoff.sequence_complete", meld=before.cards)
 
 
 def _as_set(cards: Sequence[Card], variant: Variant) -> NaturalMeld:
@@ -260,7 +325,10 @@ def _as_sequence(cards: Sequence[Card], variant: Variant) -> NaturalMeld:
     if len(cards) < variant.min_sequence:
         raise too_few(cards, variant.min_sequence)
     by_rank = {int(card.rank): card for card in cards}
-    if len(cards) == RANKS_IN_SUIT:
+    if len(cards) == BOTH_ACES:
+        # G9: both aces of the suit, one at each end (refuse_card_twice let only the ace twice).
+        order = [*range(1, RANKS_IN_SUIT + 1), 1]
+    elif len(cards) == RANKS_IN_SUIT:
         # R1: the whole suit is a sequence with the ace as its highest card.
         order = [*range(2, RANKS_IN_SUIT + 1), 1]
     else:
@@ -363,22 +431,28 @@ def card_values(
     )
 
 
-def _first_twice(cards: Sequence[Piece]) -> Piece | None:
-    seen: set[Piece] = set()
+def refuse_card_twice(cards: Sequence[Card], variant: Variant, length: int) -> None:
+    """Refuse a card entered twice in one meld, even where two packs hold it twice (G1).
+
+    A meld of ``length`` pieces as long as the whole suit and one more may hold its ace twice,
+    where the rule system lets a sequence hold both aces (G9).
+
+    >>> from scorekeeper.rules.cards import parse_cards
+    >>> from scorekeeper.rules.variants.german_rummy import GermanRummy
+    >>> refuse_card_twice(parse_cards("A♠ A♠ 2♠"), GermanRummy(), 3)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.CardTwiceError: A♠ is entered twice: a meld never holds two equal \
+cards.
+    """
+    both_aces = variant.both_aces_in_sequence and length == BOTH_ACES
+    seen: Counter[Card] = Counter()
     for card in cards:
-        if card in seen:
-            return card
-        seen.add(card)
-    return None
-
-
-def refuse_card_twice(cards: Sequence[Card], variant: Variant) -> None:
-    """Refuse a card entered twice in one meld, even where two packs hold it twice (G1)."""
-    twice = _first_twice(cards)
-    if twice is not None:
-        raise CardTwiceError(
-            "meld.card_twice" if variant.packs == 1 else "meld.equal_cards", card=twice
-        )
+        seen[card] += 1
+        if seen[card] > (2 if both_aces and card.rank == Rank.ACE else 1):
+            raise CardTwiceError(
+                "meld.card_twice" if variant.packs == 1 else "meld.equal_cards", card=card
+            )
 
 
 def too_few(cards: Sequence[Piece], needed: int) -> TooFewCardsError:

@@ -122,9 +122,6 @@ MESSAGES: dict[str, Wording] = {
         "%(cards)s holds more jokers than natural cards: a meld needs at least as many natural "
         "cards as jokers."
     ),
-    "joker.side_by_side": wording(
-        "%(cards)s: two jokers lie side by side only in a sequence of four cards or more."
-    ),
     "joker.three_side_by_side": wording("%(cards)s: three jokers never lie side by side."),
     "joker.cannot_stand_for": wording(
         "In %(cards)s a joker cannot stand for %(card)s; there it can stand for %(choices)s."
@@ -194,6 +191,9 @@ MESSAGES: dict[str, Wording] = {
     ),
     "layoff.sequence_complete": wording(
         "The sequence %(meld)s is complete: all 13 cards lie there."
+    ),
+    "layoff.sequence_both_aces": wording(
+        "The sequence %(meld)s is complete: the whole suit lies there, with an ace at each end."
     ),
     # ``reason`` is the message that says why the longer sequence is none.
     "layoff.does_not_fit": plural_wording(
@@ -289,6 +289,14 @@ MESSAGES: dict[str, Wording] = {
         "down at least the %(dealt)s cards dealt, so this is no Rommé hand.",
         "%(name)s put down %(count)s cards after the other players' entries; a Rommé hand puts "
         "down at least the %(dealt)s cards dealt, so this is no Rommé hand.",
+    ),
+    "settlement.romme_too_few_cards_first_turn": plural_wording(
+        "%(name)s played first and put down %(count)s card; a Rommé hand in the game's first "
+        "turn, without a card drawn, puts down at least %(least)s of the %(dealt)s cards dealt, "
+        "so this is no Rommé hand.",
+        "%(name)s played first and put down %(count)s cards; a Rommé hand in the game's first "
+        "turn, without a card drawn, puts down at least %(least)s of the %(dealt)s cards dealt, "
+        "so this is no Rommé hand.",
     ),
     "settlement.romme_proposed": wording(
         "Every entry of %(name)s comes after the other players' entries, with %(count)s cards "

@@ -100,6 +100,7 @@ def preview_finish(
         entry_cards=[entry.from_hand for entry in replayed],
         on_table=table_of(game).lying() if winner_id is not None else (),
         romme=romme,
+        dealer=game.dealer_id,
     )
     winner = player_of(game, winner_id) if winner_id is not None else None
     hand_cards = {key: cards for key, cards in parsed.items() if not isinstance(cards, int)}

@@ -213,9 +213,66 @@ def test_two_equal_cards_never_lie_in_one_sequence():
         meld("5♠ 5♠ 6♠ 7♠")
 
 
-def test_two_jokers_never_lie_in_one_set():
-    with pytest.raises(JokerError, match="side by side only in a sequence of four"):
-        meld("6♠ 6♥ JKR JKR")
+def test_two_jokers_beside_two_natural_cards_are_a_set_of_four_worth_24():
+    group = meld("6♠ 6♥ JKR JKR")
+    assert group.kind is MeldKind.SET
+    assert shown(group.cards) == "6♠ 6♥ JKR JKR"
+    assert group.opening_value == 24
+    assert sorted(card for place in group.jokers for card in place.stands_for[:1]) == [
+        Card.from_code("6♦"),
+        Card.from_code("6♣"),
+    ]
+
+
+def test_two_jokers_in_a_set_may_be_said_but_not_for_the_same_suit():
+    assert meld("6♠ 6♥ JKR=6♣ JKR").opening_value == 24
+    with pytest.raises(JokerError, match="cannot stand for 6♣; there it can stand for 6♦"):
+        meld("6♠ 6♥ JKR=6♣ JKR=6♣")
+
+
+def test_a_set_with_two_jokers_still_needs_two_natural_cards_and_room():
+    with pytest.raises(JokerError, match="at least as many natural cards as jokers"):
+        meld("6♠ JKR JKR")
+    with pytest.raises(InvalidMeldError, match="at most 4 cards"):
+        meld("6♠ 6♥ 6♦ JKR JKR")
+
+
+def test_a_second_joker_laid_off_onto_a_set_of_three_makes_it_four():
+    layoff = lay_off_pieces(parse_pieces("6♠ 6♥ JKR"), parse_pieces("JKR"), GERMAN)
+    assert shown(layoff.meld.cards) == "6♠ 6♥ JKR JKR"
+    assert layoff.cards == (Joker(),)
+
+
+def test_one_joker_of_two_in_a_set_is_swapped_for_one_missing_card():
+    swap = swap_joker(
+        parse_pieces("6♠ 6♥ JKR JKR"), parse_cards("6♣"), parse_pieces("8♥ JKR 10♥"), GERMAN
+    )
+    assert shown(swap.meld.cards) == "6♠ 6♥ 6♣ JKR=6♦"
+    assert shown(swap.new_meld.cards) == "8♥ JKR=9♥ 10♥"
+
+
+def test_both_jokers_of_a_set_are_swapped_for_both_missing_cards():
+    for variant in (GERMAN, FOUR):
+        swap = swap_joker(
+            parse_pieces("6♠ 6♥ JKR JKR"),
+            parse_cards("6♦ 6♣"),
+            parse_pieces("8♥ JKR 10♥ JKR=J♥"),
+            variant,
+        )
+        assert shown(swap.meld.cards) == "6♠ 6♥ 6♦ 6♣"
+    with pytest.raises(SwapError, match="put in 6♦ 6♣"):
+        swap_joker(
+            parse_pieces("6♠ 6♥ JKR JKR"), parse_cards("6♣"), parse_pieces("8♥ JKR 10♥"), FOUR
+        )
+
+
+def test_a_table_counts_the_jokers_of_a_set_of_two_jokers():
+    table = Table(GERMAN)
+    table.meld(1, parse_pieces("6♠ 6♥ JKR JKR"))
+    assert table.jokers == 2
+    table.swap(2, 1, parse_cards("6♦"), parse_pieces("9♣ JKR J♣"))
+    assert table.jokers == 2
+    assert shown(table.melds[1].cards) == "6♠ 6♥ 6♦ JKR=6♣"
 
 
 def test_three_jokers_never_lie_side_by_side():
@@ -342,9 +399,9 @@ def test_a_gap_wider_than_the_jokers_is_named():
     )
 
 
-def test_a_sequence_longer_than_a_suit_is_refused():
+def test_a_sequence_longer_than_a_suit_with_both_aces_is_refused():
     with pytest.raises(InvalidMeldError, match="a suit has only 13 cards"):
-        meld("A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ JKR")
+        meld("A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ JKR JKR")
 
 
 def test_a_joker_with_cards_of_several_ranks_and_suits_is_no_meld():
@@ -503,9 +560,9 @@ def test_the_card_a_joker_stands_for_is_swapped_in_not_laid_off():
         lay_off_pieces(parse_pieces("5♠ 6♠ JKR=7♠"), parse_pieces("7♠"), GERMAN)
 
 
-def test_a_second_joker_on_a_set_is_refused():
-    with pytest.raises(JokerError):
-        lay_off_pieces(parse_pieces("6♠ 6♥ JKR"), parse_pieces("JKR"), GERMAN)
+def test_a_third_joker_on_a_set_is_refused():
+    with pytest.raises(InvalidLayoffError, match="room for only 1 more card"):
+        lay_off_pieces(parse_pieces("6♠ 6♥ JKR"), parse_pieces("JKR JKR"), GERMAN)
 
 
 def test_a_layoff_that_leaves_a_gap_says_what_is_missing():
@@ -741,6 +798,64 @@ def test_the_entries_decide_a_hand_rommé():
     hands = {2: parse_pieces("9♣")}
     assert variant.finish(names, 1, hands, entry_players=[2, 1, 1]).gains == {1: 0, 2: -18}
     assert variant.finish(names, 1, hands, entry_players=[1, 2, 1]).gains == {1: 0, 2: -9}
+
+
+NAMES = {1: "Ann", 2: "Bob", 3: "Cid"}
+HANDS = {2: parse_pieces("9♣"), 3: parse_pieces("4♦")}
+
+
+def dealer_goes_out(entry_cards, dealer=1, entry_players=(1, 1)):
+    """Return the settlement of a game Ann (1) wins, Bob's and Cid's hands left."""
+    return GERMAN.finish(
+        NAMES,
+        1,
+        HANDS,
+        entry_players=list(entry_players),
+        entry_cards=entry_cards,
+        dealer=dealer,
+    )
+
+
+def test_the_dealer_who_goes_out_at_once_with_twelve_cards_may_have_a_hand_rommé():
+    settled = dealer_goes_out([7, 5])
+    assert settled.romme_possible
+    assert settled.romme
+    assert GERMAN.first_player(list(NAMES), 1) == 1
+
+
+def test_the_dealer_who_goes_out_at_once_with_eleven_cards_has_no_hand_rommé():
+    settled = dealer_goes_out([6, 5])
+    assert not settled.romme_possible
+    assert settled.romme_why is not None
+    assert settled.romme_why.render("en") == (
+        "Ann played first and put down 11 cards; a Rommé hand in the game's first turn, without "
+        "a card drawn, puts down at least 12 of the 13 cards dealt, so this is no Rommé hand."
+    )
+    with pytest.raises(SettlementError, match="at least 12 of the 13 cards dealt"):
+        GERMAN.finish(NAMES, 1, HANDS, entry_players=[1], entry_cards=[11], dealer=1, romme=True)
+
+
+@pytest.mark.parametrize(
+    ("dealer", "entry_players"),
+    [
+        pytest.param(3, (1, 1), id="another player dealt and played first"),
+        pytest.param(1, (2, 1), id="another player has an entry before"),
+    ],
+)
+def test_twelve_cards_are_too_few_for_a_hand_rommé_after_a_drawn_card(dealer, entry_players):
+    settled = dealer_goes_out([7, 5], dealer=dealer, entry_players=entry_players)
+    assert not settled.romme_possible
+    assert not settled.romme
+
+
+def test_twelve_cards_make_no_rommé_hand_in_a_rule_system_whose_first_player_draws():
+    names = {1: "Ann", 2: "Bob", 3: "Cid"}
+    hands = {2: parse_cards("9♣"), 3: parse_cards("4♦")}
+    settled = Treppenromme().finish(names, 1, hands, entry_players=[1], entry_cards=[6], dealer=1)
+    assert not settled.romme_possible
+    assert Treppenromme().romme_least_cards(3, first_turn=True) == 7
+    assert GERMAN.romme_least_cards(3, first_turn=True) == 12
+    assert GERMAN.romme_least_cards(3, first_turn=False) == 13
 
 
 def test_a_card_held_while_one_copy_lies_on_the_table_is_settled():
@@ -1050,3 +1165,102 @@ def test_each_rule_system_reads_jokers_only_if_it_has_them():
     assert GERMAN.read_cards("joker 7h") == [Joker(), Card.from_code("7♥")]
     with pytest.raises(CardNotationError, match="without jokers"):
         Treppenromme().read_cards("JKR 7♥")
+
+
+# --- G9: both aces of a suit in one sequence ---------------------------------------------------
+
+SPADES_2_TO_K = "2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠"
+BOTH_ACES = f"A♠ {SPADES_2_TO_K} A♠"
+
+
+def test_a_sequence_of_both_aces_is_worth_96_towards_the_opening_and_turns_no_corner():
+    run = meld(BOTH_ACES)
+    assert run.kind is MeldKind.SEQUENCE
+    assert shown(run.cards) == BOTH_ACES
+    assert run.opening_value == 96
+    assert run.opening_values[0] == 1
+    assert run.opening_values[-1] == 11
+    assert rules.AcePosition.CORNER not in run.ace_positions
+    assert shown(meld(f"A♠ A♠ {SPADES_2_TO_K}").cards) == BOTH_ACES
+
+
+@pytest.mark.parametrize(
+    ("cards", "message"),
+    [
+        pytest.param("A♠ A♠ 2♠", "A♠ is entered twice", id="both aces in a short sequence"),
+        pytest.param(f"{BOTH_ACES} 2♠", "A♠ is entered twice", id="fifteen cards"),
+        pytest.param(
+            f"A♠ {SPADES_2_TO_K} 2♠", "2♠ is entered twice", id="another card twice in fourteen"
+        ),
+    ],
+)
+def test_every_other_card_stays_once_in_a_sequence(cards, message):
+    with pytest.raises(CardTwiceError, match=message):
+        meld(cards)
+
+
+def test_treppenromme_plays_one_pack_and_refuses_both_aces():
+    with pytest.raises(CardTwiceError, match="every card exists once"):
+        classify(parse_cards(BOTH_ACES))
+
+
+@pytest.mark.parametrize(
+    ("steps"),
+    [
+        pytest.param(["A♠", "A♠"], id="one ace after the other"),
+        pytest.param(["A♠ A♠"], id="both aces at once"),
+    ],
+)
+def test_an_ace_laid_off_at_each_end_of_two_to_king_makes_both_aces(steps):
+    table = Table(GERMAN)
+    table.meld(1, parse_cards(SPADES_2_TO_K))
+    for key, cards in enumerate(steps, start=2):
+        layoff = table.lay_off(key, 1, parse_pieces(cards))
+        assert layoff.cards == tuple(parse_cards(cards))
+    assert shown(table.melds[1].cards) == BOTH_ACES
+    assert table.copies[Card.from_code("A♠")] == 2
+
+
+def test_the_second_ace_laid_off_goes_to_the_free_end():
+    whole = f"{SPADES_2_TO_K} A♠"
+    for meld_cards in (whole, f"A♠ {SPADES_2_TO_K}"):
+        layoff = lay_off_pieces(parse_cards(meld_cards), parse_cards("A♠"), GERMAN)
+        assert shown(layoff.meld.cards) == BOTH_ACES
+        assert layoff.cards == (Card.from_code("A♠"),)
+
+
+def test_nothing_is_laid_off_onto_a_sequence_of_both_aces():
+    with pytest.raises(InvalidLayoffError, match="A♠ already lies"):
+        lay_off_pieces(parse_cards(BOTH_ACES), parse_cards("A♠"), GERMAN)
+    with pytest.raises(InvalidLayoffError, match="with an ace at each end"):
+        lay_off_pieces(parse_cards(BOTH_ACES), parse_pieces("JKR"), GERMAN)
+
+
+def test_a_joker_for_the_second_ace_is_never_in_doubt_and_is_swapped_for_it():
+    run = meld(f"A♠ {SPADES_2_TO_K} JKR")
+    assert shown(run.cards) == f"A♠ {SPADES_2_TO_K} JKR=A♠"
+    assert run.opening_value == 96
+    layoff = lay_off_pieces(parse_cards(f"{SPADES_2_TO_K} A♠"), parse_pieces("JKR"), GERMAN)
+    assert shown(layoff.meld.cards) == f"A♠ {SPADES_2_TO_K} JKR=A♠"
+    assert layoff.cards == (Joker(stands_for=Card.from_code("A♠")),)
+    swap = swap_joker(run.cards, parse_cards("A♠"), parse_pieces("5♥ JKR 7♥"), GERMAN)
+    assert shown(swap.meld.cards) == BOTH_ACES
+
+
+def test_an_ace_laid_off_where_a_joker_stands_for_the_other_ace_is_a_layoff_not_a_swap():
+    layoff = lay_off_pieces(parse_pieces(f"{SPADES_2_TO_K} JKR"), parse_cards("A♠"), GERMAN)
+    assert shown(layoff.meld.cards) == f"A♠ {SPADES_2_TO_K} JKR=A♠"
+    assert layoff.cards == (Card.from_code("A♠"),)
+
+
+def test_two_jokers_for_both_aces_are_swapped_one_or_both():
+    run = meld(f"JKR {SPADES_2_TO_K} JKR")
+    assert shown(run.cards) == f"JKR=A♠ {SPADES_2_TO_K} JKR=A♠"
+    one = swap_joker(run.cards, parse_cards("A♠"), parse_pieces("5♥ JKR 7♥"), GERMAN)
+    assert shown(one.meld.cards) == f"A♠ {SPADES_2_TO_K} JKR=A♠"
+    both = swap_joker(run.cards, parse_cards("A♠ A♠"), parse_pieces("5♥ JKR 7♥ JKR=8♥"), GERMAN)
+    assert shown(both.meld.cards) == BOTH_ACES
+    table = Table(GERMAN)
+    table.meld(1, run.cards)
+    table.swap(2, 1, parse_cards("A♠ A♠"), parse_pieces("5♥ JKR 7♥ JKR=8♥"))
+    assert (table.jokers, table.copies[Card.from_code("A♠")]) == (2, 2)

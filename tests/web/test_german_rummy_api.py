@@ -378,13 +378,16 @@ def test_every_loser_books_minus_their_hand_and_a_joker_costs_thirty(client: Fla
     assert finish["session"]["to_go"] == table.by_id({"Ann": 500, "Bob": 459, "Cid": 493})
 
 
-def test_a_hand_romme_needs_the_thirteen_cards_dealt(client: FlaskClient) -> None:
+def test_a_hand_romme_of_the_dealer_needs_twelve_of_the_thirteen_cards_dealt(
+    client: FlaskClient,
+) -> None:
     table = Table(client, ["Ann", "Bob"], rules={"hand_romme_doubles": True})
     table.melds("Ann", "Q♣ K♣ A♣", "3♦ 3♥ 3♠", "5♠ 6♠ 7♠ 8♠")
     hands = {str(table.ids["Bob"]): "A♠ JKR"}
     body = {"winner": table.ids["Ann"], "hands": hands}
     error = refused(table.post("finish", {**body, "romme": True}), 422)
-    assert "Ann put down 10 cards" in error and "the 13 cards dealt" in error
+    assert "Ann played first and put down 10 cards" in error
+    assert "at least 12 of the 13 cards dealt" in error
     finish = table.finish("Ann", {"Bob": "A♠ JKR"})
     assert (finish["romme"], finish["settlement"]) == (False, table.by_id({"Ann": 0, "Bob": -41}))
 

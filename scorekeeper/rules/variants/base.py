@@ -215,12 +215,16 @@ class Variant:
     set_sizes: ClassVar[tuple[int, int]] = (3, 4)
     min_sequence: ClassVar[int] = 3
     ace_turns_corner: ClassVar[bool] = True
+    # Whether a sequence may hold both aces of its suit, one at each end (G9: two packs).
+    both_aces_in_sequence: ClassVar[bool] = False
     ace_in_meld: ClassVar[dict[AcePosition, int]] = {}
     court_value: ClassVar[int] = 10
     ace_in_hand: ClassVar[int] = 15
     joker_in_hand: ClassVar[int] = 0
     first_meld_minimum: ClassVar[int] = 0
     romme_factor: ClassVar[int] = 2
+    # Whether the first player of a game draws before putting cards down (G6: not in Rommé).
+    first_turn_draws: ClassVar[bool] = True
     # Whether melds and layoffs score points (in Boathouse Rum they only show who melded).
     melds_score: ClassVar[bool] = True
     default_target: ClassVar[int] = 500
@@ -384,6 +388,28 @@ class Variant:
 
     # --- the end of a game -------------------------------------------------------------------
 
+    def first_player(self, players: Sequence[P], dealer: P) -> P:
+        """Return who plays first in a game: ``players`` in seating order, and the dealer.
+
+        >>> Variant().first_player(["Ann", "Bob", "Cid"], "Bob")
+        'Bob'
+        """
+        seat = self.first_player_seat(list(players).index(dealer), len(players))
+        return players[seat]
+
+    def romme_least_cards(self, player_count: int, first_turn: bool) -> int:
+        """Return how many cards a turn that goes out with a Rommé hand puts down at the least.
+
+        A player dealt 13 draws one and may discard one, so 13 go down; a first player who
+        plays without drawing (G6) puts down 12 in the game's first turn.
+
+        >>> from scorekeeper.rules.variants.german_rummy import GermanRummy
+        >>> GermanRummy().romme_least_cards(3, True), Variant().romme_least_cards(3, True)
+        (12, 7)
+        """
+        dealt = self.cards_dealt(player_count)
+        return dealt if self.first_turn_draws or not first_turn else dealt - 1
+
     def romme_possible(
         self,
         entry_players: Sequence[P],
@@ -413,6 +439,7 @@ class Variant:
         player_count: int,
         *,
         name: str,
+        first_player: P | None = None,
     ) -> Message:
         """Say whether the entries let the winner have had a Rommé hand, and why.
 
@@ -420,7 +447,9 @@ class Variant:
         the winner's proves the winner put cards down in an earlier turn. A turn that goes out
         with a Rommé hand puts down at least the cards dealt (they drew one and may discard
         it), so fewer cards after the others' last entry prove an earlier turn too. Where
-        ``entry_cards`` is not known only the order is asked.
+        ``entry_cards`` is not known only the order is asked. ``first_player`` is who played
+        first in the game: when that is the winner and nobody else has an entry, the winner may
+        have gone out in the game's first turn, with one card less where it draws none (G6).
 
         >>> Variant().why_romme(["Bob", "Ann"], "Ann", [3, 7], 2, name="Ann").message_id
         'settlement.romme_proposed'
@@ -432,7 +461,14 @@ class Variant:
             return Message("settlement.no_romme_hand", {"name": name})
         count = sum(entry_cards[first:]) if entry_cards is not None else None
         dealt = self.cards_dealt(player_count)
-        if count is not None and count < dealt:
+        first_turn = first == 0 and first_player == winner
+        least = self.romme_least_cards(player_count, first_turn)
+        if count is not None and count < least:
+            if least < dealt:
+                return Message(
+                    "settlement.romme_too_few_cards_first_turn",
+                    {"name": name, "count": count, "least": least, "dealt": dealt},
+                )
             return Message(
                 "settlement.romme_too_few_cards", {"name": name, "count": count, "dealt": dealt}
             )
@@ -455,13 +491,15 @@ class Variant:
         entry_cards: Sequence[int] | None = None,
         on_table: Iterable[Piece] = (),
         romme: bool | None = None,
+        dealer: P | None = None,
     ) -> GameSettlement[P]:
         """Settle the end of a game as it was played; ``winner=None`` abandons it (R6).
 
         ``names`` are the players in seating order, ``entry_players`` who made each entry of
         the game in order, ``entry_cards`` how many cards each entry took from the hand,
-        ``on_table`` the cards lying there, each copy once. ``romme=None`` lets the entries
-        decide whether the winner had a Rommé hand; ``romme_why`` in the answer says why.
+        ``on_table`` the cards lying there, each copy once, ``dealer`` who dealt the game (the
+        rule system says who played first). ``romme=None`` lets the entries decide whether
+        the winner had a Rommé hand; ``romme_why`` in the answer says why.
 
         >>> from scorekeeper.rules.cards import parse_cards
         >>> names = {1: "Ann", 2: "Bob"}
@@ -474,7 +512,15 @@ class Variant:
         if winner not in names:
             raise SettlementError("settlement.winner_not_playing")
         self.refuse_winner(entry_players, winner, names[winner])
-        why = self.why_romme(entry_players, winner, entry_cards, len(players), name=names[winner])
+        first_player = self.first_player(players, dealer) if dealer in names else None
+        why = self.why_romme(
+            entry_players,
+            winner,
+            entry_cards,
+            len(players),
+            name=names[winner],
+            first_player=first_player,
+        )
         possible = why.message_id == "settlement.romme_proposed"
         if romme and not possible:
             raise SettlementError.saying(why)

@@ -39,10 +39,14 @@ class GermanRummy(Variant):
     jokers = 6
     max_players = 6
     ace_turns_corner = False
+    # G9: two packs hold both aces of a suit; a sequence of 14 holds one at each end.
+    both_aces_in_sequence = True
     ace_in_hand = 11
     joker_in_hand = 30
     first_meld_minimum = 40
     melds_score = False
+    # G6: the dealer plays first and puts cards down without drawing (seed 002).
+    first_turn_draws = False
     # G3: what an ace counts towards the opening; it never turns the corner here.
     ace_in_opening: ClassVar[dict[AcePosition, int]] = {
         AcePosition.IN_SET: 11,
