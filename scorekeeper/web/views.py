@@ -416,7 +416,7 @@ def history(public_id: str) -> Page:
             "groupings": services.hand_groupings(variant, item.lines),
             # The entries with the corrections, deletes, undos and reopens between them.
             "timeline": helpers.history_timeline(
-                helpers.entries_shown(item.entries, names, item.game.id),
+                helpers.entries_shown(item.entries, names, item.game.id, variant),
                 audit.get(item.game.id, []),
                 names,
                 variant,
@@ -991,7 +991,7 @@ def _session_page(
         context.update(
             table=table,
             melds=melds,
-            entries_shown=helpers.entries_shown(game.entries, names, game.id),
+            entries_shown=helpers.entries_shown(game.entries, names, game.id, game.variant),
             game_points=services.game_points(game),
         )
         if access.can_edit():
