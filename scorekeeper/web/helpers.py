@@ -26,7 +26,8 @@ from markupsafe import Markup, escape
 from scorekeeper import rules, services
 from scorekeeper.models import GameSession, TableCard
 
-_CARD = re.compile(r"(10|[2-9AJQK])([♠♥♦♣])")
+# A card as a code (``Q♦``) or already in German letters (``D♦``, ``B♦``), not inside a word.
+_CARD = re.compile(r"(?<![^\W\d_])(10|[2-9AJQKBD])([♠♥♦♣])")
 
 RANK_NAMES = {
     rules.Rank.ACE: lazy_gettext("Ace"),
@@ -95,7 +96,11 @@ def card_name(card: rules.Card) -> str:
 
 
 def suits(text: object) -> Markup:
-    """Escape text and show each card code in the page's language, with its suit's color."""
+    """Escape text and show each card in the page's language, with its suit's color.
+
+    Every card a page shows goes through here, as a code or already in the page's letters
+    (a refusal of the rules is said in German letters): each is marked up alike.
+    """
     return Markup(_suited(str(escape(text)), language()))
 
 
