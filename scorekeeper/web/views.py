@@ -264,6 +264,8 @@ def _home_page(
         form=form,
         mine=mine,
         groups=[group for group, _granted in groups],
+        # Behind a tap on a phone that has sessions, unless it is sent back or filled in.
+        form_open=status != 200 or bool(request.args.get("again") or request.args.get("group")),
         **_session_choices(),
     ), status
 
