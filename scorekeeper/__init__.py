@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 MIGRATIONS = PROJECT_ROOT / "migrations"
+# The message catalogues; ``pybabel compile -d`` this folder makes the German one readable.
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -70,8 +72,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     babel.init_app(
         app,
         locale_selector=select_locale,
-        default_translation_directories=str(Path(__file__).parent / "translations"),
+        default_translation_directories=str(TRANSLATIONS),
     )
+    _warn_uncompiled_catalogues(app)
     app.context_processor(template_words)
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
     csrf.init_app(app)
@@ -91,6 +94,23 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     limits.limit_session_starts(app)
     cli.register(app)
     return app
+
+
+def _warn_uncompiled_catalogues(app: Flask) -> None:
+    """Log a warning when the German catalogue is not compiled, with the command that does it.
+
+    Without the compiled ``messages.mo`` (``pip install`` alone does not make it) every page
+    and error would be in English on a German phone, with no word why.
+    """
+    setting = app.config.get("BABEL_TRANSLATION_DIRECTORIES") or str(TRANSLATIONS)
+    folders = [Path(app.root_path, folder) for folder in str(setting).split(";")]
+    if any((folder / "de" / "LC_MESSAGES" / "messages.mo").is_file() for folder in folders):
+        return
+    app.logger.warning(
+        "The German message catalogue is not compiled: every page and error will be in"
+        " English. Compile it with: pybabel compile -d %s",
+        folders[0],
+    )
 
 
 def _behind_proxies(app: Flask) -> None:

@@ -118,10 +118,11 @@ def start(
     names: tuple[str, ...] = ("Ann", "Bob", "Cid"),
     target: str = "500",
     dealer: str = "0",
+    **fields: str,
 ) -> PageTable:
-    """Start a session through the form and return its ids."""
+    """Start a session through the form (with more of its ``fields``) and return its ids."""
     data = {f"names-{seat}": name for seat, name in enumerate(names)}
-    response = client.post("/sessions", data={**data, "target": target, "dealer": dealer})
+    response = client.post("/sessions", data={**data, "target": target, "dealer": dealer, **fields})
     assert response.status_code == 302, response.get_data(as_text=True)
     public_id = response.location.rsplit("/", 1)[1]
     with client.application.app_context():

@@ -79,5 +79,5 @@ def start_in_browser(client: FlaskClient) -> str:
 def links(page: str) -> dict[str, str]:
     """Return the share links a session page offers, by kind ("edit", "view")."""
     found = re.findall(r'<a class="share-link" href="([^"]+)"', page)
-    kinds = ["edit", "view"] if len(found) == 2 else ["view"]
+    kinds = ["view", "edit"] if len(found) == 2 else ["view"]
     return dict(zip(kinds, [link.replace("&amp;", "&") for link in found], strict=True))

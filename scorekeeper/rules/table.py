@@ -212,6 +212,38 @@ def replay(entries: Iterable[TableEntry[K]], variant: Variant = TREPPENROMME) ->
     return table
 
 
+def melds_as_they_lay(
+    entries: Iterable[TableEntry[K]], variant: Variant = TREPPENROMME
+) -> dict[K, Meld]:
+    """Return the meld each layoff or swap went onto, as it lay just before it went on.
+
+    A joker swapped out of a meld has left it for the layoffs after the swap. The replay
+    stops at an entry that no longer fits: the entries after it are not in the answer.
+
+    >>> from scorekeeper.rules.cards import parse_pieces
+    >>> from scorekeeper.rules.variants.german_rummy import GermanRummy
+    >>> entries = [
+    ...     TableEntry(1, tuple(parse_pieces("5♠ 6♠ JKR=7♠"))),
+    ...     TableEntry(3, tuple(parse_pieces("7♠")), onto=1,
+    ...                new_meld=tuple(parse_pieces("8♥ JKR 10♥"))),
+    ...     TableEntry(4, tuple(parse_pieces("4♠ 8♠")), onto=1),
+    ... ]
+    >>> {key: str(meld) for key, meld in melds_as_they_lay(entries, GermanRummy()).items()}
+    {3: '5♠ 6♠ JKR=7♠', 4: '5♠ 6♠ 7♠'}
+    """
+    table: Table[K] = Table(variant)
+    lay: dict[K, Meld] = {}
+    for entry in entries:
+        if entry.onto is not None and entry.onto in table.melds:
+            lay[entry.key] = table.melds[entry.onto]
+        try:
+            table.play(entry)
+        except RulesError:
+            lay.pop(entry.key, None)
+            break
+    return lay
+
+
 def values_after_replay(
     entries: Sequence[TableEntry[K]], variant: Variant = TREPPENROMME
 ) -> dict[K, int] | None:

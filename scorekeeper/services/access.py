@@ -114,14 +114,21 @@ def _let_in(
 
 
 def sessions_opened_by(held: Mapping[str, str]) -> list[GameSession]:
-    """Return the sessions these keys (session id: key) still open, the latest started first."""
+    """Return the sessions these keys (session id: key) still open.
+
+    The running sessions come first, each part the latest started first.
+    """
     if not held:
         return []
     sessions = db.session.scalars(
         sa.select(GameSession)
         .where(GameSession.public_id.in_(list(held)))
         .options(so.selectinload(GameSession.players))
-        .order_by(GameSession.created_at.desc(), GameSession.id.desc())
+        .order_by(
+            (GameSession.status == "finished").asc(),
+            GameSession.created_at.desc(),
+            GameSession.id.desc(),
+        )
     )
     return [
         session

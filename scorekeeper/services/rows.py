@@ -160,6 +160,19 @@ def table_entries(entries: Sequence[EntryRow]) -> list[rules.TableEntry[int]]:
     return replayed
 
 
+def melds_as_they_lay(entries: Sequence[EntryRow], variant: rules.Variant) -> dict[int, rules.Meld]:
+    """Return the meld each layoff or swap row went onto, as it lay when it went on."""
+    lay = rules.melds_as_they_lay(table_entries(entries), variant)
+    # A swap replays under its new meld's row; the swap's own row names the meld it went onto.
+    swaps = {entry.id for entry in entries if entry.kind == "swap"}
+    swap_of = {
+        entry.id: entry.group_id
+        for entry in entries
+        if entry.group_id in swaps and entry.kind != "swap"
+    }
+    return {swap_of.get(key, key): meld for key, meld in lay.items()}
+
+
 def turns_of(entries: Sequence[EntryRow], variant: rules.Variant) -> list[rules.Turn[int]] | None:
     """Return each entry as the opening rule sees it, or None if the entries no longer replay.
 

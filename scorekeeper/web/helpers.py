@@ -26,7 +26,8 @@ from markupsafe import Markup, escape
 from scorekeeper import rules, services
 from scorekeeper.models import GameSession, TableCard
 
-_CARD = re.compile(r"(10|[2-9AJQK])([♠♥♦♣])")
+# A card as a code (``Q♦``) or already in German letters (``D♦``, ``B♦``), not inside a word.
+_CARD = re.compile(r"(?<![^\W\d_])(10|[2-9AJQKBD])([♠♥♦♣])")
 
 RANK_NAMES = {
     rules.Rank.ACE: lazy_gettext("Ace"),
@@ -95,7 +96,11 @@ def card_name(card: rules.Card) -> str:
 
 
 def suits(text: object) -> Markup:
-    """Escape text and show each card code in the page's language, with its suit's color."""
+    """Escape text and show each card in the page's language, with its suit's color.
+
+    Every card a page shows goes through here, as a code or already in the page's letters
+    (a refusal of the rules is said in German letters): each is marked up alike.
+    """
     return Markup(_suited(str(escape(text)), language()))
 
 
@@ -384,9 +389,19 @@ class EntryShown:
     value: int
 
 
-def entries_shown(rows: Sequence[E], names: Mapping[int, str], game_id: int) -> list[EntryShown]:
-    """Return what the pages show of each entry of a game (``entry_lines``), in order."""
+def entries_shown(
+    rows: Sequence[services.EntryRow],
+    names: Mapping[int, str],
+    game_id: int,
+    variant: rules.Variant,
+) -> list[EntryShown]:
+    """Return what the pages show of each entry of a game (``entry_lines``), in order.
+
+    A layoff or a swap shows its meld as it lay when the entry went on (a joker swapped out
+    of it before has left it); a meld that no longer replays shows as it was recorded.
+    """
     cards = {row.id: entry_cards(row) for row in rows}
+    lay = {key: str(meld) for key, meld in services.melds_as_they_lay(rows, variant).items()}
     shown = []
     for line in entry_lines(rows):
         first = line.first
@@ -401,7 +416,7 @@ def entries_shown(rows: Sequence[E], names: Mapping[int, str], game_id: int) -> 
                 meld_kind=first.meld_kind,
                 cards=cards[first.id],
                 melds=tuple(cards[meld.id] for meld in line.rows) if line.kind == "melds" else (),
-                onto=cards.get(first.meld_id, "") if first.meld_id is not None else "",
+                onto=lay.get(first.id) or cards.get(first.meld_id or 0, ""),
                 joker_to=cards[new_melds[0].id] if line.kind == "swap" and new_melds else "",
                 value=line.value,
             )

@@ -266,6 +266,8 @@ def _home_page(
         form=form,
         mine=mine,
         groups=[group for group, _granted in groups],
+        # Behind a tap on a phone that has sessions, unless it is sent back or filled in.
+        form_open=status != 200 or bool(request.args.get("again") or request.args.get("group")),
         **_session_choices(),
     ), status
 
@@ -429,7 +431,7 @@ def history(public_id: str) -> Page:
             "groupings": services.hand_groupings(variant, item.lines),
             # The entries with the corrections, deletes, undos and reopens between them.
             "timeline": helpers.history_timeline(
-                helpers.entries_shown(item.entries, names, item.game.id),
+                helpers.entries_shown(item.entries, names, item.game.id, variant),
                 audit.get(item.game.id, []),
                 names,
                 variant,
@@ -1008,7 +1010,7 @@ def _session_page(
         context.update(
             table=table,
             melds=melds,
-            entries_shown=helpers.entries_shown(game.entries, names, game.id),
+            entries_shown=helpers.entries_shown(game.entries, names, game.id, game.variant),
             game_points=services.game_points(game),
         )
         if access.can_edit():

@@ -128,7 +128,7 @@ def test_the_live_check_refuses_typed_cards_that_lie_on_the_table_already(
 
 def watching(recorder: Phone, watcher: Phone) -> None:
     """Open the session of ``recorder`` on ``watcher`` through its view-only link."""
-    view_link = recorder.page.locator("a.share-link").last.get_attribute("href")
+    view_link = recorder.page.locator("a.share-link").first.get_attribute("href")
     assert view_link is not None
     watcher.page.goto(view_link)
     expect(watcher.page.get_by_text("This page updates itself.")).to_be_visible()
@@ -192,7 +192,7 @@ def test_a_second_recorder_keeps_its_half_done_entry_when_another_phone_records(
 ) -> None:
     first = new_phone("de")
     start(first, "Ann", "Bob")
-    edit_link = first.page.locator("a.share-link").first.get_attribute("href")
+    edit_link = first.page.locator("a.share-link").last.get_attribute("href")
     assert edit_link is not None
     second = new_phone("de")
     second.page.goto(edit_link)

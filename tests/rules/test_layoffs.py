@@ -6,15 +6,19 @@ import pytest
 
 from scorekeeper.rules import (
     AcePosition,
+    GermanRummy,
     InvalidLayoffError,
     InvalidMeldError,
     MeldKind,
     RulesError,
+    TableEntry,
     Treppenromme,
     cards_text,
     classify,
     lay_off,
+    melds_as_they_lay,
     parse_cards,
+    parse_pieces,
 )
 
 THREE_TO_KING = "3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠"
@@ -229,3 +233,25 @@ def test_a_layoff_returns_the_laid_off_cards_in_playing_order():
     layoff = lay_off(parse_cards("5♦ 6♦ 7♦"), parse_cards("9♦ 3♦ 8♦ 4♦"))
     assert cards_text(layoff.cards) == "3♦ 4♦ 8♦ 9♦"
     assert layoff.values == (3, 4, 8, 9)
+
+
+def test_a_layoff_after_a_joker_swap_went_onto_the_meld_without_its_joker():
+    entries = [
+        TableEntry(1, tuple(parse_pieces("5♠ 6♠ JKR=7♠"))),
+        TableEntry(2, tuple(parse_pieces("J♦ Q♦ K♦"))),
+        TableEntry(
+            4, tuple(parse_pieces("7♠")), onto=1, new_meld=tuple(parse_pieces("8♥ JKR 10♥"))
+        ),
+        TableEntry(5, tuple(parse_pieces("4♠ 8♠")), onto=1),
+        TableEntry(6, tuple(parse_pieces("9♠")), onto=1),
+        TableEntry(7, tuple(parse_pieces("A♦")), onto=2),
+    ]
+
+    lay = melds_as_they_lay(entries, GermanRummy())
+
+    assert {key: cards_text(meld.cards) for key, meld in lay.items()} == {
+        4: "5♠ 6♠ JKR=7♠",
+        5: "5♠ 6♠ 7♠",
+        6: "4♠ 5♠ 6♠ 7♠ 8♠",
+        7: "J♦ Q♦ K♦",
+    }

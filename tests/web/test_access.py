@@ -268,6 +268,30 @@ def test_the_session_page_offers_an_edit_link_and_a_view_link_with_qr_codes(app:
             assert str(access.qr_code(link)) in page
 
 
+@pytest.mark.parametrize(
+    ("language", "watch", "record"),
+    [
+        ("en", "To watch", "To record on another phone"),
+        ("de", "Zum Zuschauen", "Zum Eintragen auf einem anderen Handy"),
+    ],
+)
+def test_the_view_link_and_its_code_come_first_and_the_edit_link_one_tap_further(
+    app: Flask, language: str, watch: str, record: str
+) -> None:
+    creator = app.test_client()
+    creator.set_cookie("language", language)
+    page = creator.get(start_in_browser(creator)).get_data(as_text=True)
+    offered = links(page)
+    share = page[page.index('<details class="share card-box">') :]
+    view, edit = share.index(offered["view"]), share.index(offered["edit"].replace("&", "&amp;"))
+    assert view < edit
+    assert share.index('class="qr"') < share.index(f"<summary>{record}</summary>") < edit
+    assert share.index(f"<h3>{watch}</h3>") < view
+    # The edit link lies in a closed <details> of its own, after the view link's code.
+    assert share.index('<details class="share-edit">') < share.index(f"<summary>{record}</summary>")
+    assert offered["view"] not in share[share.index('<details class="share-edit">') :]
+
+
 def test_the_view_link_shows_the_scores_and_no_way_to_change_them(app: Flask) -> None:
     creator, watcher = app.test_client(), app.test_client()
     session_page, owner_page = start_with_a_meld(creator)

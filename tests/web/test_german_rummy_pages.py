@@ -334,3 +334,25 @@ def test_the_game_shows_no_line_of_zeros_where_melds_score_nothing(client: Flask
         client.get(f"/sessions/{session['id']}?key={session['edit_key']}")
         page = client.get(f"/sessions/{session['id']}").get_data(as_text=True)
         assert ("Points in this game:" in page) is shown, variant
+
+
+def test_a_layoff_after_a_joker_swap_shows_its_meld_as_it_lay_without_the_joker(
+    client: FlaskClient, app: Flask
+):
+    table = start(client, opening="0")
+    opened(client, table, "Ann", "5s 6s jkr=7s")
+    opened(client, table, "Bob", "2c 3c 4c")
+    onto = meld_id(app, table, 1)
+    swap = {"player": table.players["Bob"], "meld": onto, "cards": "7s", "new_meld": "8h jkr 10h"}
+    assert client.post(f"/games/{table.game}/swaps", data=swap).status_code == 302
+    layoff = {"player": table.players["Bob"], "meld": onto, "cards": "4s 8s"}
+    assert client.post(f"/games/{table.game}/layoffs", data=layoff).status_code == 302
+
+    for page in (session_page(client, table), history_page(client, table)):
+        assert "joker swap 7♠ → 5♠ 6♠ JKR=7♠" in page
+        assert "layoff 4♠ 8♠ → 5♠ 6♠ 7♠" in page
+
+
+def history_page(client: FlaskClient, table: Table) -> str:
+    """Return the words of the session's history page."""
+    return text(client.get(f"/sessions/{table.session}/history").get_data(as_text=True))

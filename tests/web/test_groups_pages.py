@@ -224,3 +224,14 @@ def test_a_group_link_is_kept_on_purpose_and_taken_off_the_phone(
     other.post(forget.action, data=forget.fields)
     assert f"/groups/{group}" not in other.get("/").get_data(as_text=True)
     assert other.get(f"/groups/{group}").status_code == 404
+
+
+def test_the_german_group_page_shows_its_cards_in_their_letters_and_colours(
+    app: Flask, client: FlaskClient
+) -> None:
+    session = start_with_group(client, ("Ann", "Bob", "Cid"), group_name="Runde")
+    finish_at_once(app, session, "Ann", "J♦ Q♦ K♦", {"Bob": "K♥", "Cid": "2♠"})
+    client.set_cookie(LANGUAGE_COOKIE, "de")
+    page = client.get(f"/groups/{group_of(app, session)}").get_data(as_text=True)
+    shown = '<span class="card red">B♦</span> <span class="card red">D♦</span>'
+    assert page.count(f'{shown} <span class="card red">K♦</span>') == 2  # best, longest

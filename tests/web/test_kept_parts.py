@@ -73,8 +73,8 @@ def test_a_watcher_sees_no_way_to_change_an_entry_the_recorder_was_shown(
     assert f"/games/{table.game}/entries/" in recorder
     watcher = client.application.test_client()
     views = re.findall(r'<a class="share-link" href="[^"]*?(/sessions/[^"]+)"', recorder)
-    assert len(views) == 2  # the edit link, then the view link
-    watcher.get(views[-1].replace("&amp;", "&"))
+    assert len(views) == 2  # the view link, then the edit link
+    watcher.get(views[0].replace("&amp;", "&"))
     watched = watcher.get(f"/sessions/{table.session}").get_data(as_text=True)
     assert "Ann" in watched and "Q♣" in text(watched)
     assert f"/games/{table.game}/entries/" not in watched

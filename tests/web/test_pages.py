@@ -291,6 +291,21 @@ def test_a_card_already_on_the_table_is_refused(client: FlaskClient, app: Flask)
     assert entries(app, table.game) == [("Ann", "Q♣ K♣ A♣", 30)]
 
 
+def test_a_german_refusal_shows_its_first_card_in_its_letters_and_colour(
+    client: FlaskClient,
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    client.set_cookie(LANGUAGE_COOKIE, "de")
+    response = client.post(
+        f"/games/{table.game}/melds", data={"player": table.players["Bob"], "cards": "qc qh qd"}
+    )
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "D♣ liegt schon auf dem Tisch." in text(page)
+    assert '<span class="card black">D♣</span> liegt schon auf dem Tisch.' in page
+
+
 def test_the_layoff_form_shows_each_meld_as_it_lies_now_with_its_owner(
     client: FlaskClient, app: Flask
 ) -> None:
