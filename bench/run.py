@@ -914,7 +914,26 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
         lines += ["", "Unchanged answers, one at a time (CPU: gunicorn's master and workers):", ""]
         for name, row in pg.items():
             lines += _unchanged_lines(row["unchanged"], f"{name}: ")
+    lines += _kept_sections(path)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+# Sections that other scripts of bench/ write into the report: kept when this run rewrites it.
+KEPT_SECTIONS = ("## The history page by the length of the session",)  # bench/history.py
+
+
+def _kept_sections(path: Path) -> list[str]:
+    """Return the lines of the report's sections that another script of bench/ wrote."""
+    if not path.exists():
+        return []
+    text = path.read_text(encoding="utf-8")
+    kept = []
+    for title in KEPT_SECTIONS:
+        start = text.find(title)
+        if start >= 0:
+            end = text.find("\n## ", start + len(title))
+            kept += ["", *text[start : end if end >= 0 else None].rstrip("\n").split("\n")]
+    return kept
 
 
 def _command() -> str:

@@ -55,6 +55,7 @@ def links(page: str) -> dict[str, str]:
     return {words: address.replace("&amp;", "&") for address, words in LINK.findall(page)}
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_the_history_shows_the_latest_games_and_links_lead_through_the_earlier_ones(
     app: Flask, client: FlaskClient
 ) -> None:
@@ -83,6 +84,7 @@ def test_the_history_shows_the_latest_games_and_links_lead_through_the_earlier_o
     assert [number for part in back for number in part] == list(range(1, 2 * PAGE + 6))
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_every_page_of_the_history_shows_the_totals_of_the_whole_session(
     app: Flask, client: FlaskClient
 ) -> None:
