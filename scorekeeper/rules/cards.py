@@ -385,7 +385,48 @@ def parse_pieces(text: str) -> list[Piece]:
 def _tokens(text: str) -> list[str]:
     """Split the notation into one token per card or joker; cards in words become codes first."""
     coded = _CARD_WORDS.sub(lambda words: _card_in_words(words).code, text)
+    _refuse_a_suit_with_another_word(coded)
     return [piece for token in _SEPARATORS.split(coded) if token for piece in _unglue(token)]
+
+
+# A suit word and a word after it that is no rank: what is left once the cards in words are read.
+_SUIT_AND_WORD = re.compile(
+    rf"(?<!\w)(?P<suit>{_GERMAN_SUITS}|{_ENGLISH_SUITS}){_JOIN}+(?P<word>\w+)(?=[\s,;]|$)"
+)
+
+
+def _refuse_a_suit_with_another_word(text: str) -> None:
+    """Refuse a suit word followed by a word that is no rank, saying how to write the card.
+
+    >>> parse_cards("Herz Elf")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.CardNotationError: “Herz Elf” is not a card: “Elf” is no rank; \
+write e.g. Herz-Dame, D♥ or dh.
+    """
+    for found in _SUIT_AND_WORD.finditer(text):
+        word = found["word"]
+        if word.lower() in _GERMAN_SUIT_WORDS or word.lower() in _ENGLISH_SUIT_WORDS:
+            continue
+        if is_joker_code(word) or _reads_as_cards(word):
+            continue
+        suit_word = found["suit"]
+        german = suit_word.lower() in _GERMAN_SUIT_WORDS
+        suit = _word(_GERMAN_SUIT_WORDS if german else _ENGLISH_SUIT_WORDS, suit_word)
+        example = _ways_to_write(Card(suit=suit, rank=Rank.QUEEN), "de" if german else "en")
+        raise CardNotationError(
+            "notation.no_rank_word", token=_shown(found[0]), word=_shown(word), **example
+        )
+
+
+def _reads_as_cards(token: str) -> bool:
+    """Tell whether a token reads as one card or several standing together."""
+    try:
+        for piece in _unglue(token):
+            Card.from_code(piece)
+    except CardNotationError:
+        return False
+    return True
 
 
 def _shown(token: str) -> str:

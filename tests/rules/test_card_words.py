@@ -148,6 +148,32 @@ def test_a_number_word_alone_or_a_glued_letter_is_refused(text, advice):
     assert str(caught.value).startswith(advice)
 
 
+@pytest.mark.parametrize(
+    ("text", "advice"),
+    [
+        ("Herz Elf", "“Herz Elf” is not a card: “Elf” is no rank; write e.g. Herz-Dame, D♥ or dh."),
+        ("Pik Bub", "“Pik Bub” is not a card: “Bub” is no rank; write e.g. Pik-Dame, D♠ or ds."),
+        ("Kreuz 11", "“Kreuz 11” is not a card: “11” is no rank; write e.g. Kreuz-Dame, D♣ or dc."),
+        (
+            "clubs one",
+            "“clubs one” is not a card: “one” is no rank; write e.g. queen of clubs, Q♣ or qc.",
+        ),
+    ],
+)
+def test_a_suit_word_with_a_word_that_is_no_rank_says_how_to_write_the_card(text, advice):
+    with pytest.raises(CardNotationError) as caught:
+        parse_cards(f"7♥, {text}")
+    assert str(caught.value) == advice
+
+
+def test_a_suit_word_with_a_word_that_is_no_rank_is_refused_in_german():
+    with pytest.raises(CardNotationError) as caught:
+        parse_cards("Herz Elf")
+    assert caught.value.message("de") == (
+        "„Herz Elf“ ist keine Karte: „Elf“ ist kein Rang; z. B. Herz-Dame, D♥ oder dh schreiben."
+    )
+
+
 def test_a_joker_may_stand_for_a_card_in_words():
     assert cards_text(parse_pieces("Pik Bube, Pik-Dame, JKR=Pik König")) == "J♠ Q♠ JKR=K♠"
 
@@ -176,7 +202,7 @@ def test_a_rank_or_suit_word_alone_is_refused_saying_how_to_write_the_card(text,
     ("text", "named"),
     [
         ("Dame, Herz 7", "“Dame” needs a suit"),
-        ("Herz Dames", "“Herz” needs a rank"),
+        ("Herz Dames", "“Dames” is no rank"),
         ("Dame Herz Bube", "“Bube” needs a suit"),
     ],
 )

@@ -82,6 +82,7 @@ def test_hearts_queen_king_ace_typed_in_german_are_read_as_hearts(client: FlaskC
         ("Herz", "Herz-Dame, D♥ or dh"),
         ("Neun", "Herz-9, 9♥ or 9h"),
         ("nine", "9 of hearts, 9♥ or 9h"),
+        ("Herz Elf", "“Elf” is no rank; write e.g. Herz-Dame, D♥ or dh"),
     ],
 )
 def test_a_word_alone_is_answered_with_how_to_write_the_card(
