@@ -39,6 +39,13 @@ _OPENING_VALUE = {
     "description": "German Rummy: what the meld counts towards an opening (G3): 2-10 face value, "
     "J Q K 10, ace 11 in a set or after the K and 1 before the 2, a joker the card it stands for.",
 }
+# What a meld as it was put down counts towards an opening, in the answers about melds.
+_MELD_OPENING_VALUE = {
+    "type": "integer",
+    "description": "Where the rule system has an opening (German Rummy, G3): what the meld as "
+    "it was put down counts towards an opening (layoffs onto it never count); of a meld entry, "
+    "its melds together. Answers about layoffs and swaps leave it out.",
+}
 _ID = {"type": "integer", "minimum": 1}
 _SESSION_ID = {
     "type": "string",
@@ -529,10 +536,12 @@ OPENAPI: dict[str, Any] = {
                                                     "cards": _CARDS_OUT,
                                                     "value": {"type": "integer"},
                                                     "jokers": _JOKERS,
+                                                    "opening_value": _MELD_OPENING_VALUE,
                                                 },
                                             },
                                         },
                                         "value": {"type": "integer"},
+                                        "opening_value": _MELD_OPENING_VALUE,
                                     },
                                 },
                             ]
@@ -1042,6 +1051,7 @@ OPENAPI: dict[str, Any] = {
                     "cards": _CARDS_OUT,
                     "value": {"type": "integer"},
                     "jokers": _JOKERS,
+                    "opening_value": _MELD_OPENING_VALUE,
                 },
             },
             "Entry": {
@@ -1071,6 +1081,7 @@ OPENAPI: dict[str, Any] = {
                     },
                     "values": {"type": "array", "items": {"type": "integer"}},
                     "value": {"type": "integer"},
+                    "opening_value": _MELD_OPENING_VALUE,
                     "position": {"type": "integer"},
                     "created_at": {"type": "string", "format": "date-time"},
                 },

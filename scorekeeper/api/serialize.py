@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -105,8 +106,11 @@ def game_json(game: services.GameState, language: str = "en") -> dict[str, Any]:
         "status": game.status,
         "winner": game.winner_id,
         "romme": game.romme,
-        "melds": [meld_json(entry, table.melds[entry.id], game.variant) for entry in melds],
-        "entries": _entries_json(game.entries),
+        "melds": [
+            meld_json(entry, table.melds[entry.id], game.variant, table.put_down[entry.id])
+            for entry in melds
+        ],
+        "entries": _entries_json(game.entries, table, game.variant),
         "points": _by_player(services.game_points(game)),
         "audit": [audit_json(line, game, language) for line in game.audit or ()],
     }
@@ -147,16 +151,34 @@ def _jokers_plain(stood: dict[str, Any]) -> dict[str, Any]:
 
 
 def meld_json(
-    entry: services.EntryRow, lying: rules.Meld, variant: rules.Variant
+    entry: services.EntryRow,
+    lying: rules.Meld,
+    variant: rules.Variant,
+    put_down: rules.Meld | None = None,
 ) -> dict[str, Any]:
-    """Return a meld as it lies now: its cards with layoffs, and the value written for it."""
+    """Return a meld as it lies now: its cards with layoffs, and the value written for it.
+
+    Given the meld as it was put down, the answer says what that counts towards an opening
+    (G3), where the rule system has one; the answers about layoffs and swaps leave it out.
+    """
     return {
         "id": entry.id,
         "player": entry.player_id,
         "kind": entry.meld_kind,
         **cards_json(lying, variant),
         "value": entry.value,
+        **opening_json(None if put_down is None else [put_down], variant),
     }
+
+
+def opening_json(put_down: Iterable[rules.Meld] | None, variant: rules.Variant) -> dict[str, int]:
+    """Return ``{"opening_value": …}`` for melds put down together, where an opening is played.
+
+    The answers of a rule system without an opening keep the shape they always had.
+    """
+    if put_down is None or not variant.has_opening():
+        return {}
+    return {"opening_value": rules.opening_value(put_down)}
 
 
 def cards_json(meld: rules.Meld, variant: rules.Variant) -> dict[str, Any]:
@@ -184,13 +206,21 @@ def piece_code(piece: rules.Piece) -> str:
     return rules.Joker().code if isinstance(piece, rules.Joker) else piece.code
 
 
-def _entries_json(entries: list[services.EntryRow]) -> list[dict[str, Any]]:
-    """Return the entries in order; the melds recorded together are one entry."""
+def _entries_json(
+    entries: list[services.EntryRow], table: rules.Table[int], variant: rules.Variant
+) -> list[dict[str, Any]]:
+    """Return the entries in order; the melds recorded together are one entry.
+
+    A meld entry says what its melds count towards an opening together (G3), where the rule
+    system has one; layoffs and swaps do not.
+    """
     items: list[dict[str, Any]] = []
     first: dict[int, dict[str, Any]] = {}
     for entry in entries:
         if entry.group_id is None:
             item = first[entry.id] = entry_json(entry)
+            if entry.kind == "meld":
+                item.update(opening_json([table.put_down[entry.id]], variant))
             items.append(item)
             continue
         item = first[entry.group_id]
@@ -198,6 +228,8 @@ def _entries_json(entries: list[services.EntryRow]) -> list[dict[str, Any]]:
         item["cards"] += [card.card for card in entry.cards]
         item["values"] += [card.value for card in entry.cards]
         item["value"] += entry.value
+        if "opening_value" in item:
+            item["opening_value"] += table.put_down[entry.id].opening_value
     return items
 
 

@@ -471,16 +471,18 @@ def record_meld(game_id: int) -> tuple[Response, int]:
             {
                 "entry": several.id,
                 "melds": [
-                    serialize.meld_json(row, meld, several.variant) for row, meld in several.melds
+                    serialize.meld_json(row, meld, several.variant, meld)
+                    for row, meld in several.melds
                 ],
                 "value": several.value,
+                **serialize.opening_json([meld for _row, meld in several.melds], several.variant),
             }
         ), 201
     cards = _cards(body, "cards")
     recorded = services.record_meld(game_id, player, cards)
     return jsonify(
         {
-            **serialize.meld_json(recorded.entry, recorded.meld, recorded.variant),
+            **serialize.meld_json(recorded.entry, recorded.meld, recorded.variant, recorded.meld),
             "entry": recorded.id,
         }
     ), 201

@@ -1,8 +1,8 @@
 """Cards and the card notation: rank then suit, e.g. ``Q♣``, ``10h``, ``DD`` (Dame of diamonds).
 
 Cards may stand together (``Q♣K♣``, ``7s7h7d``), and may be written in German words, suit
-first as Germans say them (``Herz-Dame``, ``Kreuz 7``) or rank first (``Dame Herz``), or in
-English words (``queen of hearts``).
+first as Germans say them (``Herz-Dame``, ``Kreuz 7``, ``Herz Neun``, ``Herz B``) or rank first
+(``Dame Herz``), or in English words (``queen of hearts``, ``nine of hearts``, ``hearts 9``).
 
 Where a rule system plays with jokers (German Rummy, G8), ``JKR`` (or ``Joker``, any case) is a
 joker and ``JKR=7♠`` a joker the recorder says stands for 7♠; a card or a joker is a *piece*.
@@ -143,13 +143,19 @@ _ENGLISH_SUIT_NAMES = {
 }
 _ENGLISH_RANK_NAMES = {Rank.ACE: "ace", Rank.JACK: "jack", Rank.QUEEN: "queen", Rank.KING: "king"}
 _NUMBER_WORDS = {str(n): Rank(n) for n in range(2, 11)}
+# The numbers as people say them: "Herz Neun", "nine of hearts".
+_GERMAN_NUMBERS = ("zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn")
+_ENGLISH_NUMBERS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 _GERMAN_SUIT_WORDS = {name.lower(): suit for suit, name in _GERMAN_SUIT_NAMES.items()}
-# Ass is the spelling since 1996; a keyboard without umlauts gives Koenig or Konig.
+# Ass is the spelling since 1996; a keyboard without umlauts gives Koenig or Konig (and Fuenf).
 _GERMAN_RANK_WORDS = {
     **{name.lower(): rank for rank, name in _GERMAN_RANK_NAMES.items()},
     "ass": Rank.ACE,
     "koenig": Rank.KING,
     "konig": Rank.KING,
+    **{word: Rank(n) for n, word in enumerate(_GERMAN_NUMBERS, start=2)},
+    "fuenf": Rank.FIVE,
+    "funf": Rank.FIVE,
     **_NUMBER_WORDS,
 }
 _ENGLISH_SUIT_WORDS = {
@@ -158,8 +164,13 @@ _ENGLISH_SUIT_WORDS = {
 }
 _ENGLISH_RANK_WORDS = {
     **{name: rank for rank, name in _ENGLISH_RANK_NAMES.items()},
+    **{word: Rank(n) for n, word in enumerate(_ENGLISH_NUMBERS, start=2)},
     **_NUMBER_WORDS,
 }
+# After a suit word and a space or hyphen, a rank may be its letter: "Herz B", "Herz D",
+# "hearts Q". A letter alone is no rank word, and never glued to the suit ("Herzd").
+_RANK_LETTERS = {"a": Rank.ACE, "b": Rank.JACK, "d": Rank.QUEEN, "k": Rank.KING}
+_ENGLISH_RANK_LETTERS = {"a": Rank.ACE, "j": Rank.JACK, "q": Rank.QUEEN, "k": Rank.KING}
 
 
 def _any_case(word: str) -> str:
@@ -183,14 +194,21 @@ def _any_of(words: Iterable[str]) -> str:
 # but a hyphen binds closer than a space: "As Herz-Dame" is A♠ Q♥, the Herz not the As's.
 _GERMAN_SUITS = _any_of(_GERMAN_SUIT_WORDS)
 _GERMAN_RANKS = _any_of(_GERMAN_RANK_WORDS)
+_GERMAN_LETTER = _any_of(_RANK_LETTERS)
+_ENGLISH_SUITS = _any_of(_ENGLISH_SUIT_WORDS)
+_ENGLISH_RANKS = _any_of(_ENGLISH_RANK_WORDS)
 _JOIN = r"[ \t\u00a0\-–]"
 _CARD_WORDS = re.compile(
     rf"(?<!\w)(?:"
-    rf"(?P<suit>{_GERMAN_SUITS}){_JOIN}*(?P<rank>{_GERMAN_RANKS})"
+    rf"(?P<suit>{_GERMAN_SUITS})(?:{_JOIN}*(?P<rank>{_GERMAN_RANKS})"
+    rf"|{_JOIN}+(?P<letter>{_GERMAN_LETTER}))"
     rf"|(?P<rank_first>{_GERMAN_RANKS}){_JOIN}+(?P<suit_after>{_GERMAN_SUITS})"
-    rf"(?!(?:[ \t\u00a0]*[-–]{_JOIN}*)?(?:{_GERMAN_RANKS})(?!\w))"
-    rf"|(?P<english_rank>{_any_of(_ENGLISH_RANK_WORDS)})[ \t\u00a0]+{_any_case('of')}[ \t\u00a0]+"
-    rf"(?P<english_suit>{_any_of(_ENGLISH_SUIT_WORDS)})"
+    rf"(?!(?:[ \t\u00a0]*[-–]{_JOIN}*)?(?:{_GERMAN_RANKS})(?!\w)"
+    rf"|[ \t\u00a0]*[-–]{_JOIN}*(?:{_GERMAN_LETTER})(?!\w))"
+    rf"|(?P<english_rank>{_ENGLISH_RANKS})[ \t\u00a0]+{_any_case('of')}[ \t\u00a0]+"
+    rf"(?P<english_suit>{_ENGLISH_SUITS})"
+    rf"|(?P<english_suit_first>{_ENGLISH_SUITS}){_JOIN}+"
+    rf"(?:(?P<english_rank_after>{_ENGLISH_RANKS})|(?P<english_letter>{_any_of(_ENGLISH_RANK_LETTERS)}))"
     rf")(?!\w)"
 )
 
@@ -367,7 +385,48 @@ def parse_pieces(text: str) -> list[Piece]:
 def _tokens(text: str) -> list[str]:
     """Split the notation into one token per card or joker; cards in words become codes first."""
     coded = _CARD_WORDS.sub(lambda words: _card_in_words(words).code, text)
+    _refuse_a_suit_with_another_word(coded)
     return [piece for token in _SEPARATORS.split(coded) if token for piece in _unglue(token)]
+
+
+# A suit word and a word after it that is no rank: what is left once the cards in words are read.
+_SUIT_AND_WORD = re.compile(
+    rf"(?<!\w)(?P<suit>{_GERMAN_SUITS}|{_ENGLISH_SUITS}){_JOIN}+(?P<word>\w+)(?=[\s,;]|$)"
+)
+
+
+def _refuse_a_suit_with_another_word(text: str) -> None:
+    """Refuse a suit word followed by a word that is no rank, saying how to write the card.
+
+    >>> parse_cards("Herz Elf")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.CardNotationError: “Herz Elf” is not a card: “Elf” is no rank; \
+write e.g. Herz-Dame, D♥ or dh.
+    """
+    for found in _SUIT_AND_WORD.finditer(text):
+        word = found["word"]
+        if word.lower() in _GERMAN_SUIT_WORDS or word.lower() in _ENGLISH_SUIT_WORDS:
+            continue
+        if is_joker_code(word) or _reads_as_cards(word):
+            continue
+        suit_word = found["suit"]
+        german = suit_word.lower() in _GERMAN_SUIT_WORDS
+        suit = _word(_GERMAN_SUIT_WORDS if german else _ENGLISH_SUIT_WORDS, suit_word)
+        example = _ways_to_write(Card(suit=suit, rank=Rank.QUEEN), "de" if german else "en")
+        raise CardNotationError(
+            "notation.no_rank_word", token=_shown(found[0]), word=_shown(word), **example
+        )
+
+
+def _reads_as_cards(token: str) -> bool:
+    """Tell whether a token reads as one card or several standing together."""
+    try:
+        for piece in _unglue(token):
+            Card.from_code(piece)
+    except CardNotationError:
+        return False
+    return True
 
 
 def _shown(token: str) -> str:
@@ -418,9 +477,18 @@ def _unglue_letters(token: str) -> list[str]:
 
 def _card_in_words(words: re.Match[str]) -> Card:
     """Return the card named by words that ``_CARD_WORDS`` found, e.g. ``Herz-Dame``."""
-    if words["suit"] is not None:
+    if words["letter"] is not None:
+        suit = _word(_GERMAN_SUIT_WORDS, words["suit"])
+        rank = _word(_RANK_LETTERS, words["letter"])
+    elif words["suit"] is not None:
         suit = _word(_GERMAN_SUIT_WORDS, words["suit"])
         rank = _word(_GERMAN_RANK_WORDS, words["rank"])
+    elif words["english_suit_first"] is not None:
+        suit = _word(_ENGLISH_SUIT_WORDS, words["english_suit_first"])
+        if words["english_letter"] is not None:
+            rank = _word(_ENGLISH_RANK_LETTERS, words["english_letter"])
+        else:
+            rank = _word(_ENGLISH_RANK_WORDS, words["english_rank_after"])
     elif words["rank_first"] is not None:
         suit = _word(_GERMAN_SUIT_WORDS, words["suit_after"])
         rank = _word(_GERMAN_RANK_WORDS, words["rank_first"])

@@ -99,6 +99,11 @@ MESSAGES: dict[str, Wording] = {
     "notation.suit_needs_rank": wording(
         "“%(token)s” needs a rank: write e.g. %(words)s, %(card)s or %(letters)s."
     ),
+    # A suit word and a word after it that is no rank (“Herz Elf”); the example as above.
+    "notation.no_rank_word": wording(
+        "“%(token)s” is not a card: “%(word)s” is no rank; write e.g. %(words)s, %(card)s or "
+        "%(letters)s."
+    ),
     "notation.no_jokers": wording(
         "“%(token)s” is a joker, and this rule system is played without jokers."
     ),

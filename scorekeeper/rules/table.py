@@ -54,7 +54,9 @@ class Table(Generic[K]):
 
     Every card lies as often as the rule system's packs hold it (once in Treppenrommé, twice
     in German Rummy), jokers as often as it has them. ``cards`` is every card lying at least
-    once, ``copies`` how often each lies, ``jokers`` how many jokers lie.
+    once, ``copies`` how often each lies, ``jokers`` how many jokers lie. ``melds`` are the
+    melds as they lie now, ``put_down`` each as it was put down (a swap's new meld too), which
+    is what it counts towards an opening (G3).
 
     >>> from scorekeeper.rules.cards import parse_cards
     >>> table = Table()
@@ -69,6 +71,7 @@ class Table(Generic[K]):
     def __init__(self, variant: Variant = TREPPENROMME) -> None:
         self.variant = variant
         self.melds: dict[K, Meld] = {}
+        self.put_down: dict[K, Meld] = {}
         self.cards: set[Card] = set()
         self.copies: Counter[Card] = Counter()
         self.jokers = 0
@@ -77,7 +80,7 @@ class Table(Generic[K]):
         """Put a new meld on the table and return it valued."""
         self._refuse_on_table(cards)
         meld = _classified(tuple(cards), self.variant)
-        self.melds[key] = meld
+        self.melds[key] = self.put_down[key] = meld
         self._lay(meld.cards)
         return meld
 
@@ -112,7 +115,7 @@ class Table(Generic[K]):
         # The new meld may hold jokers from the hand besides the ones taken from the table.
         self._refuse_jokers(len(new_meld) - len(new_cards) - taken)
         self.melds[onto] = swap.meld
-        self.melds[key] = swap.new_meld
+        self.melds[key] = self.put_down[key] = swap.new_meld
         self._lay(swap.cards)
         self._lay(swap.new_meld.cards)
         self.jokers -= taken

@@ -21,7 +21,12 @@ GERMAN_RANKS = {
     Rank.JACK: ["Bube"],
     Rank.QUEEN: ["Dame"],
     Rank.KING: ["König", "Koenig", "Konig"],
-    **{Rank(n): [str(n)] for n in range(2, 11)},
+    **{
+        Rank(n): [str(n), word]
+        for n, word in enumerate(
+            ["Zwei", "Drei", "Vier", "Fünf", "Sechs", "Sieben", "Acht", "Neun", "Zehn"], start=2
+        )
+    },
 }
 
 
@@ -79,6 +84,96 @@ def test_cards_in_words_mix_with_each_other_and_with_codes(text, expected):
     assert cards_text(parse_cards(text)) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Herz Neun", "9♥"),
+        ("Herz Zehn", "10♥"),
+        ("Kreuz Sieben", "7♣"),
+        ("Karo-Zwei", "2♦"),
+        ("Pik Fünf", "5♠"),
+        ("pik fuenf", "5♠"),
+        ("PIK FUNF", "5♠"),
+        ("Acht Karo", "8♦"),
+        ("Herz B", "J♥"),
+        ("Herz D", "Q♥"),
+        ("Herz K", "K♥"),
+        ("Herz A", "A♥"),
+        ("Herz-D", "Q♥"),
+        ("Herz As", "A♥"),
+        ("Herz Bube", "J♥"),
+        ("hearts 9", "9♥"),
+        ("hearts nine", "9♥"),
+        ("Spades Q", "Q♠"),
+        ("club ten", "10♣"),
+        ("nine of hearts", "9♥"),
+        ("Ten of Diamonds", "10♦"),
+        ("ace of spades", "A♠"),
+        ("queen of hearts", "Q♥"),
+    ],
+)
+def test_numbers_and_letters_are_read_as_people_say_them(text, expected):
+    assert cards_text(parse_cards(text)) == expected
+    assert Card.from_code(text).code == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Herz Dame, Herz König, Herz As", "Q♥ K♥ A♥"),
+        ("Herz Neun Herz Zehn Herz B", "9♥ 10♥ J♥"),
+        ("hearts 9 hearts 10, jack of hearts", "9♥ 10♥ J♥"),
+        ("Dame Herz-B", None),
+    ],
+)
+def test_number_and_letter_words_mix_with_the_others(text, expected):
+    if expected is None:
+        with pytest.raises(CardNotationError, match="“Dame” needs a suit"):
+            parse_cards(text)
+        return
+    assert cards_text(parse_cards(text)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "advice"),
+    [
+        ("Neun", "“Neun” needs a suit: write e.g. Herz-9, 9♥ or 9h."),
+        ("nine", "“nine” needs a suit: write e.g. 9 of hearts, 9♥ or 9h."),
+        ("Herzd", "“Herzd” is not a card"),
+    ],
+)
+def test_a_number_word_alone_or_a_glued_letter_is_refused(text, advice):
+    with pytest.raises(CardNotationError) as caught:
+        parse_cards(f"7♥, {text}")
+    assert str(caught.value).startswith(advice)
+
+
+@pytest.mark.parametrize(
+    ("text", "advice"),
+    [
+        ("Herz Elf", "“Herz Elf” is not a card: “Elf” is no rank; write e.g. Herz-Dame, D♥ or dh."),
+        ("Pik Bub", "“Pik Bub” is not a card: “Bub” is no rank; write e.g. Pik-Dame, D♠ or ds."),
+        ("Kreuz 11", "“Kreuz 11” is not a card: “11” is no rank; write e.g. Kreuz-Dame, D♣ or dc."),
+        (
+            "clubs one",
+            "“clubs one” is not a card: “one” is no rank; write e.g. queen of clubs, Q♣ or qc.",
+        ),
+    ],
+)
+def test_a_suit_word_with_a_word_that_is_no_rank_says_how_to_write_the_card(text, advice):
+    with pytest.raises(CardNotationError) as caught:
+        parse_cards(f"7♥, {text}")
+    assert str(caught.value) == advice
+
+
+def test_a_suit_word_with_a_word_that_is_no_rank_is_refused_in_german():
+    with pytest.raises(CardNotationError) as caught:
+        parse_cards("Herz Elf")
+    assert caught.value.message("de") == (
+        "„Herz Elf“ ist keine Karte: „Elf“ ist kein Rang; z. B. Herz-Dame, D♥ oder dh schreiben."
+    )
+
+
 def test_a_joker_may_stand_for_a_card_in_words():
     assert cards_text(parse_pieces("Pik Bube, Pik-Dame, JKR=Pik König")) == "J♠ Q♠ JKR=K♠"
 
@@ -107,7 +202,7 @@ def test_a_rank_or_suit_word_alone_is_refused_saying_how_to_write_the_card(text,
     ("text", "named"),
     [
         ("Dame, Herz 7", "“Dame” needs a suit"),
-        ("Herz Dames", "“Herz” needs a rank"),
+        ("Herz Dames", "“Dames” is no rank"),
         ("Dame Herz Bube", "“Bube” needs a suit"),
     ],
 )
