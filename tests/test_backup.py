@@ -347,14 +347,19 @@ def test_two_servers_on_two_databases_in_one_folder_each_take_their_daily_backup
             servers.append(server)
             server.start()
             deadline = time.monotonic() + 20  # a guard, not a measurement
-            while len(list(folder.glob("*.sqlite3"))) < number:
+            while len(finished(folder)) < number:
                 assert time.monotonic() < deadline, f"the server on {name} took no daily backup"
                 time.sleep(0.05)
     finally:
         for server in servers:
             server.kill()
-    backups = sorted(path.name for path in folder.glob("*.sqlite3"))
+    backups = sorted(path.name for path in finished(folder))
     assert [name.split("-")[0] for name in backups] == ["first.sqlite3", "second.sqlite3"]
+
+
+def finished(folder: Path) -> list[Path]:
+    """Return the backups in a folder, not the copy still being written (``.partial-…``)."""
+    return [path for path in folder.glob("*.sqlite3") if not path.name.startswith(".")]
 
 
 def test_backups_of_two_databases_in_one_folder_in_the_same_minute_replace_none(
