@@ -255,6 +255,24 @@ def test_view_links_take_only_the_places_of_view_links_and_edit_links_of_edit_li
     assert all(opens(phone, f"/sessions/{foreign}") for foreign, _ in edited)
 
 
+def test_a_groups_edit_key_from_a_link_stays_after_thirty_foreign_group_view_links(
+    app: Flask,
+) -> None:
+    phone = app.test_client()
+    with app.app_context():
+        keys = SessionKeys.new()
+        ours = services.create_group("Runde", keys).public_id
+        foreign = []
+        for _ in range(FOREIGN_LINKS):
+            foreign_keys = SessionKeys.new()
+            foreign.append((services.create_group("Fremde", foreign_keys).public_id, foreign_keys))
+    assert phone.get(f"/groups/{ours}?key={keys.edit}").status_code == 302
+    for public_id, foreign_keys in foreign:
+        assert phone.get(f"/groups/{public_id}?key={foreign_keys.view}").status_code == 302
+    page = phone.get(f"/groups/{ours}")
+    assert page.status_code == 200 and "/merges" in page.get_data(as_text=True)
+
+
 # --- Cache-Control: no-store ---------------------------------------------------------------------
 
 
