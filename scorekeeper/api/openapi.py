@@ -267,7 +267,9 @@ OPENAPI: dict[str, Any] = {
                                 **_GROUP_ID,
                                 "type": ["string", "null"],
                                 "description": "The group the session belongs to (POST "
-                                "/api/v1/groups); null or left out: none. Needs group_key.",
+                                "/api/v1/groups); null or left out: none. Needs group_key. "
+                                "Two players whose names the group merged into one person: "
+                                "422.",
                             },
                             "group_key": {
                                 "type": "string",
@@ -382,7 +384,8 @@ OPENAPI: dict[str, Any] = {
                 "player after them in the new seating. 409 while a game is open, when the "
                 "session is finished, or when the seating would decide a tie at the top; 422 "
                 "for a bad name, a seat that does not exist, a player to sit after who is "
-                "not at the table, or a table that is full.",
+                "not at the table, a table that is full, or a name that the session's group "
+                "merged with a player's of the session (one person).",
                 "parameters": [_IDEMPOTENCY_KEY],
                 "requestBody": _body(
                     {
@@ -1355,9 +1358,11 @@ OPENAPI["paths"].update(
             "post": {
                 "security": _GROUP_EDIT,
                 "summary": 'Count two names as one person ("Anni" is "Anna")',
-                "description": "Both names must have played in the group, not be one person "
-                "already (case and spaces never count), and never have sat at the same "
-                "session: else 422. The person keeps the name merged into.",
+                "description": "Both names must have played in the group (been dealt a "
+                "game), not be one person already (case and spaces never count), and never "
+                "have sat at the same session: else 422. The person keeps the name merged "
+                "into; from then on the two names cannot both play in one session of the "
+                "group (starting it, seating or renaming a player: 422).",
                 "parameters": [_IDEMPOTENCY_KEY],
                 "requestBody": _body(
                     {

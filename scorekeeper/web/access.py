@@ -7,9 +7,11 @@ Any web page can make a phone open links (a top-level GET carries no proof that 
 chose it), so a key from a link is marked as such and may only take the place of another link's
 key: it never pushes out a key the phone keeps, the edit key of a session it started or a key
 the person kept on purpose with the session page's "Keep it on this phone" button (a POST with
-the CSRF token). When every place holds a kept key, a link's key is not stored: its page is shown
-this once and says so. Keeping a key on purpose (starting a session, the button) makes room by
-dropping a link's key, or else the key kept longest ago.
+the CSRF token). An edit key from a link (a friend's QR code to record with) is marked apart:
+a view link's key never pushes it out, only another edit link's, the one opened longest ago.
+When every place holds a key that a link's cannot push out, the link's key is not stored: its
+page is shown this once and says so. Keeping a key on purpose (starting a session, the button)
+makes room by dropping a view link's key, or else the key kept (or opened) longest ago.
 
 A group's keys are kept alike, in a list of their own. Holding a group's key (either) also opens
 its sessions' pages to watch, as their view key would.
@@ -54,16 +56,20 @@ VERSION_ANSWER = "web.session_version"
 KEEP_PAGE = "web.keep_session"
 # The start page's button that takes a session off this phone's list posts here.
 FORGET_PAGE = "web.forget_session"
-# In the cookie a key from a link is [id, key, FROM_LINK]; a kept key is [id, key] (as before).
+# In the cookie a key from a link is [id, key, FROM_LINK], an edit key from a link [id, key,
+# FROM_EDIT_LINK]; a kept key is [id, key] (as before).
 FROM_LINK = "link"
+FROM_EDIT_LINK = "edit link"
+# How lasting a key held is: a link's key pushes out only a key less lasting than a kept one.
+VIEW_LINK, EDIT_LINK, KEPT = 0, 1, 2
 # A group's page, the button that keeps its link's key, and the one that forgets it.
 GROUP_PAGE = "web.group_page"
 KEEP_GROUP_PAGE = "web.keep_group"
 FORGET_GROUP_PAGE = "web.forget_group"
 
 
-def _held(where: str = KEYS) -> dict[str, tuple[str, bool]]:
-    """Return each key this browser holds and whether it is kept, by session id, latest last.
+def _held(where: str = KEYS) -> dict[str, tuple[str, int]]:
+    """Return each key this browser holds and how it is kept (``KEPT`` ...), by id, latest last.
 
     ``where`` is ``KEYS`` for sessions, ``GROUP_KEYS`` for groups.
     """
@@ -72,10 +78,26 @@ def _held(where: str = KEYS) -> dict[str, tuple[str, bool]]:
     if not isinstance(held, list):
         return {}
     return {
-        str(entry[0]): (str(entry[1]), len(entry) == 2)
+        str(entry[0]): (str(entry[1]), _how_kept(entry))
         for entry in held
         if isinstance(entry, list) and len(entry) in (2, 3)
     }
+
+
+def _how_kept(entry: list[Any]) -> int:
+    """Return how a key of the cookie is kept: on purpose, or from an edit or a view link."""
+    if len(entry) == 2:
+        return KEPT
+    return EDIT_LINK if entry[2] == FROM_EDIT_LINK else VIEW_LINK
+
+
+def _write(held: dict[str, tuple[str, int]], where: str) -> None:
+    """Write the keys held into the cookie, in their order, each marked as it is kept."""
+    marks = {VIEW_LINK: FROM_LINK, EDIT_LINK: FROM_EDIT_LINK}
+    session[where] = [
+        [public_id, key] if kept == KEPT else [public_id, key, marks[kept]]
+        for public_id, (key, kept) in held.items()
+    ]
 
 
 def held_keys(where: str = KEYS) -> dict[str, str]:
@@ -88,28 +110,31 @@ def held_key(public_id: str, where: str = KEYS) -> str | None:
     return held_keys(where).get(public_id)
 
 
-def keep_key(public_id: str, key: str, *, from_link: bool = False, where: str = KEYS) -> bool:
+def keep_key(
+    public_id: str, key: str, *, from_link: bool = False, edit: bool = False, where: str = KEYS
+) -> bool:
     """Remember a session's key in this browser's cookie (signed by the app's secret key).
 
-    A key from a link takes the place of the one held for its session, if any (and is kept if
-    that was), or of the oldest link's key; it is not stored (False) when the phone keeps
-    ``KEPT_SESSIONS`` keys already. A key kept on purpose always is.
+    A key from a link (``edit``: an edit key) takes the place of the one held for its session,
+    if any (and is kept if that was), or of the oldest view link's key; an edit key from a link
+    else of the oldest edit link's key. It is not stored (False) when the phone keeps
+    ``KEPT_SESSIONS`` keys it cannot push out. A key kept on purpose always is.
     """
     held = _held(where)
     before = held.pop(public_id, None)
-    kept = not from_link or (before is not None and before[1])
+    kept = KEPT if not from_link else EDIT_LINK if edit else VIEW_LINK
+    if before is not None and before[1] == KEPT:
+        kept = KEPT
     while len(held) >= KEPT_SESSIONS:
-        links = [other for other, (_key, other_kept) in held.items() if not other_kept]
-        if not links and not kept:
+        out = _pushed_out(held, kept)
+        if out is None:
             return False
-        del held[links[0] if links else next(iter(held))]
+        del held[out]
     held[public_id] = (key, kept)
-    session[where] = [
-        [other, value] if other_kept else [other, value, FROM_LINK]
-        for other, (value, other_kept) in held.items()
-    ]
+    _write(held, where)
     session.permanent = True
-    if "kept_keys" in g and kept:  # a form's answer: a repeat of the form must hand out the key too
+    if "kept_keys" in g and kept == KEPT:
+        # A form's answer: a repeat of the form must hand out the key too.
         if where == KEYS:
             g.kept_keys[public_id] = key
         else:
@@ -117,15 +142,28 @@ def keep_key(public_id: str, key: str, *, from_link: bool = False, where: str = 
     return True
 
 
+def _pushed_out(held: dict[str, tuple[str, int]], coming: int) -> str | None:
+    """Return the key that makes room for one kept so (``coming``), or None when none may go.
+
+    The oldest view link's key goes first; then, for an edit link's key, the oldest edit link's
+    key; for a key kept on purpose, the key kept (or opened) longest ago.
+    """
+    links = [other for other, (_key, kept) in held.items() if kept == VIEW_LINK]
+    if links:
+        return links[0]
+    if coming == EDIT_LINK:
+        return next((other for other, (_key, kept) in held.items() if kept == EDIT_LINK), None)
+    if coming == KEPT:
+        return next(iter(held), None)
+    return None
+
+
 def forget_key(public_id: str, where: str = KEYS) -> None:
     """Drop a session's (or group's) key from this browser's cookie; it stays on the server."""
     held = _held(where)
     if held.pop(public_id, None) is None:
         return
-    session[where] = [
-        [other, value] if other_kept else [other, value, FROM_LINK]
-        for other, (value, other_kept) in held.items()
-    ]
+    _write(held, where)
 
 
 def keep_on_purpose(public_id: str, key: str, where: str = KEYS) -> None:
@@ -140,8 +178,8 @@ def key_to_keep(public_id: str, where: str = KEYS) -> str | None:
     not_kept: str | None = g.get("key_not_kept")
     if not_kept is not None:
         return not_kept
-    key, kept = _held(where).get(public_id, (None, True))
-    return None if kept else key
+    key, kept = _held(where).get(public_id, (None, KEPT))
+    return None if kept == KEPT else key
 
 
 def not_kept_notice() -> str | None:
@@ -218,7 +256,8 @@ def let_in() -> BaseResponse | None:
     if offered is not None:
         # A view link must not take away an edit key this browser holds already.
         takes_its_place = granted == Access.EDIT or not _holds_edit_key_for(public_id, offered)
-        if takes_its_place and not keep_key(public_id, offered, from_link=True):
+        edit = granted == Access.EDIT
+        if takes_its_place and not keep_key(public_id, offered, from_link=True, edit=edit):
             _not_kept(offered, granted)
             return None  # the page itself, with the key in its address this once
         rest = {
@@ -263,7 +302,10 @@ def let_into_group() -> BaseResponse | None:
         takes_its_place = granted == Access.EDIT or not _holds_edit_key_for(
             public_id, offered, GROUP_KEYS
         )
-        if takes_its_place and not keep_key(public_id, offered, from_link=True, where=GROUP_KEYS):
+        edit = granted == Access.EDIT
+        if takes_its_place and not keep_key(
+            public_id, offered, from_link=True, edit=edit, where=GROUP_KEYS
+        ):
             g.key_not_kept = offered
             return None  # the page itself, with the key in its address this once
         return redirect(url_for(request.endpoint or GROUP_PAGE, **arguments))

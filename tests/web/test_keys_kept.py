@@ -200,6 +200,79 @@ def test_a_phone_that_started_a_session_keeps_it_on_a_real_server(
     assert status == 200 and "data-entry" in page
 
 
+def friends_session(app: Flask) -> tuple[str, SessionKeys]:
+    """Make a friend's session in play (its first game dealt); return its id and keys."""
+    keys = SessionKeys.new()
+    with app.app_context():
+        session = services.create_session(
+            ["Ann", "Bob", "Cid"], 500, keys=keys, start_first_game=True
+        )
+    return session.public_id, keys
+
+
+def test_an_edit_key_from_a_link_stays_after_thirty_foreign_view_links_on_a_real_server(
+    live_server: str, app: Flask
+) -> None:
+    phone = Browser(live_server)
+    public_id, keys = friends_session(app)  # the friend's QR code: the edit link
+    status, location, _ = phone.get(f"/sessions/{public_id}?key={keys.edit}")
+    assert status == 302 and "key=" not in location
+    status, _, page = phone.get(f"/sessions/{public_id}")
+    assert status == 200 and "data-entry" in page
+    for foreign, foreign_keys in foreign_sessions(app, FOREIGN_LINKS):
+        status, location, _ = phone.get(f"/sessions/{foreign}?key={foreign_keys.view}")
+        assert status == 302 and "key=" not in location
+    status, _, page = phone.get(f"/sessions/{public_id}")
+    assert status == 200 and "data-entry" in page  # the phone still records the session
+
+
+def test_view_links_take_only_the_places_of_view_links_and_edit_links_of_edit_links(
+    app: Flask,
+) -> None:
+    phone = app.test_client()
+    public_id, keys = friends_session(app)
+    assert phone.get(f"/sessions/{public_id}?key={keys.edit}").status_code == 302
+    edited = foreign_sessions(app, access.KEPT_SESSIONS - 2)
+    open_links(phone, edited, "edit")
+    # One place is left: view links take it in turn, and never one of the edit keys.
+    watched = foreign_sessions(app, FOREIGN_LINKS)
+    open_links(phone, watched, "view")
+    assert opens(phone, f"/sessions/{watched[-1][0]}")
+    assert not any(opens(phone, f"/sessions/{foreign}") for foreign, _ in watched[:-1])
+    assert records(phone, f"/sessions/{public_id}")
+    # Another edit link takes the place of the view link's key, then of the oldest edit link's.
+    [(first, first_keys), (second, second_keys)] = foreign_sessions(app, 2)
+    assert phone.get(f"/sessions/{first}?key={first_keys.edit}").status_code == 302
+    assert not opens(phone, f"/sessions/{watched[-1][0]}")
+    assert records(phone, f"/sessions/{public_id}")
+    assert phone.get(f"/sessions/{second}?key={second_keys.edit}").status_code == 302
+    assert not opens(phone, f"/sessions/{public_id}")
+    assert opens(phone, f"/sessions/{first}") and opens(phone, f"/sessions/{second}")
+    # With no view link's key left to take the place of, a view link is shown once, not kept.
+    [(last, last_keys)] = foreign_sessions(app, 1)
+    shown = phone.get(f"/sessions/{last}?key={last_keys.view}")
+    assert shown.status_code == 200 and NOT_KEPT in shown.get_data(as_text=True)
+    assert all(opens(phone, f"/sessions/{foreign}") for foreign, _ in edited)
+
+
+def test_a_groups_edit_key_from_a_link_stays_after_thirty_foreign_group_view_links(
+    app: Flask,
+) -> None:
+    phone = app.test_client()
+    with app.app_context():
+        keys = SessionKeys.new()
+        ours = services.create_group("Runde", keys).public_id
+        foreign = []
+        for _ in range(FOREIGN_LINKS):
+            foreign_keys = SessionKeys.new()
+            foreign.append((services.create_group("Fremde", foreign_keys).public_id, foreign_keys))
+    assert phone.get(f"/groups/{ours}?key={keys.edit}").status_code == 302
+    for public_id, foreign_keys in foreign:
+        assert phone.get(f"/groups/{public_id}?key={foreign_keys.view}").status_code == 302
+    page = phone.get(f"/groups/{ours}")
+    assert page.status_code == 200 and "/merges" in page.get_data(as_text=True)
+
+
 # --- Cache-Control: no-store ---------------------------------------------------------------------
 
 
