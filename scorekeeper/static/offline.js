@@ -94,6 +94,33 @@
     send();
   }
 
+  // A session's kept pages: its page and those under it (the history).
+  function forgetPages(path) {
+    if (!window.caches) { return Promise.resolve(); }
+    return caches.open(PAGES).then(function (cache) {
+      return cache.keys().then(function (requests) {
+        return Promise.all(requests.filter(function (request) {
+          var kept = new URL(request.url).pathname;
+          return kept === path || kept.indexOf(path + "/") === 0;
+        }).map(function (request) { return cache.delete(request); }));
+      });
+    });
+  }
+
+  // "Remove from this phone" takes the session's kept pages and its outbox off the phone too,
+  // before the form goes.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var item = form.closest("[data-forget]");
+    if (!item || event.defaultPrevented) { return; }
+    event.preventDefault();
+    var path = new URL(item.getAttribute("data-forget-pages"), location.href).pathname;
+    var outbox = window.Outbox ? window.Outbox.clear(item.getAttribute("data-forget")) : null;
+    Promise.all([forgetPages(path), outbox])
+      .catch(function () { /* nothing kept here to take */ })
+      .then(function () { form.submit(); });
+  });
+
   var banner = document.querySelector("[data-offline]");
   if (banner) { watch(banner); }
 

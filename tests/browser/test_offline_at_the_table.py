@@ -70,7 +70,7 @@ def the_table(page: Page) -> tuple[str, str, dict[str, str]]:
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
-def test_a_session_page_opened_once_opens_offline_and_says_since_when_and_what_waits(
+def test_a_session_page_opens_offline_says_what_waits_and_leaves_the_phone_with_its_outbox(
     new_phone: Callable[..., Phone], language: str
 ) -> None:
     phone = new_phone(language, viewport=NARROW)
@@ -101,6 +101,18 @@ def test_a_session_page_opened_once_opens_offline_and_says_since_when_and_what_w
     with pytest.raises(Exception, match=r"ERR_INTERNET_DISCONNECTED|ERR_FAILED"):
         page.goto(phone.base + "/sessions/never-opened-here")
     phone.errors.clear()  # the failed load said so on the console
+
+    # "Remove from this phone" (online, from the start page) takes the page and the outbox too.
+    page.context.set_offline(False)
+    page.goto(phone.base + "/")
+    assert page.evaluate(KEPT_PAGE, path)
+    assert len(page.evaluate(LIST, session)) == 1
+    with page.expect_navigation():
+        page.get_by_role("button", name=REMOVE[language]).tap()
+    assert page.evaluate(LIST, session) == []
+    assert not page.evaluate(KEPT_PAGE, path)
+    assert not page.evaluate(KEPT_PAGE, path + "/history")
+    assert page.evaluate(KEPT_PAGE, "/")  # the start page is kept again, without the session
 
 
 def steady(page: Page, address: str) -> None:
