@@ -1,24 +1,10 @@
 /* The outbox: entries recorded while the server cannot be reached wait on this phone, in
    IndexedDB, in the order they were recorded, each with its own idempotency key, through
    reloads, new pages and browser restarts, until they are sent: in order, each once, and never
-   past a refusal (docs/reliability.md, "The outbox"). It holds no rule: the server decides.
-
-   window.Outbox (every call answers a Promise):
-     add({session, url, fields, label, cards})  -> the entry kept, with id, idempotencyKey,
-         created and refused (null). fields: the form's [name, value] pairs (fieldsOf(form)).
-     list(session)          -> the session's waiting entries, oldest first
-     remove(id)             -> drop one entry (an undo of it, or the recorder drops a refused one)
-     retry(id, fields)      -> clear its refusal; with corrected fields also a new key
-     clear(session)         -> drop all of a session's entries
-     flush(session, send)   -> send the waiting entries in order, each once: {sent, waiting,
-         refused (the entry, with its reason) or null, failed (true when the network or the
-         server failed: everything stays)}. send(entry, token) answers {ok: true} when the
-         server took it, {ok: false, reason} when it refused it, or fails (rejects) when it
-         could not tell; send defaults to Outbox.send (sendForm).
-     sendForm(entry, token) -> posts the fields to entry.url as the form did, with the CSRF token
-         and the entry's key as the form's one-time token ("once")
-     csrfToken(fresh)       -> the page's CSRF token while it may still hold, else a new one
-   Each change says so with an "outbox" event on document ({detail: {session}}). */
+   past a refusal. It holds no rule: the server decides. window.Outbox: add, list, remove,
+   retry, clear, flush, send, sendForm, csrfToken, fieldsOf; each answers a Promise and is
+   described, with how the recorder calls it, in docs/reliability.md ("The interface, for the
+   recorder"). Each change fires an "outbox" event on document ({detail: {session}}). */
 (function () {
   "use strict";
 
