@@ -8,10 +8,12 @@ from flask import Flask, Request, Response, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import BadSignature
 
-# Everything comes from this server; no inline script or style (the pages have none).
+# Everything comes from this server; no inline script or style (the pages have none). The
+# service worker (/sw.js) is this server's too: said on its own, not left to default-src.
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
+        "worker-src 'self'",
         "img-src 'self' data:",
         "object-src 'none'",
         "base-uri 'self'",

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from flask import (
     Blueprint,
     abort,
+    current_app,
     flash,
     g,
     jsonify,
@@ -18,7 +21,7 @@ from flask import (
 )
 from flask_babel import format_date, format_decimal, get_locale, gettext
 from flask_babel import lazy_gettext as _l
-from flask_wtf.csrf import CSRFError
+from flask_wtf.csrf import CSRFError, generate_csrf
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import SelectChoice
@@ -79,6 +82,8 @@ MOST_TYPED = 200
 # while the page is on screen: a change shows within this and a round trip, and an unchanged
 # answer is a 304 from one read of the session's row.
 LIVE_SECONDS = 2
+# The service worker's code, in the static folder; /sw.js serves it with the app's files.
+SERVICE_WORKER = "sw.js"
 
 
 bp.before_request(access.let_in)
@@ -1083,6 +1088,39 @@ def session_version(public_id: str) -> BaseResponse:
         answer = jsonify(version=g.session_version)
     answer.set_etag(etag)
     answer.headers["Cache-Control"] = "no-cache"
+    return answer
+
+
+@bp.get("/sw.js")
+def service_worker() -> BaseResponse:
+    """Serve the service worker from the site's root, so that it may keep the session pages.
+
+    Its first line lists the app's files with their fingerprints: a changed file changes the
+    worker's bytes, so phones install the new worker, which fetches the new files and drops the
+    old ones.
+    """
+    folder = Path(current_app.static_folder or "")
+    files = sorted(
+        path.name for path in folder.iterdir() if path.is_file() and path.name != SERVICE_WORKER
+    )
+    assets = [url_for("static", filename=name) for name in files]
+    worker = (folder / SERVICE_WORKER).read_text(encoding="utf-8")
+    answer = current_app.response_class(
+        f"var ASSETS = {json.dumps(assets)};\n{worker}", mimetype="text/javascript"
+    )
+    answer.headers["Cache-Control"] = "no-cache"
+    return answer
+
+
+@bp.get("/csrf-token")
+def csrf_token() -> BaseResponse:
+    """Give a page's script a fresh CSRF token: the outbox sends waiting forms with it.
+
+    A token lasts an hour (``WTF_CSRF_TIME_LIMIT``); a page kept offline longer holds an
+    expired one.
+    """
+    answer = jsonify(csrf_token=generate_csrf())
+    answer.headers["Cache-Control"] = "no-store"
     return answer
 
 

@@ -1,0 +1,234 @@
+/* The outbox: entries recorded while the server cannot be reached wait on this phone, in
+   IndexedDB, in the order they were recorded, each with its own idempotency key, through
+   reloads, new pages and browser restarts, until they are sent: in order, each once, and never
+   past a refusal. It holds no rule: the server decides. window.Outbox: add, list, remove,
+   retry, clear, flush, send, sendForm, csrfToken, fieldsOf; each answers a Promise and is
+   described, with how the recorder calls it, in docs/reliability.md ("The interface, for the
+   recorder"). Each change fires an "outbox" event on document ({detail: {session}}). */
+(function () {
+  "use strict";
+
+  var script = document.currentScript;
+  var DATABASE = "scorekeeper-outbox";
+  var STORE = "entries";
+  // Flask-WTF's tokens last an hour (WTF_CSRF_TIME_LIMIT); one older than this is renewed.
+  var TOKEN_TRUSTED_MS = 50 * 60 * 1000;
+  var opened = null;
+  var token = null;
+  var flushing = {};
+
+  function database() {
+    if (!opened) {
+      opened = new Promise(function (resolve, reject) {
+        var request = indexedDB.open(DATABASE, 1);
+        request.onupgradeneeded = function () {
+          // The key counts up: the entries' order is the order they were added in.
+          var store = request.result.createObjectStore(STORE, { keyPath: "seq", autoIncrement: true });
+          store.createIndex("session", "session");
+          store.createIndex("id", "id", { unique: true });
+        };
+        request.onsuccess = function () { resolve(request.result); };
+        request.onerror = function () { opened = null; reject(request.error); };
+      });
+    }
+    return opened;
+  }
+
+  // Run work(store) in one transaction; answer the result of the request it returns, if any.
+  function transaction(mode, work) {
+    return database().then(function (db) {
+      return new Promise(function (resolve, reject) {
+        var done = db.transaction(STORE, mode);
+        var request = work(done.objectStore(STORE));
+        done.oncomplete = function () { resolve(request ? request.result : undefined); };
+        done.onerror = done.onabort = function () { reject(done.error); };
+      });
+    });
+  }
+
+  // Change the entry with this id (change(entry) edits it in place); answer its session.
+  function change(id, edit) {
+    var session = null;
+    return transaction("readwrite", function (store) {
+      store.index("id").openCursor(IDBKeyRange.only(id)).onsuccess = function (event) {
+        var cursor = event.target.result;
+        if (!cursor) { return; }
+        session = cursor.value.session;
+        if (edit) { edit(cursor.value); cursor.update(cursor.value); } else { cursor.delete(); }
+      };
+    }).then(function () { changed(session); return session; });
+  }
+
+  function changed(session) {
+    if (session !== null) { document.dispatchEvent(new CustomEvent("outbox", { detail: { session: session } })); }
+  }
+
+  function newKey() {
+    var bytes = crypto.getRandomValues(new Uint8Array(16));
+    return btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+
+  function add(entry) {
+    var kept = {
+      id: newKey(),
+      session: String(entry.session),
+      url: entry.url,
+      fields: entry.fields || [],
+      idempotencyKey: entry.idempotencyKey || newKey(),
+      created: new Date().toISOString(),
+      label: entry.label || "",
+      cards: entry.cards || [],
+      refused: null
+    };
+    return transaction("readwrite", function (store) { return store.add(kept); })
+      .then(function () { changed(kept.session); return kept; });
+  }
+
+  function list(session) {
+    return transaction("readonly", function (store) {
+      return store.index("session").getAll(IDBKeyRange.only(String(session)));
+    }).then(function (entries) {
+      return entries.sort(function (a, b) { return a.seq - b.seq; });
+    });
+  }
+
+  function clear(session) {
+    return transaction("readwrite", function (store) {
+      store.index("session").openCursor(IDBKeyRange.only(String(session))).onsuccess = function (event) {
+        var cursor = event.target.result;
+        if (cursor) { cursor.delete(); cursor.continue(); }
+      };
+    }).then(function () { changed(String(session)); });
+  }
+
+  function retry(id, fields) {
+    return change(id, function (entry) {
+      entry.refused = null;
+      if (fields) { entry.fields = fields; entry.idempotencyKey = newKey(); }
+    });
+  }
+
+  function fieldsOf(form) {
+    return Array.from(new FormData(form)).filter(function (pair) {
+      return pair[0] !== "csrf_token" && pair[0] !== "once" && typeof pair[1] === "string";
+    });
+  }
+
+  // The page's token holds while the page came from the server within the token's life.
+  function csrfToken(fresh) {
+    var field = document.querySelector("input[name=csrf_token]");
+    var copy = document.documentElement.hasAttribute("data-offline-copy");
+    var now = Date.now();
+    if (!fresh && token && now - token.at < TOKEN_TRUSTED_MS) { return Promise.resolve(token.value); }
+    if (!fresh && !token && field && !copy && now - performance.timeOrigin < TOKEN_TRUSTED_MS) {
+      return Promise.resolve(field.value);
+    }
+    return fetch(script.getAttribute("data-csrf"), { cache: "no-store", credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) { throw new Error("no CSRF token: " + response.status); }
+        return response.json();
+      })
+      .then(function (answer) {
+        token = { value: answer.csrf_token, at: now };
+        return token.value;
+      });
+  }
+
+  // The server's words for a refusal: a JSON answer's error, or the alerts of the page it drew.
+  function reasonOf(response) {
+    var type = response.headers.get("Content-Type") || "";
+    if (type.indexOf("json") !== -1) {
+      return response.json().then(function (answer) { return String(answer.error || response.status); });
+    }
+    return response.text().then(function (html) {
+      var page = new DOMParser().parseFromString(html, "text/html");
+      var alerts = page.querySelectorAll("main [role=alert]");
+      var said = Array.prototype.map.call(alerts.length ? alerts : page.querySelectorAll("main p"), function (element) {
+        return element.textContent.replace(/\s+/g, " ").trim();
+      }).filter(Boolean);
+      return said.length ? said[0] : String(response.status);
+    });
+  }
+
+  function sendForm(entry, csrf, renewed) {
+    var body = new URLSearchParams(entry.fields);
+    body.set("csrf_token", csrf);
+    body.set("once", entry.idempotencyKey);
+    return fetch(entry.url, {
+      method: "POST", body: body, credentials: "same-origin", redirect: "manual",
+      headers: { Accept: "application/json, text/html;q=0.9" }
+    }).then(function (response) {
+      if (response.type === "opaqueredirect" || response.ok) {
+        var json = (response.headers.get("Content-Type") || "").indexOf("json") !== -1;
+        return json ? response.json().then(function (answer) { return { ok: true, answer: answer }; }) : { ok: true };
+      }
+      if (response.status === 400 && !renewed) {
+        // The token ran out while the entry waited: once more with a new one (nothing was applied).
+        return csrfToken(true).then(function (fresh) { return sendForm(entry, fresh, true); });
+      }
+      if (response.status >= 500 || response.status === 409 || response.status === 429) {
+        // Nothing was applied (a committed write never answers 5xx), or not yet: try later.
+        throw new Error("the server could not answer: " + response.status);
+      }
+      return reasonOf(response).then(function (reason) { return { ok: false, status: response.status, reason: reason }; });
+    });
+  }
+
+  function sendWaiting(session, send, summary) {
+    return list(session).then(function (waiting) {
+      var entry = waiting[0];
+      summary.waiting = waiting.length;
+      if (!entry) { return summary; }
+      if (entry.refused) { summary.refused = entry; return summary; }
+      return csrfToken(false)
+        .then(function (csrf) { return send(entry, csrf); })
+        .then(function (answer) {
+          if (answer && answer.ok) {
+            summary.sent += 1;
+            return change(entry.id).then(function () { return sendWaiting(session, send, summary); });
+          }
+          var reason = (answer && answer.reason) || "";
+          return change(entry.id, function (kept) { kept.refused = reason; }).then(function () {
+            entry.refused = reason;
+            summary.refused = entry;
+            return summary;
+          });
+        });
+    });
+  }
+
+  function flush(session, send) {
+    session = String(session);
+    if (flushing[session]) { return flushing[session]; }
+    var summary = { sent: 0, waiting: 0, refused: null, failed: false };
+    function run() {
+      return sendWaiting(session, send || Outbox.send, summary).catch(function () {
+        summary.failed = true;
+        return summary;
+      });
+    }
+    // One phone's tabs take turns, so no entry is sent twice at once (its key would still hold).
+    var done = navigator.locks ? navigator.locks.request("outbox " + session, run) : run();
+    flushing[session] = done.then(function (result) {
+      delete flushing[session];
+      document.dispatchEvent(new CustomEvent("outbox", { detail: { session: session, flushed: result } }));
+      return result;
+    });
+    return flushing[session];
+  }
+
+  var Outbox = {
+    add: add,
+    list: list,
+    remove: function (id) { return change(id); },
+    retry: retry,
+    clear: clear,
+    flush: flush,
+    sendForm: function (entry, csrf) { return sendForm(entry, csrf, false); },
+    csrfToken: csrfToken,
+    fieldsOf: fieldsOf
+  };
+  // What flush sends with when given nothing; the recorder may put its own here.
+  Outbox.send = Outbox.sendForm;
+  window.Outbox = Outbox;
+})();

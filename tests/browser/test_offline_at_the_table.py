@@ -1,0 +1,223 @@
+"""Offline at the table: the worker's kept pages and the outbox, in Chromium at 360 px.
+
+``context.set_offline(True)`` cuts the worker's own requests too, as a phone out of the Wi-Fi.
+The outbox is driven from the page (``window.Outbox``) against the real server's entry forms,
+as the recorder will drive it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Browser, BrowserContext, Page, Response, expect
+from playwright.sync_api import Error as PlaywrightError
+
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Phone
+from tests.helpers import entries
+
+NARROW = {"width": 360, "height": 740}
+OFFLINE_SINCE = {"en": r"Offline since \d\d:\d\d\.", "de": r"Offline seit \d\d:\d\d\."}
+WAITING = {"en": "{count} entries wait on this phone", "de": "{count} Einträge warten auf diesem"}
+ONE_WAITS = {"en": "One entry waits on this phone", "de": "Ein Eintrag wartet auf diesem"}
+NOT_SENT = {
+    "en": "Not sent: Ann's nonsense. 3♣ 8♦ 9♠ is neither a set",
+    "de": "Nicht gesendet: Ann's nonsense. 3♣ 8♦ 9♠ ist weder ein Satz",
+}
+REMOVE = {"en": "Remove from this phone", "de": "Von diesem Handy entfernen"}
+# Waiting entries put into the outbox as the recorder will: the meld form's fields.
+ADD = """([session, url, player, cards, label]) => Outbox.add(
+    {session, url, fields: [["player", player], ["cards", cards]], label, cards: []})"""
+LIST = "(session) => Outbox.list(session)"
+# Whether the page shows the session's latest version (else the live table reloads it soon).
+LATEST = """async () => { const live = document.querySelector("[data-live]");
+    const answer = await fetch(live.dataset.live, {cache: "no-store"});
+    return "v" + (await answer.json()).version === live.dataset.version; }"""
+KEPT_PAGE = "(path) => caches.open('scorekeeper-pages').then((c) => c.match(path)).then(Boolean)"
+
+
+def start(page: Page, base: str, *names: str) -> str:
+    """Start a session by the start page; return its page's path."""
+    page.goto(base + "/")
+    for seat, name in enumerate(names):
+        page.fill(f"#names-{seat}", name)
+    with page.expect_navigation():
+        page.locator("form button[type=submit]").tap()
+    return str(page.evaluate("location.pathname"))
+
+
+def kept_by_the_worker(page: Page) -> None:
+    """Wait until the worker controls the page and keeps the page itself."""
+    page.wait_for_function(
+        "navigator.serviceWorker.ready.then(() => caches.open('scorekeeper-pages'))"
+        ".then((cache) => cache.match(location.pathname)).then(Boolean)"
+    )
+
+
+def the_table(page: Page) -> tuple[str, str, dict[str, str]]:
+    """Return the session's id, the meld form's address and the players' ids by name."""
+    return page.evaluate(
+        """() => [
+        document.querySelector("[data-offline]").dataset.offline,
+        document.querySelector("form[data-entry]").action,
+        Object.fromEntries([...document.querySelectorAll("form[data-entry] input[name=player]")]
+            .map((input) => [input.labels[0].textContent.trim(), input.value]))]"""
+    )
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_session_page_opens_offline_says_what_waits_and_leaves_the_phone_with_its_outbox(
+    new_phone: Callable[..., Phone], language: str
+) -> None:
+    phone = new_phone(language, viewport=NARROW)
+    page = phone.page
+    path = start(page, phone.base, "Ann", "Bob")
+    session, url, players = the_table(page)
+    kept_by_the_worker(page)
+    banner = page.locator("[data-offline]")
+    expect(banner).to_be_hidden()
+    # The live table's question still reaches the server, past the worker.
+    with page.expect_response(lambda answer: answer.url.endswith("/version")) as asked:
+        page.reload()
+    version: Response = asked.value
+    assert version.status in (200, 304)
+    assert not version.from_service_worker
+    heading = page.locator("h1").inner_text()
+
+    page.context.set_offline(True)
+    expect(banner).to_have_text(re.compile(OFFLINE_SINCE[language]))
+    page.evaluate(ADD, [session, url, players["Ann"], "qc kc ac", "Ann's sequence"])
+    page.reload()
+    expect(page.locator("h1")).to_have_text(heading)
+    assert page.evaluate("location.pathname") == path
+    assert page.locator("html").get_attribute("data-offline-copy")
+    expect(banner).to_have_text(re.compile(OFFLINE_SINCE[language]))
+    expect(banner).to_contain_text(ONE_WAITS[language])
+    # A page never opened has no copy: the browser's own "no network" page.
+    with pytest.raises(Exception, match=r"ERR_INTERNET_DISCONNECTED|ERR_FAILED"):
+        page.goto(phone.base + "/sessions/never-opened-here")
+    phone.errors.clear()  # the failed load said so on the console
+
+    # "Remove from this phone" (online, from the start page) takes the page and the outbox too.
+    page.context.set_offline(False)
+    page.goto(phone.base + "/")
+    assert page.evaluate(KEPT_PAGE, path)
+    assert len(page.evaluate(LIST, session)) == 1
+    with page.expect_navigation():
+        page.get_by_role("button", name=REMOVE[language]).tap()
+    assert page.evaluate(LIST, session) == []
+    assert not page.evaluate(KEPT_PAGE, path)
+    assert not page.evaluate(KEPT_PAGE, path + "/history")
+    assert page.evaluate(KEPT_PAGE, "/")  # the start page is kept again, without the session
+
+
+def steady(page: Page, address: str) -> None:
+    """Open a session page again until it shows the latest version: the live table is done."""
+    for _ in range(20):
+        try:
+            page.goto(address)
+            if page.evaluate(LATEST):
+                return
+        except PlaywrightError:  # the live table reloaded it meanwhile
+            pass
+        page.wait_for_timeout(250)
+    raise AssertionError(f"{address} kept changing")
+
+
+def restarted(browser: Browser, profile: Path, language: str) -> BrowserContext:
+    """Launch Chromium on a profile of its own, as a phone's browser started again."""
+    context = browser.browser_type.launch_persistent_context(
+        str(profile),
+        executable_path=CHROMIUM,
+        args=CHROMIUM_ARGS,
+        viewport=NARROW,
+        has_touch=True,
+        is_mobile=True,
+        locale="de-DE" if language == "de" else "en-GB",
+    )
+    context.set_default_timeout(10_000)
+    return context
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_waiting_entries_survive_a_restart_and_are_sent_in_order_once_up_to_a_refusal(
+    browser: Browser,
+    live_server: str,
+    app_with: Callable[..., Flask],
+    tmp_path: Path,
+    language: str,
+) -> None:
+    profile = tmp_path / "profile"
+    context = restarted(browser, profile, language)
+    page = context.pages[0] if context.pages else context.new_page()
+    path = start(page, live_server, "Ann", "Bob")
+    session, url, players = the_table(page)
+    game = int(url.rsplit("/", 2)[1])
+    kept_by_the_worker(page)
+
+    context.set_offline(True)
+    tapped = [
+        ("Ann", "qc kc ac", "Ann's sequence"),
+        ("Bob", "2h 3h 4h", "Bob's sequence"),
+        ("Ann", "3c 8d 9s", "Ann's nonsense"),
+        ("Bob", "7s 7h 7c", "Bob's set"),
+    ]
+    for name, cards, label in tapped:
+        page.evaluate(ADD, [session, url, players[name], cards, label])
+    page.reload()  # from the phone, and nothing was sent
+    waiting: list[dict[str, Any]] = page.evaluate(LIST, session)
+    assert [entry["label"] for entry in waiting] == [label for _, _, label in tapped]
+    assert len({entry["idempotencyKey"] for entry in waiting}) == 4
+    expect(page.locator("[data-offline]")).to_contain_text(WAITING[language].format(count=4))
+    context.close()
+
+    context = restarted(browser, profile, language)
+    page = context.pages[0] if context.pages else context.new_page()
+    context.set_offline(True)
+    page.goto(live_server + path)
+    assert page.locator("html").get_attribute("data-offline-copy")
+    assert page.evaluate(LIST, session) == waiting  # the same entries, keys and order
+    # The first answer is lost on its way back: the entry stays and goes again with its key.
+    page.evaluate(
+        """() => { Outbox.send = (entry, token) => Outbox.sendForm(entry, token).then((answer) => {
+            if (!localStorage.lost) { localStorage.lost = entry.label; throw new Error("lost"); }
+            return answer; }); }"""
+    )
+    # Online, the page sends at once; the live table then reloads it (another version), and
+    # the new page sends what still waits.
+    context.set_offline(False)
+    banner = page.locator("[data-offline]")
+    expect(banner).to_contain_text(NOT_SENT[language], timeout=20_000)
+    steady(page, live_server + path)
+    assert page.evaluate("localStorage.lost") == "Ann's sequence"
+    app = app_with()
+    assert [(name, value) for name, _, value in entries(app, game)] == [("Ann", 30), ("Bob", 9)]
+    # The refusal stays, with the server's reason, and keeps the entry after it back.
+    expect(banner).to_contain_text(NOT_SENT[language])
+    expect(banner).to_contain_text(WAITING[language].format(count=2))
+    expect(banner).not_to_contain_text(OFFLINE_SINCE[language][:7])
+    left: list[dict[str, Any]] = page.evaluate(LIST, session)
+    assert [entry["label"] for entry in left] == ["Ann's nonsense", "Bob's set"]
+    assert left[0]["refused"] and left[1]["refused"] is None
+    assert [entry["idempotencyKey"] for entry in left] == [
+        entry["idempotencyKey"] for entry in waiting[2:]
+    ]
+
+    # The recorder drops it: the rest goes with the next page.
+    page.evaluate("(id) => Outbox.remove(id)", left[0]["id"])
+    page.reload()
+    sent = [name for name, _, _ in entries(app, game)]
+    for _ in range(50):
+        if len(sent) == 3:
+            break
+        page.wait_for_timeout(200)
+        sent = [name for name, _, _ in entries(app, game)]
+    assert sent == ["Ann", "Bob", "Bob"]
+    steady(page, live_server + path)
+    expect(banner).to_be_hidden()
+    assert page.evaluate(LIST, session) == []
+    context.close()
