@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+import sqlalchemy as sa
 from flask import Flask
 
 from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.models import Player
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -75,3 +78,25 @@ def test_a_change_made_before_the_next_game_was_dealt_lets_that_game_go() -> Non
     again = services.start_game(session.id)
     assert [player.name for player in again.players] == ["Ann", "Dan", "Cid"]
     assert again.dealer_id in {player.id for player in again.players}
+
+
+@pytest.mark.usefixtures("ctx")
+def test_a_seating_change_stored_for_a_later_game_leaves_the_next_deal_among_its_players() -> None:
+    # A database from before such reopens were refused: Dan's join and Bob's leave count from
+    # game 3, but game 2 was removed and is dealt next.
+    session = services.create_session(["Ann", "Bob", "Cid"])
+    first = services.start_game(session.id)
+    ids = ids_by_name(session.id)
+    services.record_meld(first.id, ids["Ann"], "7♠ 7♥ 7♦")
+    services.finish_game(first.id, ids["Ann"], {ids["Bob"]: "10♠", ids["Cid"]: "10♥"})
+    services.seat_player(session.id, "Dan", after=ids["Ann"])
+    services.unseat_player(session.id, ids["Bob"])
+    players = Player.__table__
+    db.session.execute(sa.update(players).where(players.c.name == "Dan").values(joined_game=3))
+    db.session.execute(sa.update(players).where(players.c.name == "Bob").values(left_game=3))
+    db.session.commit()
+    second = services.start_game(session.id)
+    assert [player.name for player in second.players] == ["Ann", "Bob", "Cid"]
+    assert second.dealer.name == "Bob"  # the next after Ann among those dealt in
+    deal = services.deal_of(services.read_game(second.id))  # the game's read answers
+    assert deal.first_player in {player.id for player in second.players}
