@@ -750,7 +750,8 @@ OPENAPI: dict[str, Any] = {
                 "summary": "Take back the booking of the session's last ended game",
                 "description": "For a settlement entered wrong: what the game banked comes off "
                 "the totals, the game is open again with its entries, and a session it had won "
-                "plays on. A next game without entries is removed; one with entries: 409.",
+                "plays on. A next game without entries is removed; one with entries: 409, and "
+                "409 when the seating changed after the next game was dealt.",
                 "parameters": [_IDEMPOTENCY_KEY],
                 "responses": {
                     "200": _answer("The game, open again.", {"$ref": "#/components/schemas/Game"}),
