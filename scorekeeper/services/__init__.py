@@ -11,7 +11,7 @@ from scorekeeper.services.access import (
     replace_keys,
     sessions_opened_by,
 )
-from scorekeeper.services.audit import audit_text, session_audit, with_audit
+from scorekeeper.services.audit import audit_text, line_problem, session_audit, with_audit
 from scorekeeper.services.endings import (
     Finish,
     abandon_game,
@@ -145,6 +145,7 @@ __all__ = [
     "groups_opened_by",
     "hand_groupings",
     "history_points",
+    "line_problem",
     "merge_names",
     "next_dealer",
     "open_game",
