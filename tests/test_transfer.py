@@ -616,6 +616,28 @@ def test_the_import_command_refuses_deep_nesting_and_odd_times_in_one_line(
     assert json.loads(scorekeeper(empty_database_url, tmp_path, "export").stdout)["sessions"] == []
 
 
+def test_whatever_fails_unforeseen_in_an_import_is_said_in_one_line_without_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scorekeeper import cli, transfer
+
+    def broken(document: object) -> int:
+        raise KeyError("a check nobody foresaw")
+
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'new.sqlite3'}")
+    monkeypatch.setenv("SECRET_KEY", "cli-test")
+    monkeypatch.setattr(transfer, "import_sessions", broken)
+    file = tmp_path / "empty.json"
+    file.write_text('{"format": "treppenromme-scorekeeper", "version": 6}', encoding="utf-8")
+    assert cli.main(["import", str(file)]) == 1
+    said = capsys.readouterr().err.splitlines()
+    # Besides the migrations' log lines (a new database), one line says why.
+    assert [line for line in said if not line.startswith("INFO  [alembic")] == [
+        "scorekeeper import: the document could not be imported (KeyError: 'a check nobody "
+        "foresaw'); nothing was imported."
+    ]
+
+
 @BOTH
 @pytest.mark.parametrize(
     "change",
