@@ -31,6 +31,13 @@ entry was grouped, and every player sat at the table from the first game)::
                                           "gain", "meld_points"}],
                     "audit_lines": [{"id", "at", "action", "entry_id", "player_id", "kind",
                                      "before", "after"}]}]}]}
+
+An import takes in only what the app itself could have written, since every read and page
+trusts what is stored: names as the API checks them, times from 1970 to 2199, seats and the
+first dealer of the tables the rule system allows, games numbered from 1 with only the latest
+open, public ids and digests of the app's form, audit lines of ``write_line``'s shape, and each
+game's entries replayed by the rules core under the session's rule system, each card a copy the
+packs hold. Whatever is refused is named by its place in the document.
 """
 
 from __future__ import annotations
@@ -483,9 +490,7 @@ class _Reader:
             merge_row["group_id"] = row["id"]
             for key in ("name", "same_as"):
                 _tidy(merge_row, key, merge_path, _player_name)
-                if merge_row[f"{key}_key" if key == "name" else "same_as_key"] != name_key(
-                    merge_row[key]
-                ):
+                if merge_row[f"{key}_key"] != name_key(merge_row[key]):
                     raise MalformedDocumentError(
                         f"{merge_path}: the key of {merge_row[key]!r} should be "
                         f"{name_key(merge_row[key])!r}."
