@@ -589,7 +589,7 @@ def test_import_refuses_contents_the_app_would_never_have_written(
     assert nothing_in(empty_app)
 
 
-def test_the_import_command_refuses_deep_nesting_and_odd_times_in_one_line(
+def test_the_import_command_refuses_deep_nesting_odd_times_and_seats_in_one_line(
     app: Flask, empty_database_url: str, tmp_path: Path
 ) -> None:
     with app.app_context():
@@ -599,12 +599,15 @@ def test_the_import_command_refuses_deep_nesting_and_odd_times_in_one_line(
     nested["sessions"][0]["house_rules"] = json.loads('{"end": ' * 900 + "{}" + "}" * 900)
     odd_time = copy.deepcopy(document)
     odd_time["sessions"][0]["created_at"] = "0001-01-01T00:30:00+01:00"
+    seat_99 = copy.deepcopy(document)
+    seat_99["sessions"][2]["first_dealer_seat"] = 99
     files = {
-        "deep.json": ("[" * 100_000 + "]" * 100_000).encode(),
-        "nested.json": json.dumps(nested).encode(),
-        "odd-time.json": json.dumps(odd_time).encode(),
+        "deep.json": (("[" * 100_000 + "]" * 100_000).encode(), "nests"),
+        "nested.json": (json.dumps(nested).encode(), "sessions[0].variant: "),
+        "odd-time.json": (json.dumps(odd_time).encode(), "sessions[0].created_at: "),
+        "seat-99.json": (json.dumps(seat_99).encode(), "sessions[2].first_dealer_seat: 99 "),
     }
-    for name, content in files.items():
+    for name, (content, reason) in files.items():
         (tmp_path / name).write_bytes(content)
         refused = scorekeeper(empty_database_url, tmp_path, "import", str(tmp_path / name))
         said = refused.stderr.decode()
@@ -612,7 +615,7 @@ def test_the_import_command_refuses_deep_nesting_and_odd_times_in_one_line(
         assert "Traceback" not in said, said
         # Besides the migrations' log lines (a new database), one line says why.
         (line,) = [line for line in said.splitlines() if not line.startswith("INFO  [alembic")]
-        assert line.startswith("scorekeeper import: "), said
+        assert line.startswith("scorekeeper import: ") and reason in line, said
     assert json.loads(scorekeeper(empty_database_url, tmp_path, "export").stdout)["sessions"] == []
 
 
