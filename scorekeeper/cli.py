@@ -36,6 +36,8 @@ def register(app: Flask) -> None:
             import_from(source)
         except (TransferError, OSError) as error:
             raise click.ClickException(str(error)) from None
+        except Exception as error:  # a refusal in one line, never a traceback
+            raise click.ClickException(unforeseen(error)) from None
 
 
 def export_to(output: str) -> int:
@@ -65,6 +67,15 @@ def import_from(source: str) -> int:
     count = import_sessions(loads(data))
     print(f"Imported {count} sessions.", file=sys.stderr)
     return count
+
+
+def unforeseen(error: Exception) -> str:
+    """Say in one line that an import failed for a reason the checks did not foresee."""
+    said = " ".join(str(error).split())[:200]
+    return (
+        f"the document could not be imported ({type(error).__name__}: {said}); "
+        "nothing was imported."
+    )
 
 
 def backup_to(app: Flask, path: str | None) -> int:
@@ -185,6 +196,11 @@ def main(argv: list[str] | None = None) -> int:
                     import_from(args.file)
             except (TransferError, OSError) as error:
                 print(f"scorekeeper {args.command}: {error}", file=sys.stderr)
+                return 1
+            except Exception as error:  # a refusal in one line, never a traceback
+                if args.command != "import":
+                    raise
+                print(f"scorekeeper import: {unforeseen(error)}", file=sys.stderr)
                 return 1
             return 0
         if args.command == "keys":

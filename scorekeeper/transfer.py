@@ -31,12 +31,20 @@ entry was grouped, and every player sat at the table from the first game)::
                                           "gain", "meld_points"}],
                     "audit_lines": [{"id", "at", "action", "entry_id", "player_id", "kind",
                                      "before", "after"}]}]}]}
+
+An import takes in only what the app itself could have written, since every read and page
+trusts what is stored: names as the API checks them, times from 1970 to 2199, seats and the
+first dealer of the tables the rule system allows, games numbered from 1 with only the latest
+open, public ids and digests of the app's form, audit lines of ``write_line``'s shape, and each
+game's entries replayed by the rules core under the session's rule system, each card a copy the
+packs hold. Whatever is refused is named by its place in the document.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -57,7 +65,11 @@ from scorekeeper.models import (
     Player,
     SettlementLine,
     TableCard,
+    plays_in,
 )
+from scorekeeper.rules.groups import group_name, name_key
+from scorekeeper.services.audit import line_problem
+from scorekeeper.services.rows import CardRow, EntryRow, table_entries
 
 FORMAT = "treppenromme-scorekeeper"
 VERSION = 6
@@ -68,6 +80,13 @@ _READABLE = (2, 3, 4, 5, 6)
 # INTEGER columns are 32 bits on PostgreSQL; refuse larger numbers before the database does.
 _SMALLEST_INT = -(2**31)
 _LARGEST_INT = 2**31 - 1
+# Times the app can have written and every page can show (in any zone, a day either side).
+_EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+_LATEST = datetime(2200, 1, 1, tzinfo=UTC)
+# Public ids as the app makes them: 128 random bits, URL-safe Base64 (keys.new_public_id).
+_PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{22}")
+# A key's digest: SHA-256 in hexadecimal (keys.digest).
+_DIGEST = re.compile(r"[0-9a-f]{64}")
 
 
 class TransferError(ValueError):
@@ -333,6 +352,10 @@ def loads(text: str | bytes) -> Any:
         raise MalformedDocumentError(
             f"The file is not JSON: {error.msg} at line {error.lineno}, column {error.colno}."
         ) from None
+    except RecursionError:
+        raise MalformedDocumentError(
+            "The file nests its arrays or objects too deeply to be an export."
+        ) from None
 
 
 # --- import ------------------------------------------------------------------------------------
@@ -344,7 +367,12 @@ def import_sessions(document: object) -> int:
     Everything is written in one transaction: a refused document writes nothing. Returns the
     number of sessions imported.
     """
-    rows = _Reader().read(document)
+    try:
+        rows = _Reader().read(document)
+    except RecursionError:
+        raise MalformedDocumentError(
+            "The document nests its arrays or objects too deeply to be an export."
+        ) from None
     try:
         _refuse_if_not_empty()
         for model, table_rows in rows:
@@ -451,12 +479,22 @@ class _Reader:
 
     def _group(self, record: object, path: str) -> None:
         row = self._record(record, path, _GROUP, "groups", ("merges",))
-        if not row["public_id"] or row["public_id"] in self.group_ids:
+        _public_id_and_digests(row, path)
+        if row["public_id"] in self.group_ids:
             raise MalformedDocumentError(f"{path}.public_id: empty, or the id of another group.")
         self.group_ids.add(row["public_id"])
+        _tidy(row, "name", path, group_name)
         for index, merge in enumerate(self._list(record, "merges", path)):
-            merge_row = self._record(merge, f"{path}.merges[{index}]", _MERGED_NAME, "merged_names")
+            merge_path = f"{path}.merges[{index}]"
+            merge_row = self._record(merge, merge_path, _MERGED_NAME, "merged_names")
             merge_row["group_id"] = row["id"]
+            for key in ("name", "same_as"):
+                _tidy(merge_row, key, merge_path, _player_name)
+                if merge_row[f"{key}_key"] != name_key(merge_row[key]):
+                    raise MalformedDocumentError(
+                        f"{merge_path}: the key of {merge_row[key]!r} should be "
+                        f"{name_key(merge_row[key])!r}."
+                    )
 
     def _session(self, record: object, path: str) -> None:
         if self.version == 2:
@@ -468,7 +506,8 @@ class _Reader:
         row.setdefault("group_id", None)
         if row["group_id"] is not None and row["group_id"] not in self.seen["groups"]:
             raise MalformedDocumentError(f"{path}.group_id: no group of the document has that id.")
-        if not row["public_id"] or row["public_id"] in self.public_ids:
+        _public_id_and_digests(row, path)
+        if row["public_id"] in self.public_ids:
             raise MalformedDocumentError(f"{path}.public_id: empty, or the id of another session.")
         self.public_ids.add(row["public_id"])
         try:
@@ -489,21 +528,81 @@ class _Reader:
                 )
         # Each player's games: from the first they joined to the first they left, if they left.
         players: dict[int, tuple[int, int | None]] = {}
-        for index, player in enumerate(self._list(record, "players", path)):
+        names: set[str] = set()
+        seats: list[int] = []
+        listed = self._list(record, "players", path)
+        games = self._list(record, "games", path)
+        coming = len(games) + 1  # the number of the next game to deal
+        for index, player in enumerate(listed):
             player_path = f"{path}.players[{index}]"
             fields = _PLAYER if self.version >= 6 else _PLAYER_5
             player_row = self._record(player, player_path, fields, "players")
             player_row.setdefault("joined_game", 1)
             player_row.setdefault("left_game", None)
-            left = player_row["left_game"]
-            if left is not None and left <= player_row["joined_game"]:
+            joined, left = player_row["joined_game"], player_row["left_game"]
+            if left is not None and left <= joined:
                 raise MalformedDocumentError(
                     f"{player_path}.left_game: a player leaves after the game they joined."
                 )
+            if max(joined, left or 0) > coming:
+                raise MalformedDocumentError(
+                    f"{player_path}: a player joins or leaves at the latest before game "
+                    f"{coming}, the next game of the session."
+                )
+            _tidy(player_row, "name", player_path, _player_name)
+            if rules.same_name(player_row["name"]) in names:
+                raise MalformedDocumentError(
+                    f"{player_path}.name: {player_row['name']!r} is the name of another player "
+                    "of the session (as the API compares names: case and spaces aside)."
+                )
+            names.add(rules.same_name(player_row["name"]))
             player_row["session_id"] = row["id"]
-            players[player_row["id"]] = (player_row["joined_game"], left)
-        for index, game in enumerate(self._list(record, "games", path)):
-            self._game(game, f"{path}.games[{index}]", row["id"], players, variant)
+            players[player_row["id"]] = (joined, left)
+            seats.append(player_row["seat"])
+        self._seating(path, row, variant, seats, players, coming)
+        for index, game in enumerate(games):
+            game_path = f"{path}.games[{index}]"
+            game_row = self._game(game, game_path, row["id"], players, variant)
+            if game_row["number"] != index + 1:
+                raise MalformedDocumentError(
+                    f"{game_path}.number: {game_row['number']!r} should be {index + 1}: a "
+                    "session's games are numbered from 1, in the order they were dealt."
+                )
+            if game_row["status"] == "open" and (index + 1 < len(games) or row["status"] != "open"):
+                raise MalformedDocumentError(
+                    f"{game_path}.status: only the latest game of a session still played is open."
+                )
+
+    @staticmethod
+    def _seating(
+        path: str,
+        row: dict[str, Any],
+        variant: rules.Variant,
+        seats: list[int],
+        players: dict[int, tuple[int, int | None]],
+        coming: int,
+    ) -> None:
+        """Refuse seats, tables or a first dealer the app never leaves behind."""
+        if sorted(seats) != list(range(len(seats))):
+            raise MalformedDocumentError(
+                f"{path}.players: the seats are {sorted(seats)}; the app numbers them from 0 "
+                f"to {len(seats) - 1}, one player a seat."
+            )
+        low, high = variant.min_players, variant.max_players
+        for number in range(1, coming + 1):
+            dealt = sum(plays_in(joined, left, number) for joined, left in players.values())
+            if not low <= dealt <= high:
+                said = f"game {number}" if number < coming else "the next game"
+                raise MalformedDocumentError(
+                    f"{path}.players: {dealt} players sit at the table for {said}; "
+                    f"{variant.label()} is played by {low} to {high}."
+                )
+        first = sum(plays_in(joined, left, 1) for joined, left in players.values())
+        if not 0 <= row["first_dealer_seat"] < first:
+            raise MalformedDocumentError(
+                f"{path}.first_dealer_seat: {row['first_dealer_seat']!r} is not a seat of the "
+                f"first game (0 to {first - 1})."
+            )
 
     def _game(
         self,
@@ -512,7 +611,7 @@ class _Reader:
         session_id: int,
         players: dict[int, tuple[int, int | None]],
         variant: rules.Variant,
-    ) -> None:
+    ) -> dict[str, Any]:
         # A game of version 4 holds its audit trail; before, it had none.
         trail = ("audit_lines",) if self.version >= 4 else ()
         children = ("entries", "settlement_lines", *trail)
@@ -524,6 +623,9 @@ class _Reader:
         melds: set[int] = set()
         earlier: set[int] = set()
         cards: set[tuple[str, int]] = set()
+        # The game's entries as the app reads them back, to replay by the rules.
+        stored: list[EntryRow] = []
+        paths: dict[int, str] = {}
         entry_fields, card_fields = (_ENTRY, _CARD) if self.version >= 6 else (_ENTRY_5, _CARD_5)
         for index, entry in enumerate(self._list(record, "entries", path)):
             entry_path = f"{path}.entries[{index}]"
@@ -545,14 +647,38 @@ class _Reader:
                     f"{entry_path}.group_id: an entry is grouped with one entered before it "
                     "in the same game."
                 )
+            if stored and entry_row["position"] <= stored[-1].position:
+                raise MalformedDocumentError(
+                    f"{entry_path}.position: a game's entries are listed in the order of their "
+                    "positions, each after the one before."
+                )
+            meld_kinds = ("set", "sequence") if entry_row["kind"] == "meld" else (None,)
+            if entry_row["meld_kind"] not in meld_kinds:
+                raise MalformedDocumentError(
+                    f"{entry_path}.meld_kind: {entry_row['meld_kind']!r} is not "
+                    f"{' or '.join(map(repr, meld_kinds))} (for a {entry_row['kind']})."
+                )
             earlier.add(entry_row["id"])
+            card_rows = []
             for card_index, card in enumerate(self._list(entry, "cards", entry_path)):
                 card_path = f"{entry_path}.cards[{card_index}]"
                 card_row = self._record(card, card_path, card_fields, "table_cards")
                 card_row.setdefault("copy", 0)
                 card_row.setdefault("stands_for", None)
                 card_row |= {"entry_id": entry_row["id"], "game_id": row["id"]}
-                self._card(card_row, card_path, cards)
+                self._card(card_row, card_path, cards, variant)
+                card_rows.append(
+                    CardRow(
+                        card_row["id"],
+                        card_row["card"],
+                        card_row["value"],
+                        card_row["copy"],
+                        card_row["stands_for"],
+                    )
+                )
+            stored.append(EntryRow(**{key: entry_row[key] for key in _ENTRY_ROW}, cards=card_rows))
+            paths[entry_row["id"]] = entry_path
+        self._replay(stored, paths, variant)
         for index, line in enumerate(self._list(record, "settlement_lines", path)):
             line_path = f"{path}.settlement_lines[{index}]"
             line_row = self._record(line, line_path, _SETTLEMENT_LINE, "settlement_lines")
@@ -568,6 +694,40 @@ class _Reader:
             line_row = self._record(line, line_path, _AUDIT_LINE, "audit_lines")
             line_row["game_id"] = row["id"]
             self._player(line_row, "player_id", line_path, players, number)
+            problem = line_problem(
+                line_row["action"],
+                json.loads(line_row["before"]),
+                None if line_row["after"] is None else json.loads(line_row["after"]),
+            )
+            if problem is not None:
+                raise MalformedDocumentError(f"{line_path}.{problem}.")
+        return row
+
+    @staticmethod
+    def _replay(stored: list[EntryRow], paths: dict[int, str], variant: rules.Variant) -> None:
+        """Refuse entries the rules do not let onto the table one after the other, as recorded."""
+        # A swap is read together with the meld recorded with it (the joker it took, melded).
+        swaps = {entry.id for entry in stored if entry.kind == "swap"}
+        new_melds = {entry.group_id for entry in stored if entry.kind == "meld"}
+        for entry in stored:
+            if entry.id in swaps - new_melds:
+                raise MalformedDocumentError(
+                    f"{paths[entry.id]}: a swap is followed by the meld of the joker it took "
+                    "(an entry of that game grouped with it)."
+                )
+            if entry.kind != "meld" and entry.group_id is not None:
+                raise MalformedDocumentError(
+                    f"{paths[entry.id]}.group_id: only a meld is recorded with another entry."
+                )
+        table: rules.Table[int] = rules.Table(variant)
+        for played in table_entries(stored):
+            try:
+                table.play(played)
+            except rules.RulesError as error:
+                raise MalformedDocumentError(
+                    f"{paths[played.key]}: the rules of {variant.label()} refuse this entry "
+                    f"here: {error}"
+                ) from None
 
     def _record(
         self,
@@ -629,7 +789,9 @@ class _Reader:
             )
 
     @staticmethod
-    def _card(row: dict[str, Any], path: str, cards: set[tuple[str, int]]) -> None:
+    def _card(
+        row: dict[str, Any], path: str, cards: set[tuple[str, int]], variant: rules.Variant
+    ) -> None:
         code, copy, stands_for = row["card"], row["copy"], row["stands_for"]
         joker = rules.Joker().code
         for key, said in (("code", code), ("stands_for", stands_for)):
@@ -645,12 +807,59 @@ class _Reader:
                 )
         if stands_for is not None and code != joker:
             raise MalformedDocumentError(f"{path}.stands_for: only a joker stands for a card.")
-        if copy < 0:
-            raise MalformedDocumentError(f"{path}.copy: {copy} is not a copy (0 or more).")
+        piece = rules.Joker() if code == joker else rules.Card.from_code(code)
+        if not rules.copy_in_packs(piece, copy, variant):
+            raise MalformedDocumentError(
+                f"{path}.copy: the packs of {variant.label()} hold no copy {copy} of {code} "
+                "(copies are counted from 0)."
+            )
         if (code, copy) in cards:
             said = f"{code} (copy {copy})" if copy else code
             raise MalformedDocumentError(f"{path}.code: {said} lies on the table twice.")
         cards.add((code, copy))
+
+
+# The keys of an entry's record that the app's own rows of an entry have (EntryRow).
+_ENTRY_ROW = (
+    "id",
+    "position",
+    "kind",
+    "player_id",
+    "meld_id",
+    "meld_kind",
+    "value",
+    "created_at",
+    "group_id",
+)
+
+
+def _public_id_and_digests(row: dict[str, Any], path: str) -> None:
+    """Refuse a public id the app could not have made (or reach), and digests of no key."""
+    if not _PUBLIC_ID.fullmatch(row["public_id"]):
+        raise MalformedDocumentError(
+            f"{path}.public_id: {row['public_id']!r} is not an id the app makes "
+            "(22 letters, digits, - or _)."
+        )
+    for key in ("edit_key_digest", "view_key_digest"):
+        if not _DIGEST.fullmatch(row[key]):
+            raise MalformedDocumentError(
+                f"{path}.{key}: not the digest of a key (64 hexadecimal digits, 0-9 and a-f)."
+            )
+
+
+def _player_name(name: str) -> str:
+    """Return a player's name as the API would seat it, or raise why it cannot be one."""
+    return rules.check_names([name])[0]
+
+
+def _tidy(row: dict[str, Any], key: str, path: str, check: Callable[[str], str]) -> None:
+    """Refuse a name the API would refuse, or would have written otherwise."""
+    try:
+        tidied = check(row[key])
+    except rules.RulesError as error:
+        raise MalformedDocumentError(f"{path}.{key}: {row[key]!r}: {error}") from None
+    if tidied != row[key]:
+        raise MalformedDocumentError(f"{path}.{key}: {row[key]!r} should be written {tidied!r}.")
 
 
 _CHECKS: dict[str, tuple[str, Callable[[Any, _Field], bool]]] = {
@@ -673,7 +882,10 @@ _CHECKS: dict[str, tuple[str, Callable[[Any, _Field], bool]]] = {
     ),
     "bool": ("true or false", lambda value, _field: isinstance(value, bool)),
     "object": ("an object", lambda value, _field: isinstance(value, dict)),
-    "time": ("an ISO 8601 time with its zone", lambda value, _field: _time(value) is not None),
+    "time": (
+        "an ISO 8601 time with its zone, from 1970 to 2199",
+        lambda value, _field: _time(value) is not None,
+    ),
 }
 
 
@@ -705,6 +917,10 @@ def _time(value: Any) -> datetime | None:
         return None
     try:
         moment = datetime.fromisoformat(value)
-    except ValueError:
+        if moment.tzinfo is None:
+            return None
+        # 0001-01-01T00:30:00+01:00 is a time before the first year: no datetime holds it.
+        moment = moment.astimezone(UTC)
+    except (ValueError, OverflowError):
         return None
-    return moment.astimezone(UTC) if moment.tzinfo is not None else None
+    return moment if _EARLIEST <= moment < _LATEST else None

@@ -523,6 +523,124 @@ def test_import_refuses_a_malformed_document_with_a_plain_message_and_writes_not
     assert nothing_in(empty_app)
 
 
+def open_game(d: dict[str, Any]) -> dict[str, Any]:
+    game: dict[str, Any] = long_session(d)["games"][2]
+    return game
+
+
+# What the import let in before it checked contents, and what each broke: reads (500 or 422),
+# pages, or the game, in which nothing could be recorded any more.
+CRAFTED: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
+    "an audit line with an empty before": (
+        lambda d: open_game(d)["audit_lines"][0].update(before={}),
+        r"games\[2\]\.audit_lines\[0\]\.before: the entry has no 'cards', 'id'",
+    ),
+    "an audit line naming its player by a text": (
+        lambda d: open_game(d)["audit_lines"][0]["before"].update(player="abc"),
+        r"audit_lines\[0\]\.before: player: 'abc' is not a whole number",
+    ),
+    "a first dealer in seat 99 of a session without games": (
+        lambda d: d["sessions"][2].update(first_dealer_seat=99),
+        r"sessions\[2\]\.first_dealer_seat: 99 is not a seat of the first game \(0 to 1\)",
+    ),
+    "a time in the year 9999": (
+        lambda d: long_session(d).update(created_at="9999-12-31T23:59:59+00:00"),
+        r"sessions\[0\]\.created_at: .* is not an ISO 8601 time with its zone, from 1970",
+    ),
+    "a time before the first year": (
+        lambda d: open_entries(d)[0].update(created_at="0001-01-01T00:30:00+01:00"),
+        r"games\[2\]\.entries\[0\]\.created_at",
+    ),
+    "an illegal meld": (
+        lambda d: open_entries(d)[1]["cards"][0].update(code="2♣"),
+        r"games\[2\]\.entries\[1\]: the rules of Treppenrommé refuse this entry here: ",
+    ),
+    "a copy beyond the packs": (
+        lambda d: open_entries(d)[0]["cards"][0].update(copy=1),
+        r"entries\[0\]\.cards\[0\]\.copy: the packs of Treppenrommé hold no copy 1 of J♦",
+    ),
+    "a joker in Treppenrommé": (
+        lambda d: open_entries(d)[4]["cards"][0].update(code="JKR"),
+        r"entries\[4\]\.cards\[0\]\.copy: the packs of Treppenrommé hold no copy 0 of JKR",
+    ),
+    "an entry without cards": (
+        lambda d: open_entries(d)[4].update(cards=[]),
+        r"games\[2\]\.entries\[4\]: the rules of Treppenrommé refuse this entry here: ",
+    ),
+    "a name with a direction override": (
+        lambda d: long_session(d)["players"][0].update(name="\u202eAnn"),
+        r"sessions\[0\]\.players\[0\]\.name: ",
+    ),
+    "a public id that cannot be reached": (
+        lambda d: long_session(d).update(public_id="a/b"),
+        r"sessions\[0\]\.public_id: 'a/b' is not an id the app makes",
+    ),
+}
+
+
+@pytest.mark.parametrize("crafted", CRAFTED)
+def test_import_refuses_contents_the_app_would_never_have_written(
+    empty_app: Flask, document: dict[str, Any], crafted: str
+) -> None:
+    change, message = CRAFTED[crafted]
+    change(document)
+    with empty_app.app_context(), pytest.raises(MalformedDocumentError, match=message):
+        import_sessions(document)
+    assert nothing_in(empty_app)
+
+
+def test_the_import_command_refuses_deep_nesting_odd_times_and_seats_in_one_line(
+    app: Flask, empty_database_url: str, tmp_path: Path
+) -> None:
+    with app.app_context():
+        build_tables()
+        document = export_sessions()
+    nested = copy.deepcopy(document)
+    nested["sessions"][0]["house_rules"] = json.loads('{"end": ' * 900 + "{}" + "}" * 900)
+    odd_time = copy.deepcopy(document)
+    odd_time["sessions"][0]["created_at"] = "0001-01-01T00:30:00+01:00"
+    seat_99 = copy.deepcopy(document)
+    seat_99["sessions"][2]["first_dealer_seat"] = 99
+    files = {
+        "deep.json": (("[" * 100_000 + "]" * 100_000).encode(), "nests"),
+        "nested.json": (json.dumps(nested).encode(), "sessions[0].variant: "),
+        "odd-time.json": (json.dumps(odd_time).encode(), "sessions[0].created_at: "),
+        "seat-99.json": (json.dumps(seat_99).encode(), "sessions[2].first_dealer_seat: 99 "),
+    }
+    for name, (content, reason) in files.items():
+        (tmp_path / name).write_bytes(content)
+        refused = scorekeeper(empty_database_url, tmp_path, "import", str(tmp_path / name))
+        said = refused.stderr.decode()
+        assert refused.returncode == 1, said
+        assert "Traceback" not in said, said
+        # Besides the migrations' log lines (a new database), one line says why.
+        (line,) = [line for line in said.splitlines() if not line.startswith("INFO  [alembic")]
+        assert line.startswith("scorekeeper import: ") and reason in line, said
+    assert json.loads(scorekeeper(empty_database_url, tmp_path, "export").stdout)["sessions"] == []
+
+
+def test_whatever_fails_unforeseen_in_an_import_is_said_in_one_line_without_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scorekeeper import cli, transfer
+
+    def broken(document: object) -> int:
+        raise KeyError("a check nobody foresaw")
+
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'new.sqlite3'}")
+    monkeypatch.setenv("SECRET_KEY", "cli-test")
+    monkeypatch.setattr(transfer, "import_sessions", broken)
+    file = tmp_path / "empty.json"
+    file.write_text('{"format": "treppenromme-scorekeeper", "version": 6}', encoding="utf-8")
+    assert cli.main(["import", str(file)]) == 1
+    said = capsys.readouterr().err.splitlines()
+    # Besides the migrations' log lines (a new database), one line says why.
+    assert [line for line in said if not line.startswith("INFO  [alembic")] == [
+        "scorekeeper import: the document could not be imported (KeyError: 'a check nobody "
+        "foresaw'); nothing was imported."
+    ]
+
+
 @BOTH
 @pytest.mark.parametrize(
     "change",
@@ -538,7 +656,8 @@ def test_a_document_the_database_refuses_writes_nothing_at_all(
     empty_app: Flask, document: dict[str, Any], change: Callable[[dict[str, Any]], object]
 ) -> None:
     change(document)
-    with empty_app.app_context(), pytest.raises(MalformedDocumentError, match="does not fit"):
+    # The database would refuse each; the import's own checks now refuse them before it.
+    with empty_app.app_context(), pytest.raises(MalformedDocumentError):
         import_sessions(document)
     assert nothing_in(empty_app)
     with empty_app.app_context():

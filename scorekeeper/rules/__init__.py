@@ -86,6 +86,7 @@ from scorekeeper.rules.settlement import (
 from scorekeeper.rules.table import (
     Table,
     TableEntry,
+    copy_in_packs,
     first_entry_changed,
     melds_as_they_lay,
     refuse_copies_beside,
@@ -162,6 +163,7 @@ __all__ = [
     "check_target",
     "classify",
     "classify_pieces",
+    "copy_in_packs",
     "find_variant",
     "first_broken_turn",
     "first_entry_changed",

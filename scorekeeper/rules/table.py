@@ -195,6 +195,24 @@ def refuse_copies_beside(
     table._refuse_copies([piece for piece in cards if isinstance(piece, Card)])
 
 
+def copy_in_packs(piece: Piece, copy: int, variant: Variant = TREPPENROMME) -> bool:
+    """Tell whether the rule system's packs hold this copy of a card or joker (G8).
+
+    Copies are counted from 0: a card lies in as many copies as there are packs, a joker in
+    as many as the packs have jokers.
+
+    >>> from scorekeeper.rules.cards import Card, Joker
+    >>> from scorekeeper.rules.variants.german_rummy import GermanRummy
+    >>> seven = Card.from_code("7♥")
+    >>> copy_in_packs(seven, 1), copy_in_packs(seven, 1, GermanRummy())
+    (False, True)
+    >>> copy_in_packs(Joker(), 0), copy_in_packs(Joker(), 5, GermanRummy())
+    (False, True)
+    """
+    held = variant.jokers if isinstance(piece, Joker) else variant.packs
+    return 0 <= copy < held
+
+
 # Rebuilding a game's table at every entry values the same melds again and again; both are
 # pure, so the recent answers are kept (refusals are raised afresh each time).
 @lru_cache(maxsize=4096)

@@ -11,7 +11,7 @@ from scorekeeper.services.access import (
     replace_keys,
     sessions_opened_by,
 )
-from scorekeeper.services.audit import audit_text, session_audit, with_audit
+from scorekeeper.services.audit import audit_text, line_problem, session_audit, with_audit
 from scorekeeper.services.endings import (
     Finish,
     abandon_game,
@@ -149,6 +149,7 @@ __all__ = [
     "hand_groupings",
     "history_page",
     "history_points",
+    "line_problem",
     "melds_as_they_lay",
     "merge_names",
     "next_dealer",

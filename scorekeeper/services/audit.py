@@ -223,6 +223,118 @@ def _row(row: Sequence[Any]) -> AuditRow:
     )
 
 
+# --- the shape of a line, for lines that come from elsewhere (an import) ---------------------
+
+
+def line_problem(action: str, before: object, after: object) -> str | None:
+    """Say what keeps a line from being read and said in words, or None when nothing does.
+
+    A line's ``before`` and ``after`` are written by ``write_line`` alone; a line brought in
+    by an import is held to the same shape: an entry as ``entry_as_it_stood`` gives it (a
+    correction's ``after`` too), or for a reopen a result as ``result_taken_back`` gives it.
+    """
+    if action == "reopened":
+        if after is not None:
+            return "after: a reopen has no after (null)"
+        return _result_problem(before)
+    if action != "corrected" and after is not None:
+        return f"after: a line of {action} has no after (null)"
+    problem = _entry_problem(before)
+    if problem is not None:
+        return f"before: {problem}"
+    if action == "corrected":
+        problem = _entry_problem(after)
+        if problem is not None:
+            return f"after: {problem}"
+    return None
+
+
+_ENTRY_KEYS = {"id", "type", "player", "meld", "cards", "value", "melds", "meld_cards", "onto"}
+_RESULT_KEYS = {"status", "winner", "romme", "hands", "hand_points", "factors", "settlement"}
+
+
+def _entry_problem(stood: object) -> str | None:
+    if not isinstance(stood, dict):
+        return "not an entry (an object)"
+    missing = sorted({"id", "type", "player", "cards", "value"} - stood.keys())
+    if missing:
+        return f"the entry has no {', '.join(map(repr, missing))}"
+    unknown = sorted(stood.keys() - _ENTRY_KEYS)
+    if unknown:
+        return f"the entry has unknown {', '.join(map(repr, unknown))}"
+    if stood["type"] not in ("meld", "layoff", "swap"):
+        return f"type: {stood['type']!r} is not 'meld', 'layoff' or 'swap'"
+    for key in ("id", "player", "value"):
+        if not _whole(stood[key]):
+            return f"{key}: {stood[key]!r} is not a whole number"
+    if "meld" in stood and stood["meld"] is not None and not _whole(stood["meld"]):
+        return f"meld: {stood['meld']!r} is not a whole number"
+    if "melds" in stood and not (
+        isinstance(stood["melds"], list) and all(map(_whole, stood["melds"]))
+    ):
+        return "melds: not a list of whole numbers"
+    lists = [("cards", stood["cards"]), ("onto", stood.get("onto", []))]
+    melds = stood.get("meld_cards", [])
+    if not isinstance(melds, list):
+        return "meld_cards: not a list"
+    lists += [(f"meld_cards[{index}]", meld) for index, meld in enumerate(melds)]
+    for key, codes in lists:
+        problem = _codes_problem(codes)
+        if problem is not None:
+            return f"{key}: {problem}"
+    return None
+
+
+def _result_problem(result: object) -> str | None:
+    if not isinstance(result, dict):
+        return "before: not a result (an object)"
+    missing = sorted((_RESULT_KEYS | {"points"}) - result.keys())
+    if missing:
+        return f"before: the result has no {', '.join(map(repr, missing))}"
+    unknown = sorted(result.keys() - _RESULT_KEYS - {"points"})
+    if unknown:
+        return f"before: the result has unknown {', '.join(map(repr, unknown))}"
+    if not isinstance(result["status"], str):
+        return f"before.status: {result['status']!r} is not a text"
+    if result["winner"] is not None and not _whole(result["winner"]):
+        return f"before.winner: {result['winner']!r} is not a player's id"
+    if result["romme"] is not None and not isinstance(result["romme"], bool):
+        return f"before.romme: {result['romme']!r} is not true, false or null"
+    for key in ("hands", "hand_points", "factors", "settlement", "points"):
+        by_player = result[key]
+        if not isinstance(by_player, dict) or not all(map(_player_key, by_player)):
+            return f"before.{key}: not an object keyed by players' ids"
+        for player, value in by_player.items():
+            problem = _codes_problem(value) if key == "hands" else None
+            if key != "hands" and not _whole(value):
+                problem = f"{value!r} is not a whole number"
+            if problem is not None:
+                return f"before.{key}.{player}: {problem}"
+    return None
+
+
+def _codes_problem(codes: object) -> str | None:
+    if not isinstance(codes, list):
+        return "not a list of cards"
+    for code in codes:
+        try:
+            if isinstance(code, str):
+                _piece(code)
+                continue
+        except rules.RulesError:
+            pass
+        return f"{code!r} is not a card"
+    return None
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _player_key(key: str) -> bool:
+    return key.isascii() and key.isdigit()
+
+
 # --- in words ----------------------------------------------------------------------------------
 
 
