@@ -1172,7 +1172,7 @@ def test_the_standing_shows_the_best_total_first_with_the_seat_breaking_a_tie(
     book(client, table, finish_data(table, "Dan", {"Ann": "2c", "Bob": "2d", "Cid": "5s"}))
     page = client.get(f"/sessions/{table.session}").get_data(as_text=True)
     standing = page[page.index('<table class="standing">') : page.index("</table>")]
-    rows = re.findall(r"<bdi>(\w+)</bdi>.*?<td class=\"num\">(-?\d+)</td>", standing, re.S)
+    rows = re.findall(r"<bdi[^>]*>(\w+)</bdi>.*?<td class=\"num\">(-?\d+)</td>", standing, re.S)
     totals = [int(total) for _name, total in rows]
     assert totals == sorted(totals, reverse=True)
     assert [name for name, _total in rows][:2] == ["Dan", "Cid"]
