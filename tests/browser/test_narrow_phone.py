@@ -136,3 +136,39 @@ def test_long_names_break_between_words_only_and_no_page_scrolls_sideways(
             phone.page.evaluate(WORDS_CUT, [phone.page.locator("main").element_handle(), NAMES])
             == []
         )
+
+
+SHARE = {
+    "en": ("Other phones: links to this session", "To record on another phone"),
+    "de": ("Andere Handys: Links zu dieser Partie", "Zum Eintragen auf einem anderen Handy"),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_first_code_shown_to_a_friend_is_the_view_link_and_the_edit_link_one_tap_further(
+    new_phone: Callable[..., Phone], language: str
+) -> None:
+    links, to_record = SHARE[language]
+    phone = new_phone(language, viewport=NARROW)
+    start(phone, "Ann", "Bob")
+    page = phone.page
+    page.get_by_text(links).tap()
+
+    shown = page.locator("details.share a.share-link:visible")
+    expect(shown).to_have_count(1)
+    view = shown.get_attribute("href")
+    assert view is not None
+    codes = page.locator("details.share svg.qr:visible")
+    expect(codes).to_have_count(1)
+    fits(phone)
+
+    page.get_by_text(to_record).tap()
+
+    expect(shown).to_have_count(2)
+    expect(codes).to_have_count(2)
+    assert shown.first.get_attribute("href") == view
+    edit = shown.last.get_attribute("href")
+    assert edit is not None and edit != view
+    # Above the edit link's code: the view link's code lies first on the screen.
+    assert codes.first.bounding_box()["y"] < codes.last.bounding_box()["y"]  # type: ignore[index]
+    fits(phone)
