@@ -154,10 +154,10 @@ def test_the_statistics_of_a_seeded_group_are_what_the_table_counts_by_hand() ->
     assert cid_best is not None
     assert (cid_best.value, cid_best.game) == (49, 2)
 
-    # The latest sessions first, each with its winner and totals.
+    # The latest sessions first, each with its winner and totals, the best total first.
     assert [(result.winner, result.totals) for result in treppen.last_results] == [
-        ("anna", (("anna", 58), ("Bob", 0), ("Dora", 27))),
-        ("Cid", (("Anna", 75), ("Bob", 26), ("Cid", 111))),
+        ("anna", (("anna", 58), ("Dora", 27), ("Bob", 0))),
+        ("Cid", (("Cid", 111), ("Anna", 75), ("Bob", 26))),
     ]
 
     # German Rummy: minus points, and the best meld is the one of the most cards.

@@ -454,8 +454,21 @@ OPENAPI: dict[str, Any] = {
                 "description": "UTF-8, comma-separated: a header row (Game, Dealer, Status, "
                 "Winner, Rommé, then the players' names), a row per game with each player's "
                 "points in it (empty for a player who sat it out), and a Total row. Names "
-                "that a spreadsheet would take for a formula start with an apostrophe.",
-                "parameters": [_LANG],
+                "that a spreadsheet would take for a formula start with an apostrophe. "
+                "With spreadsheet=1, as the page's download writes it for a spreadsheet in "
+                "the language: a UTF-8 byte order mark first, and semicolons between the "
+                "cells in German (lang=de).",
+                "parameters": [
+                    _LANG,
+                    {
+                        "name": "spreadsheet",
+                        "in": "query",
+                        "required": False,
+                        "description": "1 (or true): a byte order mark, and semicolons in "
+                        "German; anything else: UTF-8 without a byte order mark, commas.",
+                        "schema": {"type": "string"},
+                    },
+                ],
                 "responses": {
                     "200": {
                         "description": "The CSV file.",

@@ -710,9 +710,15 @@ def get_sheet(session_id: str) -> Response:
 
 @bp.get("/sessions/<session_id>/sheet.csv")
 def get_sheet_csv(session_id: str) -> Response:
-    """Return the score sheet as CSV, its header row in English or (``?lang=de``) German."""
+    """Return the score sheet as CSV, its header row in English or (``?lang=de``) German.
+
+    ``?spreadsheet=1`` writes it as the page's download does, for a spreadsheet in that
+    language: a byte order mark, and ``;`` between the cells in German.
+    """
     sheet = services.read_sheet(services.get_session(_session_id()))
-    answer = Response(services.sheet_csv(sheet, _language()), mimetype="text/csv")
+    spreadsheet = request.args.get("spreadsheet", "") in ("1", "true")
+    text = services.sheet_csv(sheet, _language(), spreadsheet=spreadsheet)
+    answer = Response(text, mimetype="text/csv")
     day = sheet.created_at.date().isoformat()
     answer.headers.set("Content-Disposition", "attachment", filename=f"{sheet.variant}-{day}.csv")
     return answer

@@ -357,6 +357,10 @@ MESSAGES: dict[str, Wording] = {
     "sheet.payments": wording("payments won"),
     "sheet.end_target": wording("Target: %(number)s"),
     "sheet.end_limit": wording("Limit: %(number)s"),
+    # The heading of each player's distance to the end: the points still to make to a target,
+    # the points still to lose to a limit (German: "Bis -500", not "Fehlen", "missing").
+    "sheet.to_target": wording("To go"),
+    "sheet.to_limit": wording("To %(number)s"),
     # The number of games chooses the plural: "1 game, 0 left" and "5 games, 1 left" read right.
     "sheet.end_games": plural_wording(
         "%(count)s game, %(left)s left", "%(count)s games, %(left)s left"

@@ -12,6 +12,8 @@ import io
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from babel.numbers import get_decimal_symbol
+
 from scorekeeper import rules
 from scorekeeper.models import GameSession
 from scorekeeper.services.reads import SessionScores, session_scores
@@ -169,11 +171,17 @@ def read_sheet(session: GameSession, scores: SessionScores | None = None) -> She
     )
 
 
-def sheet_csv(sheet: Sheet, language: str = "en") -> str:
+# The byte order mark that tells a spreadsheet a CSV file is in UTF-8.
+BOM = "\ufeff"
+
+
+def sheet_csv(sheet: Sheet, language: str = "en", *, spreadsheet: bool = False) -> str:
     """Return the sheet as CSV: a header row in the language, a row per game, a total row.
 
     A row holds the game's number, dealer, status, winner and Rommé, then each player's
-    points in that game (empty for a player who sat it out).
+    points in that game (empty for a player who sat it out). Comma-separated; for a
+    ``spreadsheet`` in the language, with a byte order mark that says UTF-8 and the
+    separator such a spreadsheet reads (``;`` where the decimal mark is a comma: German).
     """
     names = sheet.names
 
@@ -181,7 +189,11 @@ def sheet_csv(sheet: Sheet, language: str = "en") -> str:
         return WORDS[key].render(language)
 
     output = io.StringIO()
-    writer = csv.writer(output)
+    separator = ","
+    if spreadsheet:
+        output.write(BOM)
+        separator = ";" if get_decimal_symbol(language) == "," else ","
+    writer = csv.writer(output, delimiter=separator)
     header = ["game", "dealer", "status", "winner", "romme"]
     writer.writerow([word(key) for key in header] + [_cell(name) for _id, name in sheet.players])
     for row in sheet.rows:

@@ -5,15 +5,17 @@ from __future__ import annotations
 import functools
 import heapq
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Generic, Protocol, TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from flask import current_app, get_template_attribute
 from flask_babel import (
+    format_date,
     format_datetime,
     get_locale,
     gettext,
@@ -115,6 +117,29 @@ def _suited(escaped: str, lang: str) -> str:
         return f'<span class="card {color}">{label}</span>'
 
     return _CARD.sub(card, escaped)
+
+
+def file_name(title: str, day: datetime) -> str:
+    """Return a download's name without its ending, in the page's language: ``rommé-26.11.2026``.
+
+    The title and the day as the language writes it, spaces and commas made hyphens.
+    """
+    said = f"{title} {format_date(day, 'medium')}".lower()
+    return re.sub(r"[\s,/\\:;\"']+", "-", said).strip("-")
+
+
+def attachment(name: str) -> str:
+    """Return a Content-Disposition header saving a file under a name in any writing.
+
+    RFC 6266 with RFC 5987's ``filename*`` for the name itself, and an ASCII ``filename`` for
+    the clients that read only that.
+
+    >>> print(attachment("rommé-26.11.2026.csv"))
+    attachment; filename="romme-26.11.2026.csv"; filename*=UTF-8''romm%C3%A9-26.11.2026.csv
+    """
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    plain = re.sub(r"[^A-Za-z0-9._-]+", "-", plain) or "download"
+    return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(name, safe='')}"
 
 
 def bdi(name: object) -> Markup:

@@ -1276,10 +1276,19 @@ _NO_CHART = '<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 
 
 @bp.get("/sessions/<public_id>/sheet.csv")
 def sheet_csv(public_id: str) -> BaseResponse:
-    """Download the sheet as CSV, its header row in the page's language."""
-    session = _session()
-    text = services.sheet_csv(services.read_sheet(session), helpers.language())
-    return _download(text, "text/csv", f"{_file_name(session)}.csv")
+    """Download the sheet as CSV for a spreadsheet in the page's language, named in it too.
+
+    A byte order mark tells a spreadsheet the file is UTF-8; the separator is the one a
+    spreadsheet of the language reads (``;`` where the decimal mark is a comma).
+    """
+    sheet = services.read_sheet(_session())
+    text = services.sheet_csv(sheet, helpers.language(), spreadsheet=True)
+    answer = BaseResponse(text, mimetype="text/csv")
+    title = sheet.rule_system.label(helpers.language())
+    answer.headers["Content-Disposition"] = helpers.attachment(
+        f"{helpers.file_name(title, sheet.created_at)}.csv"
+    )
+    return answer
 
 
 @bp.get("/sessions/<public_id>/export.json")

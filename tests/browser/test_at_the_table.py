@@ -240,6 +240,6 @@ def test_no_page_scrolls_sideways_on_a_360_pixel_screen(new_phone: Callable[...,
     expect(page.locator("form.rename")).to_have_count(4)
     # The links for the other phones, with their QR codes, fit too.
     page.goto(session_page)
-    page.locator("details.share summary").tap()
+    page.locator("details.share > summary").tap()
     expect(page.locator("details.share svg.qr")).to_have_count(2)
     fits()

@@ -58,7 +58,7 @@ def test_a_group_of_every_rule_system_fits_a_360_pixel_screen(
     expect(page.locator("table.statistics")).to_have_count(3)
     expect(page.locator("table.statistics").first).to_contain_text("Annemarie")
     no_sideways_scrolling(page)
-    page.locator(".share summary").tap()
+    page.locator(".share > summary").tap()
     expect(page.locator("svg.qr")).to_have_count(2)
     no_sideways_scrolling(page)
     phone.shot("13-group-360", full_page=True)

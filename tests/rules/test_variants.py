@@ -120,3 +120,32 @@ def test_treppenromme_switches_are_as_the_rules_say():
     assert variant.first_meld_minimum == 0
     assert variant.house_rules == {"end": {"target": 500}, "romme_doubling": "winner"}
     assert variant.romme_factor == 2
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_every_rule_system_shows_its_standing_best_total_first_then_by_seat(name):
+    variant = find_variant(name)
+    totals = {"Ann": -7, "Bob": 12, "Cid": 12, "Dan": 0}
+
+    assert variant.standing_order(["Ann", "Bob", "Cid", "Dan"], totals) == [
+        "Bob",
+        "Cid",
+        "Dan",
+        "Ann",
+    ]
+    assert variant.standing_order(["Cid", "Dan", "Ann", "Bob"], totals)[:2] == ["Cid", "Bob"]
+
+
+@pytest.mark.parametrize(
+    ("name", "end", "english", "german"),
+    [
+        ("treppenromme", {"target": 500}, "To go", "Fehlen"),
+        ("boathouse_rum", {"games": 5}, "To go", "Fehlen"),
+        ("german_rummy", {"limit": -500}, "To -500", "Bis -500"),
+        ("german_rummy", {"limit": -300}, "To -300", "Bis -300"),
+    ],
+)
+def test_a_rule_system_says_what_the_distance_to_its_end_is(name, end, english, german):
+    message = find_variant(name, {"end": end}).to_go_message()
+
+    assert (message.render("en"), message.render("de")) == (english, german)

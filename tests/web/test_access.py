@@ -290,6 +290,13 @@ def test_the_view_link_and_its_code_come_first_and_the_edit_link_one_tap_further
     # The edit link lies in a closed <details> of its own, after the view link's code.
     assert share.index('<details class="share-edit">') < share.index(f"<summary>{record}</summary>")
     assert offered["view"] not in share[share.index('<details class="share-edit">') :]
+    # The first link a friend gets watches only.
+    first = re.search(r'<a class="share-link" href="([^"]+)"', share)
+    assert first is not None
+    friend = app.test_client()
+    friend.set_cookie("language", "en")
+    opened = friend.get(first.group(1).replace("&amp;", "&"), follow_redirects=True)
+    assert "You are watching" in opened.get_data(as_text=True)
 
 
 def test_the_view_link_shows_the_scores_and_no_way_to_change_them(app: Flask) -> None:

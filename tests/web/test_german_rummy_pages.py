@@ -313,7 +313,7 @@ def test_the_standing_is_in_minus_points_with_the_fewest_at_the_top(
     book(client, table, finish_data(table, "Ann", {"Bob": "as jkr", "Cid": "7h", "Dan": "2c"}))
     client.get(f"/language/{language}")
     page = session_page(client, table)
-    to_go = "Fehlen" if language == "de" else "To go"
+    to_go = "Bis -500" if language == "de" else "To -500"
     assert to_go in page
     # Bob deals the next game: the tag stands between his name and his total.
     assert re.search(r"Ann 0 500 Dan -2 498 Cid -7 493 Bob \w+ -41 459", page)
@@ -356,3 +356,21 @@ def test_a_layoff_after_a_joker_swap_shows_its_meld_as_it_lay_without_the_joker(
 def history_page(client: FlaskClient, table: Table) -> str:
     """Return the words of the session's history page."""
     return text(client.get(f"/sessions/{table.session}/history").get_data(as_text=True))
+
+
+@pytest.mark.parametrize(
+    ("language", "app_name", "to_go"),
+    [("en", "Rummy scorekeeper", "To -500"), ("de", "Rommé-Schreiber", "Bis -500")],
+)
+def test_the_header_names_the_app_and_the_distance_is_said_to_the_limit(
+    client: FlaskClient, language: str, app_name: str, to_go: str
+):
+    table = start(client)
+    client.get(f"/language/{language}")
+    html = client.get(f"/sessions/{table.session}").get_data(as_text=True)
+    assert f'<a class="brand" href="/">{app_name}</a>' in html
+    assert f"· {app_name}</title>" in html
+    assert "Treppenrommé" not in html
+    assert f'<th scope="col" class="num">{to_go}</th>' in html
+    page = text(html)
+    assert "Fehlen" not in page and "To go" not in page

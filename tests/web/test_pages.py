@@ -1161,3 +1161,21 @@ def test_only_the_last_game_can_be_reopened_and_only_by_the_edit_key(
     assert "Game 2 was played after it" in text(refused.get_data(as_text=True))
     assert app.test_client().post(f"/games/{table.game}/reopen").status_code == 404
     assert totals(app, table.session_pk) == {"Ann": 41, "Bob": 21, "Cid": 0}
+
+
+def test_the_standing_shows_the_best_total_first_with_the_seat_breaking_a_tie(
+    client: FlaskClient,
+) -> None:
+    table = start(client, ("Ann", "Bob", "Cid", "Dan"))
+    meld(client, table, "Cid", "qc kc ac")
+    meld(client, table, "Dan", "7h 8h 9h")
+    book(client, table, finish_data(table, "Dan", {"Ann": "2c", "Bob": "2d", "Cid": "5s"}))
+    page = client.get(f"/sessions/{table.session}").get_data(as_text=True)
+    standing = page[page.index('<table class="standing">') : page.index("</table>")]
+    rows = re.findall(r"<bdi[^>]*>(\w+)</bdi>.*?<td class=\"num\">(-?\d+)</td>", standing, re.S)
+    totals = [int(total) for _name, total in rows]
+    assert totals == sorted(totals, reverse=True)
+    assert [name for name, _total in rows][:2] == ["Dan", "Cid"]
+    # Ann and Bob paid the same: the seat decides.
+    assert [name for name, _total in rows][2:] == ["Ann", "Bob"]
+    assert totals[2] == totals[3]

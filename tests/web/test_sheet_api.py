@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import itertools
@@ -151,6 +152,26 @@ def test_the_csv_is_games_by_players_in_utf_8_with_the_headers_in_the_language_a
         == [WORDS[key].render("de") for key in ("game", "dealer", "status", "winner", "romme")]
         + names
     )
+
+
+@pytest.mark.parametrize(("language", "separator"), [("en", ","), ("de", ";")])
+def test_the_csv_for_a_spreadsheet_has_a_byte_order_mark_and_the_languages_separator(
+    client: FlaskClient, language: str, separator: str
+) -> None:
+    session = play(client, "german_rummy", games=2)
+    address = f"{API}/sessions/{session['id']}/sheet.csv?lang={language}"
+    plain = client.get(address).get_data()
+    assert not plain.startswith(codecs.BOM_UTF8)
+    assert next(csv.reader(io.StringIO(plain.decode("utf-8"))))[0] == WORDS["game"].render(language)
+    answer = client.get(f"{address}&spreadsheet=1")
+    assert answer.status_code == 200
+    data = answer.get_data()
+    assert data.startswith(codecs.BOM_UTF8)
+    rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig")), delimiter=separator))
+    names = [player["name"] for player in session["players"]]
+    assert rows[0][5:] == names
+    totals = [session["totals"][str(player["id"])] for player in session["players"]]
+    assert [int(cell) for cell in rows[-1][5:]] == totals
 
 
 def test_the_export_is_the_document_scorekeeper_import_reads_with_this_session_alone(

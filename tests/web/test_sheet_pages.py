@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
 import re
 import xml.etree.ElementTree as ET
+from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 import sqlalchemy as sa
@@ -225,17 +228,35 @@ def test_while_a_game_is_open_the_chart_stays_and_the_sharing_waits(
     assert f'href="/sessions/{sid}/sheet"' in html
 
 
-@pytest.mark.parametrize("language", ["en", "de"])
-def test_the_csv_download_has_the_pages_language_in_its_header(
-    client: FlaskClient, language: str
+@pytest.mark.parametrize(
+    ("language", "separator", "name"),
+    [
+        ("en", ",", "german-rummy-nov-26-2026.csv"),
+        ("de", ";", "rommé-26.11.2026.csv"),
+    ],
+)
+def test_the_csv_download_is_for_a_spreadsheet_in_the_pages_language(
+    app: Flask, client: FlaskClient, language: str, separator: str, name: str
 ) -> None:
     session = play(client, "german_rummy", games=3)
     sid = opened(client, session)
+    with app.app_context():
+        started = db.session.scalars(sa.select(GameSession).filter_by(public_id=sid)).one()
+        started.created_at = datetime(2026, 11, 26, 19, 30, tzinfo=UTC)
+        db.session.commit()
     client.set_cookie(LANGUAGE_COOKIE, language)
     answer = client.get(f"/sessions/{sid}/sheet.csv")
     assert answer.mimetype == "text/csv"
-    assert answer.headers["Content-Disposition"].startswith("attachment; filename=german_rummy-")
-    rows = list(csv.reader(io.StringIO(answer.get_data().decode("utf-8"))))
+    data = answer.get_data()
+    assert data.startswith(codecs.BOM_UTF8)
+    # The name in the page's language (RFC 5987), with an ASCII name beside it.
+    disposition = answer.headers["Content-Disposition"]
+    assert disposition.isascii()
+    assert disposition.startswith('attachment; filename="')
+    assert disposition.endswith(f"; filename*=UTF-8''{quote(name)}")
+    plain = disposition.split('filename="', 1)[1].split('"', 1)[0]
+    assert plain == name.replace("é", "e")
+    rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig")), delimiter=separator))
     keys = ("game", "dealer", "status", "winner", "romme")
     names = [player["name"] for player in session["players"]]
     assert rows[0] == [WORDS[key].render(language) for key in keys] + names

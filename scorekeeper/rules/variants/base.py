@@ -645,8 +645,16 @@ class Variant:
     # --- the session -------------------------------------------------------------------------
 
     def standing_order(self, seating: Sequence[P], totals: Mapping[P, int]) -> list[P]:
-        """Return the players in the order a standing shows them: here in seating order."""
-        return list(seating)
+        """Return the players in the order a standing shows them: the best total first.
+
+        Every rule system's best total is its highest (German Rummy: the fewest minus points);
+        players with the same total keep their seating order.
+
+        >>> from scorekeeper.rules.variants import find_variant
+        >>> find_variant().standing_order(["Ann", "Bob", "Cid"], {"Ann": 56, "Bob": 70, "Cid": 56})
+        ['Bob', 'Ann', 'Cid']
+        """
+        return sorted(seating, key=lambda player: -totals[player])
 
     def standing(
         self, totals: Mapping[P, int], games_ended: int, *, game_in_progress: bool = False
@@ -695,6 +703,20 @@ class Variant:
     def points_name(self, language: str = "en") -> str:
         """Return what a game's numbers are called, e.g. ``points``, in a language."""
         return Message("sheet.points").render(language)
+
+    def to_go_message(self) -> Message:
+        """Say what a player's distance to the session's end is: to the target, or the limit.
+
+        >>> from scorekeeper.rules.variants import find_variant
+        >>> find_variant().to_go_message().render("de")
+        'Fehlen'
+        >>> find_variant("german_rummy").to_go_message().render("de")
+        'Bis -500'
+        """
+        ((kind, number),) = self.house_rules["end"].items()
+        if kind == "limit":
+            return Message("sheet.to_limit", {"number": number})
+        return Message("sheet.to_target")
 
     def end_message(self, games_ended: int) -> Message:
         """Say how the session ends, for the foot of the score sheet: target, limit or games.

@@ -201,14 +201,6 @@ class GermanRummy(Variant):
 
     # --- the session -------------------------------------------------------------------------
 
-    def standing_order(self, seating: Sequence[P], totals: Mapping[P, int]) -> list[P]:
-        """Return the players with the fewest minus points first: the last is nearest the limit.
-
-        >>> GermanRummy().standing_order(["Ann", "Bob", "Cid"], {"Ann": -56, "Bob": 0, "Cid": -7})
-        ['Bob', 'Cid', 'Ann']
-        """
-        return sorted(seating, key=lambda player: -totals[player])
-
     def _over(self, kind: str, number: int, totals: Mapping[P, int], games_ended: int) -> bool:
         """Tell whether the session's end is reached: a total at or below the limit (G7)."""
         if kind == "limit":
