@@ -24,6 +24,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from wtforms import SelectChoice
 
 from scorekeeper import rules, services, transfer
+from scorekeeper.api import serialize
 from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE, LANGUAGES
 from scorekeeper.keys import Access, SessionKeys
@@ -533,6 +534,46 @@ def _record_entry(
     flash(said, "success")
     # The page opens where the next entry starts: the player chips, then the picker.
     return _to_session(anchor="entry")
+
+
+@bp.post("/games/<int:game_id>/check")
+def check_entry(game_id: int) -> BaseResponse | tuple[BaseResponse, int]:
+    """Check the entry begun on the game page against the table, as recording it would.
+
+    The live check of picker.js: JSON in (``player``, ``cards`` or ``melds``, ``onto``,
+    ``new_meld``), the API's answer out (``serialize.game_check``), in the page's language.
+    """
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        abort(400)
+    fields: dict[str, Any] = {}
+    onto = body.get("onto") or None
+    melds = [text for text in body.get("melds") or [] if isinstance(text, str) and text.strip()]
+    cards = body["cards"] if isinstance(body.get("cards"), str) else ""
+    if onto is None:
+        fields["melds"] = [*melds, cards] if cards.strip() else melds
+    else:
+        fields.update(onto=_whole(onto), cards=cards)
+        if isinstance(body.get("new_meld"), str):
+            fields["new_meld"] = body["new_meld"]
+    player = _whole(body["player"]) if body.get("player") else None
+    lang = str(get_locale())
+    try:
+        return jsonify(serialize.game_check(game_id, player, fields, lang))
+    except REFUSED as error:
+        db.session.rollback()
+        return jsonify(valid=False, error=helpers.rules_message(error)), 422
+    finally:
+        db.session.rollback()
+
+
+def _whole(value: object) -> int:
+    """Return a whole number sent as JSON (a number or digits), or answer 400."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.isdigit() and len(value) < 12:
+        return int(value)
+    abort(400)
 
 
 @bp.post("/games/<int:game_id>/undo")
