@@ -162,10 +162,12 @@ def _not_found(error: Exception) -> Answer:
 
 
 @bp.errorhandler(services.ConflictError)
-def _conflict(error: Exception) -> Page:
+def _conflict(error: Exception) -> Answer:
     """Show why the action cannot be done now, on the session page when there is one."""
     db.session.rollback()
     session_id = g.get("session_id")
+    if _in_place():
+        return _said_in_place(helpers.rules_message(error), 409)
     if session_id is not None:
         problem = helpers.rules_message(error)
         return _session_page(services.get_session(session_id), status=409, problem=problem)
@@ -174,13 +176,22 @@ def _conflict(error: Exception) -> Page:
 
 
 @bp.errorhandler(CSRFError)
-def _form_not_ours(_error: CSRFError) -> Page:
+def _form_not_ours(_error: CSRFError) -> Answer:
     """Refuse a form without this browser's CSRF token on the app's own page, in its language."""
     db.session.rollback()
     message = gettext(
         "This form was open too long or came from elsewhere: open the page again and repeat."
     )
+    if _in_place():
+        return _said_in_place(message, 400)
     return render_template("message.html", title=gettext("Not possible"), message=message), 400
+
+
+def _said_in_place(message: str, status: int) -> BaseResponse:
+    """Answer the script's in-place request with why nothing was recorded."""
+    response = jsonify(error=str(helpers.suits(message)))
+    response.status_code = status
+    return response
 
 
 def _reason(error: Exception) -> str:
@@ -524,16 +535,48 @@ def _record_entry(
 ) -> BaseResponse | None:
     """Run the recording service; say what the entry scored, or put the refusal on the form."""
     if not form.validate_on_submit():
-        return None
+        return _refused(form) if _in_place() else None
     try:
         said = record()
     except REFUSED as error:
         db.session.rollback()
         form.cards.errors = [helpers.rules_message(error)]
-        return None
+        return _refused(form) if _in_place() else None
+    if _in_place():
+        return _answered_in_place(said, g.game_id)
     flash(said, "success")
     # The page opens where the next entry starts: the player chips, then the picker.
     return _to_session(anchor="entry")
+
+
+def _in_place() -> bool:
+    """Say whether the game page's script sent the form and asks for a small JSON answer.
+
+    picker.js sends the page's own form to the form's own address with ``Accept:
+    application/json``: one view and one service per use case, the form's CSRF token and a
+    one-time token of its own per tap (``once_per_form``), so a tap sent twice counts once.
+    """
+    return request.accept_mimetypes.best == "application/json"
+
+
+def _answered_in_place(said: str, game_id: int) -> BaseResponse:
+    """Answer an entry recorded in place: the server's words and its line as the page draws it.
+
+    The rest of the page (table, standing, picker) the script reads again, as the live table
+    does when another phone records.
+    """
+    after = services.read_game(game_id)
+    shown = helpers.entries_shown(after.entries, _names(after.players), after.id)
+    line = kept.kept("entry", shown[-1], True) if shown else ""
+    return jsonify(said=str(helpers.suits(said)), entry=shown[-1].id if shown else None, line=line)
+
+
+def _refused(form: MeldForm | LayoffForm | SwapForm | ButtonForm) -> BaseResponse:
+    """Answer a refusal in place (422): the first reason the form or the rules gave."""
+    reasons = [str(e) for errors in form.errors.values() for e in errors if isinstance(e, str)]
+    response = jsonify(error=str(helpers.suits(reasons[0] if reasons else "")))
+    response.status_code = 422
+    return response
 
 
 @bp.post("/games/<int:game_id>/check")
@@ -591,6 +634,9 @@ def undo(game_id: int) -> Answer:
         player = game.entries[-1].player_id
     # The page names the entry it showed last, so a double tap cannot undo two entries.
     services.undo_last_entry(game.id, request.args.get("entry", type=int))
+    if _in_place():
+        undone = str(helpers.suits(gettext("Undone: %(entry)s", entry=said)))
+        return jsonify(said=undone, player=player)
     flash(gettext("Undone: %(entry)s", entry=said))
     return _to_session(anchor="entry", player=player)
 
@@ -884,7 +930,7 @@ def _open_game(game_id: int) -> services.GameState:
     the services refuse the same with the same messages.
     """
     game = services.read_game(game_id)
-    g.session_id = game.session_id
+    g.session_id, g.game_id = game.session_id, game.id
     return _still_open(game)
 
 

@@ -126,10 +126,9 @@ def test_undo_is_in_reach_beside_the_picker_and_chooses_the_undone_entrys_player
     big_enough(phone, ".action-bar button.undo-now")
     fits(phone)
     phone.tap(page.locator(".players label.chip", has_text="Cid"))
-    with page.expect_navigation():
-        phone.tap(undo)
-    expect(page.locator(".flash")).to_contain_text(words.undone)
-    expect(page.locator(".flash")).to_be_in_viewport()
+    phone.in_place(undo)
+    expect(page.locator("[data-preview]")).to_contain_text(words.undone)
+    expect(page.locator("[data-preview]")).to_be_in_viewport()
     assert whose_entry(phone) == "Bob"  # the undone meld was Bob's
 
 
