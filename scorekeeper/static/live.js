@@ -53,6 +53,8 @@
           var kept = old ? begun(old) : null;
           var y = window.scrollY;
           var details = Array.prototype.map.call(main.querySelectorAll("details"), function (d) { return d.open; });
+          // The page never gets shorter under the recorder's thumb: the screen stays where it was.
+          fresh.style.minHeight = main.offsetHeight + "px";
           main.replaceWith(fresh);
           Array.prototype.forEach.call(fresh.querySelectorAll("details"), function (d, at) {
             if (at < details.length && !d.hasAttribute("data-more-melds")) { d.open = details[at]; }
@@ -79,6 +81,10 @@
         .catch(function () { /* offline for a moment: ask again at the next turn */ })
         .then(function () { asking = false; });
     }
+
+    // The page opened at its game (#game, #entry): the browser would scroll there again
+    // whenever the page is drawn anew, so the address keeps no fragment from now on.
+    if (location.hash) { history.replaceState(history.state, "", location.pathname + location.search); }
 
     // This phone's own entry was answered: draw what it changed at once.
     document.addEventListener("scorekeeper:changed", function (event) {

@@ -291,13 +291,14 @@
           earlier.concat(cards ? [cards] : []).forEach(function (line, at) { remember(line, answer.melds[at] && answer.melds[at].cards); });
         } else { remember(cards || earlier[0], answer.cards); }
         showPicked();
+        var counted = !meld && opening() && answer.opening_value !== undefined;
         if (!answer.valid) {
-          say("✗ " + answer.error, "bad");
+          // "31 of 40" is no tick: the refusal recording would give, and how far the opening is.
+          say("✗ " + answer.error + (counted ? " — " + fill(text("opening"), { value: answer.opening_value, minimum: minimum }) : ""), "bad");
           offer(answer.joker_choices, rewriter(field));
           return;
         }
         if (meld) { say("✓ " + describe(answer, meld), "ok"); return; }
-        var counted = opening();
         var said = (answer.melds || [answer]).map(function (a) { return describe(a, null, counted); }).join(" · ");
         if (counted) { said += " — " + fill(text("opening"), { value: answer.opening_value, minimum: minimum }); }
         say("✓ " + said, "ok");
@@ -568,6 +569,10 @@
         });
       });
     }
+    // A record never moves the page: the browser's scroll anchoring would as the entry's
+    // cards leave the form (live.js keeps the scroll position when it draws the answer).
+    document.documentElement.style.overflowAnchor = "none";
+    document.body.style.overflowAnchor = "none";
     nameButtons();
     refresh();
   }

@@ -572,11 +572,13 @@ def _answered_in_place(said: str, game_id: int) -> BaseResponse:
 
 
 def _refused(form: MeldForm | LayoffForm | SwapForm | ButtonForm) -> BaseResponse:
-    """Answer a refusal in place (422): the first reason the form or the rules gave."""
+    """Answer a refusal in place: the first reason the form or the rules gave.
+
+    A refusal is an answer (200 with ``refused``), not a failure: the script shows it in the
+    bar, and the browser logs no failed request for it.
+    """
     reasons = [str(e) for errors in form.errors.values() for e in errors if isinstance(e, str)]
-    response = jsonify(error=str(helpers.suits(reasons[0] if reasons else "")))
-    response.status_code = 422
-    return response
+    return jsonify(refused=True, error=str(helpers.suits(reasons[0] if reasons else "")))
 
 
 @bp.post("/games/<int:game_id>/check")
@@ -584,7 +586,8 @@ def check_entry(game_id: int) -> BaseResponse | tuple[BaseResponse, int]:
     """Check the entry begun on the game page against the table, as recording it would.
 
     The live check of picker.js: JSON in (``player``, ``cards`` or ``melds``, ``onto``,
-    ``new_meld``), the API's answer out (``serialize.game_check``), in the page's language.
+    ``new_meld``), the API's answer out (``serialize.game_check``), in the page's language;
+    cards it cannot read are ``valid: false`` too (the API answers 422).
     """
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
@@ -604,8 +607,9 @@ def check_entry(game_id: int) -> BaseResponse | tuple[BaseResponse, int]:
     try:
         return jsonify(serialize.game_check(game_id, player, fields, lang))
     except REFUSED as error:
+        # Cards the server cannot read are said as a check that fails, as the rules' refusals.
         db.session.rollback()
-        return jsonify(valid=False, error=helpers.rules_message(error)), 422
+        return jsonify(valid=False, error=helpers.rules_message(error))
     finally:
         db.session.rollback()
 
