@@ -427,13 +427,21 @@
       keepAcrossLanguages();
     }
 
-    /* Switching DE / EN keeps the entry begun: the language links carry its player and cards
-       (the session page reads them back, see _next_entry_form). */
+    /* Switching DE / EN keeps the entry begun: the language links carry its player, cards,
+       the melds picked before, the meld chosen, the mode and the joker's new meld (the session
+       page reads them back, see _next_entry_form and _entry_begun). */
     function keepAcrossLanguages() {
       var player = $(form, "input[name=player]:checked");
       var query = new URLSearchParams();
       if (player) { query.set("player", player.value); }
       if (field.value.trim()) { query.set("cards", field.value.trim()); }
+      if (lines().length) { query.set("melds", lines().join("\n")); }
+      var meld = onto();
+      if (meld) { query.set("meld", meld.value); }
+      if (mode() === "swap") {
+        query.set("action", "swap");
+        if (newMeld && newMeld.value.trim()) { query.set("new_meld", newMeld.value.trim()); }
+      }
       languageLinksTo(location.pathname + (query.toString() ? "?" + query.toString() : ""));
     }
 

@@ -999,7 +999,28 @@ def _next_entry_form(game: services.GameState) -> MeldForm:
     cards = request.args.get("cards", "").strip()
     if cards and len(cards) <= MOST_TYPED:
         form.cards.data = cards
+    melds = request.args.get("melds", "").strip()
+    if melds and len(melds) <= MOST_TYPED * 4:
+        form.melds.data = melds
     return form
+
+
+def _entry_begun(melds: Iterable[services.EntryRow]) -> dict[str, Any]:
+    """Return the meld chosen, the mode and the joker's new meld the address carries.
+
+    The language links of the game page carry them, so switching DE / EN keeps them.
+    """
+    if request.method != "GET":
+        return {}
+    chosen = request.args.get("meld", type=int)
+    if chosen not in {entry.id for entry in melds}:
+        return {}
+    new_meld = request.args.get("new_meld", "").strip()
+    return {
+        "chosen_meld": chosen,
+        "swap_chosen": request.args.get("action") == "swap",
+        "new_meld_typed": new_meld if len(new_meld) <= MOST_TYPED else "",
+    }
 
 
 def _layoff_form(game: services.GameState, **kwargs: Any) -> LayoffForm:
@@ -1103,6 +1124,8 @@ def _session_page(
                 melds_typed=entry_form.melds.data if isinstance(entry_form, MeldForm) else "",
                 new_meld=swap_form.new_meld if swap_form is not None else None,
             )
+            if onto is None:
+                context.update(_entry_begun(melds))
     return render_template("session.html", **context), status
 
 

@@ -176,3 +176,22 @@ def test_boathouse_preselects_the_first_player_and_the_button_names_whom_it_reco
     expect(page.locator('button[data-mode="meld"]')).to_have_text("Für Bob eintragen")
     phone.tap(page.locator(".players label.chip", has_text="Cid"))
     expect(page.locator('button[data-mode="meld"]')).to_have_text("Für Cid eintragen")
+
+
+def test_switching_the_language_keeps_the_melds_picked_the_cards_and_the_player(
+    new_phone: Callable[..., Phone],
+) -> None:
+    phone = new_phone("de", viewport=PHONE_360)
+    page = phone.page
+    start(phone, "treppenromme", "Ann", "Bob", "Cid")
+    phone.tap(page.locator(".players label.chip", has_text="Bob"))
+    phone.tap_cards("5♥", "5♦", "5♣", "5♠")
+    phone.tap(page.locator("button[data-another]"))
+    phone.tap_cards("6♦", "7♦")
+    with page.expect_navigation():
+        phone.tap("nav.languages a[hreflang=en]")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.locator("[data-melds-so-far] li")).to_have_count(1)
+    expect(page.locator("[data-melds-so-far] li")).to_contain_text("5♥ 5♦ 5♣ 5♠")
+    expect(page.locator("input[name=cards]")).to_have_value("6♦ 7♦")
+    expect(page.locator('button[data-mode="meld"]')).to_have_text("Record for Bob")

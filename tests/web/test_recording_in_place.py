@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper import services
 from tests.helpers import entries, start
 
 IN_PLACE = {"Accept": "application/json"}
@@ -74,3 +75,25 @@ def test_a_watcher_cannot_record_in_place(client: FlaskClient, app: Flask) -> No
     )
     assert sent.status_code == 404
     assert entries(app, table.game) == []
+
+
+def test_the_address_carries_the_entry_begun_across_a_language_switch(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    client.post(
+        f"/games/{table.game}/melds", data={"player": table.players["Ann"], "cards": "kc kd kh"}
+    )
+    with app.app_context():
+        meld = services.get_game(table.game).entries[0].id
+    page = client.get(
+        f"/sessions/{table.session}",
+        query_string={"player": table.players["Bob"], "melds": "5h 5d 5c", "cards": "6d 7d"},
+    ).get_data(as_text=True)
+    assert ">5h 5d 5c</textarea>" in page
+    assert 'value="6d 7d"' in page
+    chosen = client.get(
+        f"/sessions/{table.session}", query_string={"meld": meld, "cards": "ks"}
+    ).get_data(as_text=True)
+    assert f'id="meld-{meld}"' in chosen
+    assert "checked" in chosen.split(f'id="meld-{meld}"')[1].split(">")[0]
