@@ -84,8 +84,14 @@
       var lying = b.hasAttribute("data-left") ? Number(b.getAttribute("data-left")) : (b.hasAttribute("data-taken") ? 0 : 1);
       return lying - count(elsewhere, card) - count(picked, card);
     };
-    /* A tap adds a copy while one is left and fewer than ``most`` are picked, else takes all back. */
+    /* A tap adds a copy while one is left and fewer than ``most`` are picked, else takes it
+       back: all of a card, one joker at a time ("-JKR", the joker's own button to take back). */
     this.toggled = function (picked, card, elsewhere, most) {
+      if (card === "-" + JOKER || (card === JOKER && count(picked, JOKER) > 0 && (count(picked, JOKER) >= most || this.room(card, picked, elsewhere) <= 0))) {
+        var last = -1;
+        picked.forEach(function (code, at) { if (code.indexOf(JOKER) === 0) { last = at; } });
+        return last < 0 ? picked : picked.slice(0, last).concat(picked.slice(last + 1));
+      }
       var mine = count(picked, card);
       if (mine > 0 && (mine >= most || this.room(card, picked, elsewhere) <= 0)) {
         return picked.filter(function (code) { return !same(code, card); });
@@ -97,6 +103,7 @@
       var self = this;
       buttons.forEach(function (b) {
         var card = b.getAttribute("data-card");
+        if (card === "-" + JOKER) { b.hidden = count(picked, JOKER) === 0; return; }
         var mine = count(picked, card);
         if (b.hasAttribute("data-left")) {
           var left = self.room(card, picked, elsewhere);

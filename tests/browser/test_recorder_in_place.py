@@ -92,7 +92,12 @@ def test_a_refused_opening_and_a_refused_swap_are_said_in_view_with_everything_k
 
     # With the sixes and a joker it opens: recorded in place, the screen does not move.
     phone.tap(page.locator("button[data-another]"))
-    phone.tap_cards("6♠", "6♥", "JKR")
+    phone.tap_cards("6♠", "6♥", "JKR", "JKR")
+    expect(page.locator("input[name=cards]")).to_have_value("6♠ 6♥ JKR JKR")
+    # One joker is taken back at a time.
+    phone.tap(page.locator('[data-picker] button[data-card="-JKR"]'))
+    expect(page.locator("input[name=cards]")).to_have_value("6♠ 6♥ JKR")
+    expect(page.locator('[data-picker] button[data-card="-JKR"]')).to_be_visible()
     expect(preview).to_contain_text("✓")
     before = page.evaluate("window.scrollY")
     phone.in_place(meld_button)
