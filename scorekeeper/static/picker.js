@@ -574,6 +574,7 @@
           idle = (answer.status < 300 ? "" : "✗ ") + words;
           say(idle, answer.status < 300 ? "ok" : "bad", true);
           if (answer.status >= 300) { return; }
+          if (answer.body.restore) { offerRestore(answer.body.restore, idle); }
           // An entry is undone to be entered again, mostly by the same player: chosen at once.
           var again = answer.body.player && $(form, 'input[name=player][value="' + answer.body.player + '"]');
           if (again) { again.checked = true; nameButtons(); }
@@ -590,6 +591,43 @@
     document.body.style.overflowAnchor = "none";
     nameButtons();
     refresh();
+  }
+
+  var restoring = null;
+  /* For a few seconds after an undo the bar offers to record the entry again ("Restore"): a new
+     entry with a key of its own, checked again by the server; the history keeps both. */
+  function offerRestore(restore, said) {
+    var preview = $(document, "form[data-entry] [data-preview]");
+    if (!preview) { return; }
+    clearTimeout(restoring);
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "small";
+    b.setAttribute("data-restore", "");
+    b.textContent = preview.closest("form").getAttribute("data-t-restore") || "Restore";
+    b.addEventListener("click", function () {
+      b.disabled = true;
+      var token = $(document, "form[data-entry] input[name=csrf_token]");
+      var fields = Object.keys(restore.fields).map(function (name) { return [name, String(restore.fields[name])]; });
+      if (token) { fields.push(["csrf_token", token.value]); }
+      send({ url: restore.url, fields: fields, key: newKey() }).then(function (answer) {
+        var now = $(document, "form[data-entry] [data-preview]");
+        var words = answer.body.line ? "✓ " + answer.body.said : "✗ " + answer.body.error;
+        if (now) { now.innerHTML = words; now.className = "preview " + (answer.body.line ? "ok" : "bad"); }
+        if (answer.body.line) { document.dispatchEvent(new CustomEvent("scorekeeper:changed", { detail: { said: words } })); }
+      }).catch(function () { b.disabled = false; });
+    });
+    // The bar is drawn anew with the page (live.js): the offer goes with it into the new one.
+    var put = function () {
+      var now = $(document, "form[data-entry] [data-preview]");
+      if (now && !$(now, "[data-restore]")) { now.appendChild(document.createTextNode(" ")); now.appendChild(b); }
+    };
+    put();
+    document.addEventListener("scorekeeper:redrawn", put);
+    restoring = setTimeout(function () {
+      document.removeEventListener("scorekeeper:redrawn", put);
+      if (b.parentNode) { b.remove(); }
+    }, 8000);
   }
 
   /* A key of its own for each write: the form's one-time token, so a tap sent twice counts once

@@ -631,6 +631,7 @@ def undo(game_id: int) -> Answer:
     _check_button()
     said = ""
     player: int | None = None
+    restore = _restore_of(game)
     if game.entries:
         table = services.table_of(game)
         said = helpers.describe(game.entries[-1], game.entries, _names(game.players), table)
@@ -640,9 +641,36 @@ def undo(game_id: int) -> Answer:
     services.undo_last_entry(game.id, request.args.get("entry", type=int))
     if _in_place():
         undone = str(helpers.suits(gettext("Undone: %(entry)s", entry=said)))
-        return jsonify(said=undone, player=player)
+        return jsonify(said=undone, player=player, restore=restore)
     flash(gettext("Undone: %(entry)s", entry=said))
     return _to_session(anchor="entry", player=player)
+
+
+def _restore_of(game: services.GameState) -> dict[str, Any] | None:
+    """Return the form that records the latest entry again, for "Restore" after an undo.
+
+    The address and fields of the form that recorded it: sent again it is a new entry, with a
+    one-time token of its own, checked again against the table as it lies then.
+    """
+    if not game.entries:
+        return None
+    last = game.entries[-1]
+    group = last.group_id if last.group_id is not None else last.id
+    rows = [entry for entry in game.entries if group in (entry.id, entry.group_id)]
+    first = rows[0]
+    fields: dict[str, Any] = {"player": first.player_id}
+    if first.kind == "swap":
+        fields.update(meld=first.meld_id, cards=helpers.entry_cards(first))
+        fields["new_meld"] = helpers.entry_cards(rows[-1])
+        address = url_for("web.record_swap", game_id=game.id)
+    elif first.kind == "layoff":
+        fields.update(meld=first.meld_id, cards=helpers.entry_cards(first))
+        address = url_for("web.record_layoff", game_id=game.id)
+    else:
+        melds = [helpers.entry_cards(row) for row in rows]
+        fields.update(melds="\n".join(melds[:-1]), cards=melds[-1])
+        address = url_for("web.record_meld", game_id=game.id)
+    return {"url": address, "fields": fields}
 
 
 @bp.post("/games/<int:game_id>/entries/<int:entry_id>/delete")

@@ -168,6 +168,10 @@ def test_a_watcher_and_a_second_recorder_see_the_entry_in_place_with_picked_card
     for phone in (second, watcher):
         expect(phone.page.locator("#game ol.entries")).to_have_count(0, timeout=8_000)
     expect(second.card("K♣")).to_be_enabled()
+    # For a few seconds the bar offers to record it again, as a new entry.
+    first.in_place(first.page.locator("[data-preview] button[data-restore]"))
+    expect(first.page.locator("ol.entries > li")).to_have_count(1)
+    expect(watcher.page.locator("#game ol.entries")).to_contain_text("A♣", timeout=8_000)
 
 
 def test_boathouse_preselects_the_first_player_and_the_button_names_whom_it_records_for(

@@ -63,6 +63,14 @@ def test_an_undo_in_place_names_the_entry_and_its_player(client: FlaskClient, ap
     assert answer["said"].startswith("Undone: Bob")
     assert answer["player"] == table.players["Bob"]
     assert entries(app, table.game) == []
+    # "Restore" sends the form that recorded it again: a new entry, checked again.
+    restore = answer["restore"]
+    assert restore["url"] == f"/games/{table.game}/melds"
+    again = client.post(
+        restore["url"], data={**restore["fields"], "once": "tap-5"}, headers=IN_PLACE
+    )
+    assert again.get_json()["line"]
+    assert entries(app, table.game) == [("Bob", "9♠ 9♥ 9♦", 27)]
 
 
 def test_a_watcher_cannot_record_in_place(client: FlaskClient, app: Flask) -> None:
