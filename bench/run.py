@@ -779,6 +779,10 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
         "The grouping of a Boathouse Rum hand that pays least is measured by `bench/grouping.py`:"
         " [performance-grouping.md](performance-grouping.md).",
         "",
+        "The moment of the tap on the game page (tap to screen, tap to confirmed, on loopback, "
+        '"Slow 4G" and "3G") is measured by `bench/tap.py`:'
+        " [performance-tap.md](performance-tap.md).",
+        "",
         "## Recording throughput and latency (SQLite, `scorekeeper serve`)",
         "",
         "| server | requests/s | p50 ms | p95 ms | p99 ms | requests | failed | CPU ms/request |",

@@ -709,6 +709,44 @@ OPENAPI: dict[str, Any] = {
                 },
             },
         },
+        "/api/v1/games/{game_id}/check": {
+            "parameters": [_id_param("game_id"), _LANG],
+            "post": {
+                "security": _VIEW,
+                "summary": "Check an entry against the game as it lies, recording nothing",
+                "description": "What POST /api/v1/check says, asked in the game: it knows the "
+                "table, the copies left and the player's opening. player and cards (or melds) "
+                "check a new meld (or several put down together); onto, the id of a meld on the "
+                "table, makes it a layoff, and new_meld a joker swap. valid is false, with the "
+                "error recording would give, when recording would be refused: a card whose "
+                "copies lie on the table, or an opening under the minimum (the cards' "
+                "opening_value is answered beside it). Either key may ask.",
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "properties": {
+                            "player": {**_ID, "description": "Whose entry it would be."},
+                            "cards": _CARDS_IN,
+                            "melds": {
+                                "type": "array",
+                                "items": _CARDS_IN,
+                                "minItems": 1,
+                                "description": "Melds put down together (not with cards).",
+                            },
+                            "onto": {**_ID, "description": "A layoff or swap: the meld's id."},
+                            "new_meld": {
+                                **_CARDS_IN,
+                                "description": "A joker swap: the new meld's cards (G4).",
+                            },
+                        },
+                    }
+                ),
+                "responses": {
+                    "200": _answer("The verdict.", {"$ref": "#/components/schemas/Check"}),
+                    **_errors(400, 404, 409, 413, 415, 422),
+                },
+            },
+        },
         "/api/v1/games/{game_id}/undo": {
             "parameters": [_id_param("game_id")],
             "post": {
@@ -835,6 +873,13 @@ OPENAPI: dict[str, Any] = {
                         "may stand for (G2); say which as JKR=<card>.",
                     },
                     "opening_value": _OPENING_VALUE,
+                    "melds": {
+                        "type": "array",
+                        "description": "A game's check of several melds put down together: "
+                        "each meld as a check of one answers it; value and opening_value add "
+                        "them up.",
+                        "items": {"type": "object"},
+                    },
                     "meld": {
                         "type": "object",
                         "description": "A joker swap: the meld after the swap.",

@@ -149,6 +149,8 @@ _READS = {"api.get_session", "api.get_game", "api.preview_settlement"}
 _READS |= {"api.get_sheet", "api.get_sheet_csv", "api.export_session"}
 # A group's sessions and statistics: read with either of the group's keys.
 _READS |= {"api.get_group", "api.group_statistics"}
+# Checking an entry in a game writes nothing: a watching phone may ask too.
+_READS |= {"api.check_in_game"}
 _WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 
 
@@ -244,11 +246,11 @@ def check() -> Response:
                 valid=True,
                 meld={"kind": swap.meld.kind.value, **serialize.cards_json(swap.meld, variant)},
                 added=[card.code for card in swap.cards],
-                new_meld=_meld_checked(swap.new_meld, variant),
+                new_meld=serialize.meld_checked(swap.new_meld, variant),
             )
         if onto_text is None:
             meld = rules.classify_pieces(cards, variant)
-            return jsonify(valid=True, **_meld_checked(meld, variant))
+            return jsonify(valid=True, **serialize.meld_checked(meld, variant))
         layoff = rules.lay_off_pieces(read(_cards(body, "onto")), cards, variant)
     except rules.CardNotationError:
         raise
@@ -267,31 +269,37 @@ def check() -> Response:
         added=[serialize.piece_code(card) for card in layoff.cards],
         values=list(layoff.values),
         value=layoff.value,
-        aces=_aces(layoff.meld, set(layoff.cards)),
+        aces=serialize.aces(layoff.meld, set(layoff.cards)),
     )
 
 
-def _meld_checked(meld: rules.Meld, variant: rules.Variant) -> dict[str, Any]:
-    """Return what the check says of a meld: kind, cards, jokers, values, aces, opening value."""
-    checked = {
-        "kind": meld.kind.value,
-        **serialize.cards_json(meld, variant),
-        "values": list(meld.values),
-        "value": meld.value,
-    }
-    # Where no opening is played, the answer keeps the shape it always had.
-    if variant.has_opening():
-        checked["opening_value"] = meld.opening_value
-    return {**checked, "aces": _aces(meld, set(meld.cards))}
+@bp.post("/games/<int:game_id>/check")
+def check_in_game(game_id: int) -> Response:
+    """Check an entry against the game as it lies (the table, the copies left, the opening).
+
+    Recording nothing: ``player`` and ``cards`` (or ``melds``) for a meld, with ``onto`` (a
+    meld's id) for a layoff, and ``new_meld`` too for a joker swap. Answers as ``/check`` does;
+    ``valid`` is false, with the ``error`` recording would give, when the record would be
+    refused.
+    """
+    body = _body()
+    player = _id(body, "player") if "player" in body else None
+    onto = _id(body, "onto") if "onto" in body else None
+    return jsonify(serialize.game_check(game_id, player, _check_fields(body, onto), _language()))
 
 
-def _aces(meld: rules.Meld, counted: set[rules.Piece]) -> list[dict[str, Any]]:
-    """Say where each counted ace lies and what it scores there (set, high, corner, low)."""
-    return [
-        {"card": card.code, "position": position.value, "value": value}
-        for card, value, position in zip(meld.cards, meld.values, meld.ace_positions, strict=True)
-        if position is not None and card in counted and isinstance(card, rules.Card)
-    ]
+def _check_fields(body: dict[str, Any], onto: int | None) -> dict[str, Any]:
+    """Return the cards of a game check as ``services.check_entry`` takes them."""
+    if onto is None:
+        if "melds" in body:
+            if "cards" in body:
+                raise BadBody(_l("Send the cards of one meld or several melds, not both."))
+            return {"melds": _melds(body)}
+        return {"melds": [_cards(body, "cards")]}
+    fields: dict[str, Any] = {"onto": onto, "cards": _cards(body, "cards")}
+    if "new_meld" in body:
+        fields["new_meld"] = _cards(body, "new_meld")
+    return fields
 
 
 @bp.post("/sessions")

@@ -217,6 +217,62 @@ def record_swap(
     return RecordedSwap(swap_row, meld_entry, swap.meld, meld_row, swap.new_meld, state.variant)
 
 
+@dataclass(frozen=True)
+class Checked:
+    """What recording an entry would put on the table, and the refusal it would meet, if any.
+
+    ``melds`` for a meld or several, ``layoff`` for a layoff, ``swap`` for a joker swap.
+    """
+
+    melds: list[rules.Meld]
+    layoff: rules.Layoff | None
+    swap: rules.Swap | None
+    refusal: rules.RulesError | None
+    variant: rules.Variant
+
+
+def check_entry(
+    game_id: int,
+    player_id: int | None,
+    *,
+    melds: Sequence[str] = (),
+    onto: int | None = None,
+    cards: str = "",
+    new_meld: str | None = None,
+) -> Checked:
+    """Check an entry against the game as it lies, as recording it would, and write nothing.
+
+    A card on the table, a copy too many and a meld that is no meld raise as on recording; a
+    refusal of the turn (the opening, G3) is returned with what the cards would make, so the
+    answer can say both ("31 of 40").
+    """
+    state = open_state(db.session.connection(), game_id)
+    player = player_of(state, player_id) if player_id is not None else None
+    table = table_of(state)
+    read = state.variant.read_cards
+    played: list[rules.Meld] = []
+    layoff: rules.Layoff | None = None
+    swap: rules.Swap | None = None
+    if onto is None:
+        if not melds:
+            raise InvalidRequestError("no_melds")
+        played = [table.meld(-1 - at, read(text)) for at, text in enumerate(melds)]
+        kind = "meld"
+    elif new_meld is None:
+        layoff = table.lay_off(-1, _meld_on_table(state, onto).id, read(cards))
+        kind = "layoff"
+    else:
+        swap = table.swap(-1, _meld_on_table(state, onto).id, read(cards), read(new_meld))
+        kind = "swap"
+    refusal = None
+    if player is not None:
+        try:
+            _refuse_turn(state, player, kind, played)
+        except rules.RulesError as error:
+            refusal = error
+    return Checked(played, layoff, swap, refusal, state.variant)
+
+
 def _meld_on_table(state: GameState, meld_id: int) -> EntryRow:
     """Return the meld row a layoff or a swap names, or refuse a meld not in this game."""
     meld = next(

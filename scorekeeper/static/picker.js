@@ -3,8 +3,8 @@
 (function () {
   "use strict";
   var RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-  var SUIT_LETTERS = { S: "♠", H: "♥", D: "♦", C: "♣" };
   var RANK_WORDS = { T: "10", B: "J", D: "Q" };
+  var SUIT_LETTERS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
   function $(root, selector) { return root.querySelector(selector); }
   function $$(root, selector) { return Array.prototype.slice.call(root.querySelectorAll(selector)); }
@@ -30,30 +30,32 @@
   var JOKER = "JKR";
   var JOKER_WORD = /^(jkr|joker)(?:=(.+))?$/i;
 
-  /* Read one card ("qc" -> "Q♣"), or null. */
-  function readCard(part) {
+  /* Read one card as the picker writes it ("Q♣", German "D♣"), or null. Typed words ("qc",
+     "Herz As") are the server's to read: the live check answers the cards it read. */
+  function readCard(part, short) {
     if (part.length < 2) { return null; }
-    var suit = part.slice(-1).toUpperCase();
-    suit = SUIT_LETTERS[suit] || ("♠♥♦♣".indexOf(suit) >= 0 ? suit : null);
+    var suit = part.slice(-1);
+    // The hands of the finish page still take the short letters ("qc") they took before.
+    suit = "♠♥♦♣".indexOf(suit) >= 0 ? suit : (short ? SUIT_LETTERS[suit.toUpperCase()] || null : null);
     var rank = part.slice(0, -1).toUpperCase();
     rank = RANK_WORDS[rank] || rank;
     return suit && RANKS.indexOf(rank) >= 0 ? rank + suit : null;
   }
 
-  /* Read typed cards leniently into codes ("qc" -> "Q♣", "joker=7s" -> "JKR=7♠"); what cannot
-     be read is skipped. With one pack a card is read once; with two it may come twice. */
-  function parse(text, copies) {
+  /* Read the picker's labels into codes ("D♣" -> "Q♣", "JKR=7♠"); anything else is skipped.
+     With one pack a card is read once; with two it may come twice. */
+  function parse(text, copies, short) {
     var codes = [];
     (text || "").split(/[\s,;\-–]+/).forEach(function (token) {
       token = token.replace(/[\ufe0e\ufe0f]/g, "");
       var joker = token.match(JOKER_WORD);
       if (joker) {
-        var said = joker[2] ? readCard(joker[2]) : null;
+        var said = joker[2] ? readCard(joker[2], short) : null;
         codes.push(said ? JOKER + "=" + said : JOKER);
         return;
       }
       (token.match(/[^♠♥♦♣]*[♠♥♦♣]|.+/g) || []).forEach(function (part) {
-        var code = readCard(part);
+        var code = readCard(part, short);
         if (code && ((copies || 1) > 1 || codes.indexOf(code) < 0)) { codes.push(code); }
       });
     });
@@ -82,8 +84,14 @@
       var lying = b.hasAttribute("data-left") ? Number(b.getAttribute("data-left")) : (b.hasAttribute("data-taken") ? 0 : 1);
       return lying - count(elsewhere, card) - count(picked, card);
     };
-    /* A tap adds a copy while one is left and fewer than ``most`` are picked, else takes all back. */
+    /* A tap adds a copy while one is left and fewer than ``most`` are picked, else takes it
+       back: all of a card, one joker at a time ("-JKR", the joker's own button to take back). */
     this.toggled = function (picked, card, elsewhere, most) {
+      if (card === "-" + JOKER || (card === JOKER && count(picked, JOKER) > 0 && (count(picked, JOKER) >= most || this.room(card, picked, elsewhere) <= 0))) {
+        var last = -1;
+        picked.forEach(function (code, at) { if (code.indexOf(JOKER) === 0) { last = at; } });
+        return last < 0 ? picked : picked.slice(0, last).concat(picked.slice(last + 1));
+      }
       var mine = count(picked, card);
       if (mine > 0 && (mine >= most || this.room(card, picked, elsewhere) <= 0)) {
         return picked.filter(function (code) { return !same(code, card); });
@@ -95,6 +103,7 @@
       var self = this;
       buttons.forEach(function (b) {
         var card = b.getAttribute("data-card");
+        if (card === "-" + JOKER) { b.hidden = count(picked, JOKER) === 0; return; }
         var mine = count(picked, card);
         if (b.hasAttribute("data-left")) {
           var left = self.room(card, picked, elsewhere);
@@ -191,12 +200,15 @@
     var buttons = { meld: $(form, "button[data-mode=meld]"), layoff: $(form, "button[data-mode=layoff]"), swap: $(form, "button[data-mode=swap]") };
     var minimum = Number(form.getAttribute("data-minimum")) || 0;
     var opened = (form.getAttribute("data-opened") || "").split(" ");
-    var rules = JSON.parse(form.getAttribute("data-rules") || "null");
-    var url = form.getAttribute("data-check") + "?lang=" + encodeURIComponent(form.getAttribute("data-lang") || "en");
     var text = function (name) { return form.getAttribute("data-t-" + name) || ""; };
     var asked = 0;
     var timer = null;
-    var sent = false;
+    // What the server read of typed text ("Herz As" -> A♥), by the text: the script reads no words.
+    var heard = {};
+    function read(value) {
+      var typed = (value || "").trim();
+      return heard[typed] || parse(typed, copies);
+    }
 
     function onto() { return $(form, "input[name=meld]:checked:not([value=''])"); }
     function mode() {
@@ -212,14 +224,27 @@
       return minimum > 0 && !(player && opened.indexOf(player.value) >= 0);
     }
     function elsewhere() {
-      if (mode() === "swap") { return parse(field.value, copies); }
-      if (mode() === "meld") { return [].concat.apply([], lines().map(function (l) { return parse(l, copies); })); }
+      if (mode() === "swap") { return read(field.value); }
+      if (mode() === "meld") { return [].concat.apply([], lines().map(read)); }
       return [];
     }
 
-    function say(message, kind) {
-      preview.textContent = message;
+    function say(message, kind, html) {
+      if (html) { preview.innerHTML = message; } else { preview.textContent = message; }
       preview.className = "preview" + (kind ? " " + kind : "");
+    }
+    function player() { return $(form, "input[name=player]:checked"); }
+    function playerName() {
+      var chip = player();
+      var label = chip && chip.closest("label");
+      return label ? label.textContent.replace("✓", "").trim() : "";
+    }
+    /* Every record button names the player it records for. */
+    function nameButtons() {
+      Object.keys(buttons).forEach(function (name) {
+        var b = buttons[name];
+        if (b && b.hasAttribute("data-t-for")) { b.textContent = fill(b.getAttribute("data-t-for"), { name: playerName() }); }
+      });
     }
     /* Offer the cards a joker in doubt can stand for; a tap says it in the text it came from. */
     function offer(cards, rewrite) {
@@ -238,21 +263,20 @@
 
     function describe(answer, meld, counted) { return said(answer, meld, counted, text, letters); }
 
+    /* Ask the game's own check: it knows the table, the copies left and the player's opening,
+       and answers what recording would (POST /games/<id>/check). */
     function ask(body) {
-      body.variant = form.getAttribute("data-variant") || "treppenromme";
-      if (rules) { body.rules = rules; }
-      return fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
-        .then(function (response) { return response.json(); });
+      var chosen = player();
+      if (chosen) { body.player = chosen.value; }
+      return send({ url: form.getAttribute("data-game-check"), json: body }).then(function (answer) { return answer.body; });
     }
 
-    function takenOnes(codes) {
-      return codes.filter(function (code) {
-        if (copies > 1 || code.indexOf(JOKER) === 0) { return false; }
-        var b = $(form, 'button[data-card="' + code + '"]');
-        return b && b.hasAttribute("data-taken");
-      });
+    /* What the server read, kept by the text it read it from; the picker shows it pressed. */
+    function remember(typed, codes) {
+      if (typed && codes && /[^\s]/.test(typed)) { heard[typed.trim()] = codes; }
     }
 
+    var idle = form.getAttribute("data-said");
     function check() {
       var now = mode();
       var meld = onto();
@@ -261,62 +285,45 @@
       if (now === "swap") { return checkSwap(meld, cards); }
       var earlier = now === "meld" ? lines() : [];
       if (!cards && !earlier.length) {
+        if (idle && !meld) { say(idle, idle.charAt(0) === "…" ? "waiting" : "ok", idle.charAt(0) !== "…"); return; }
         say(meld ? fill(text("layoff-hint"), { meld: meld.getAttribute("data-label") }) : text("meld-hint"));
         return;
       }
+      idle = null;
       var number = ++asked;
-      // The check knows the cards, not the table: cards on it are refused here, as on recording.
-      var taken = takenOnes(parse([cards].concat(earlier).join(" "), copies));
-      if (taken.length) {
-        say("✗ " + fill(text(taken.length === 1 ? "taken-one" : "taken-other"), { cards: letters.labels(taken) }), "bad");
-        return;
-      }
-      if (meld) {
-        ask({ cards: cards, onto: meld.getAttribute("data-cards") }).then(function (answer) {
-          if (number !== asked) { return; }
-          if (answer.valid) { say("✓ " + describe(answer, meld), "ok"); return; }
-          say("✗ " + answer.error, "bad");
-          offer(answer.joker_choices, rewriter(field));
-        }).catch(function () { if (number === asked) { say(text("offline")); } });
-        return;
-      }
-      var sources = earlier.map(function (line, at) {
-        return { cards: line, rewrite: function (card) { var all = lines(); all[at] = sayJoker(all[at], card, letters); meldsField.value = all.join("\n"); showMelds(); } };
-      });
-      if (cards) { sources.push({ cards: cards, rewrite: rewriter(field) }); }
-      var counted = opening();
-      Promise.all(sources.map(function (source) { return ask({ cards: source.cards }); })).then(function (answers) {
+      var body = meld ? { cards: cards, onto: meld.value } : { cards: cards, melds: earlier };
+      ask(body).then(function (answer) {
         if (number !== asked) { return; }
-        var wrong = answers.map(function (a, at) { return a.valid ? null : at; }).filter(function (at) { return at !== null; });
-        if (wrong.length) {
-          var first = wrong[0];
-          say("✗ " + answers[first].error, "bad");
-          offer(answers[first].joker_choices, sources[first].rewrite);
+        if (meld) { remember(cards, answer.added); } else if (answer.melds) {
+          earlier.concat(cards ? [cards] : []).forEach(function (line, at) { remember(line, answer.melds[at] && answer.melds[at].cards); });
+        } else { remember(cards || earlier[0], answer.cards); }
+        showPicked();
+        var counted = !meld && opening() && answer.opening_value !== undefined;
+        if (!answer.valid) {
+          // "31 of 40" is no tick: the refusal recording would give, and how far the opening is.
+          say("✗ " + answer.error + (counted ? " — " + fill(text("opening"), { value: answer.opening_value, minimum: minimum }) : ""), "bad");
+          offer(answer.joker_choices, rewriter(field));
           return;
         }
-        var said = answers.map(function (a) { return describe(a, null, counted); }).join(" · ");
-        if (counted) {
-          var total = answers.reduce(function (sum, a) { return sum + (a.opening_value !== undefined ? a.opening_value : a.value); }, 0);
-          said += " — " + fill(text("opening"), { value: total, minimum: minimum });
-          say("✓ " + said, total >= minimum ? "ok" : "");
-          return;
-        }
+        if (meld) { say("✓ " + describe(answer, meld), "ok"); return; }
+        var said = (answer.melds || [answer]).map(function (a) { return describe(a, null, counted); }).join(" · ");
+        if (counted) { said += " — " + fill(text("opening"), { value: answer.opening_value, minimum: minimum }); }
         say("✓ " + said, "ok");
       }).catch(function () { if (number === asked) { say(text("offline")); } });
     }
 
     function checkSwap(meld, cards) {
       var joined = newMeld ? newMeld.value.trim() : "";
-      if (!cards || !parse(joined, copies).some(function (code) { return code.indexOf(JOKER) < 0; })) {
+      if (!cards || !read(joined).some(function (code) { return code.indexOf(JOKER) < 0; })) {
         say(text("swap-hint"));
         return;
       }
       var number = ++asked;
-      ask({ onto: meld.getAttribute("data-cards"), cards: cards, new_meld: joined }).then(function (answer) {
+      ask({ onto: meld.value, cards: cards, new_meld: joined }).then(function (answer) {
         if (number !== asked) { return; }
         if (answer.valid) {
           say("✓ " + fill(text("swap"), {
-            cards: letters.labels(parse(cards, copies)),
+            cards: letters.labels(answer.added || read(cards)),
             meld: letters.labels(answer.meld.cards),
             new_meld: letters.labels(answer.new_meld.cards)
           }), "ok");
@@ -337,12 +344,12 @@
         var item = document.createElement("li");
         var cards = document.createElement("span");
         cards.className = "cards";
-        cards.textContent = letters.labels(parse(line, copies));
+        cards.textContent = letters.labels(read(line));
         var back = document.createElement("button");
         back.type = "button";
         back.className = "small";
         back.textContent = "✕";
-        back.setAttribute("aria-label", letters.labels(parse(line, copies)) + " ✕");
+        back.setAttribute("aria-label", letters.labels(read(line)) + " ✕");
         back.addEventListener("click", function () {
           var all = lines();
           all.splice(at, 1);
@@ -368,7 +375,7 @@
     }
     var picker = new Picker($(form, "[data-picker]"), function (code) {
       var input = target();
-      var picked = parse(input.value, copies);
+      var picked = read(input.value);
       var joker = swapped(picked);
       // A meld holds a card once, jokers as many as there are.
       var hand = picker.toggled(fromHand(picked), code, elsewhere(), code === JOKER ? 6 : 1);
@@ -377,7 +384,7 @@
       soon();
       keepAcrossLanguages();
     });
-    function showPicked() { picker.show(fromHand(parse(target().value, copies)), elsewhere()); }
+    function showPicked() { picker.show(fromHand(read(target().value)), elsewhere()); }
 
     /* The cards a joker of the chosen meld stands for: one tap puts the card in its place. */
     function showPlaces(meld) {
@@ -390,11 +397,11 @@
         b.type = "button";
         b.className = "pick choice" + ("♥♦".indexOf(card.slice(-1)) >= 0 ? " red" : "");
         b.setAttribute("data-place", card);
-        var put = function () { return parse(field.value, copies).indexOf(card) >= 0; };
+        var put = function () { return read(field.value).indexOf(card) >= 0; };
         b.setAttribute("aria-pressed", String(put()));
         b.textContent = letters.label(card);
         b.addEventListener("click", function () {
-          var now = parse(field.value, copies);
+          var now = read(field.value);
           field.value = letters.labels(put() ? now.filter(function (c) { return c !== card; }) : now.concat([card]));
           b.setAttribute("aria-pressed", String(put()));
           showPicked();
@@ -427,13 +434,21 @@
       keepAcrossLanguages();
     }
 
-    /* Switching DE / EN keeps the entry begun: the language links carry its player and cards
-       (the session page reads them back, see _next_entry_form). */
+    /* Switching DE / EN keeps the entry begun: the language links carry its player, cards,
+       the melds picked before, the meld chosen, the mode and the joker's new meld (the session
+       page reads them back, see _next_entry_form and _entry_begun). */
     function keepAcrossLanguages() {
       var player = $(form, "input[name=player]:checked");
       var query = new URLSearchParams();
       if (player) { query.set("player", player.value); }
       if (field.value.trim()) { query.set("cards", field.value.trim()); }
+      if (lines().length) { query.set("melds", lines().join("\n")); }
+      var meld = onto();
+      if (meld) { query.set("meld", meld.value); }
+      if (mode() === "swap") {
+        query.set("action", "swap");
+        if (newMeld && newMeld.value.trim()) { query.set("new_meld", newMeld.value.trim()); }
+      }
       languageLinksTo(location.pathname + (query.toString() ? "?" + query.toString() : ""));
     }
 
@@ -456,33 +471,205 @@
       });
     });
     $$(form, "input[name=player]").forEach(function (radio) {
-      radio.addEventListener("change", function () { check(); keepAcrossLanguages(); });
+      radio.addEventListener("change", function () { nameButtons(); check(); keepAcrossLanguages(); });
     });
+
+    /* What the recorder has begun: kept through a refusal, put back as it was. */
+    function begun() {
+      var meld = onto();
+      var action = $(form, "input[name=onto_action]:checked");
+      return { cards: field.value, melds: meldsField ? meldsField.value : "", meld: meld ? meld.value : "",
+        action: action ? action.value : "", newMeld: newMeld ? newMeld.value : "" };
+    }
+    function putBack(kept) {
+      field.value = kept.cards;
+      if (meldsField) { meldsField.value = kept.melds; }
+      if (newMeld) { newMeld.value = kept.newMeld; }
+      var meld = $(form, 'input[name=meld][value="' + kept.meld + '"]') || $(form, "input[name=meld][value='']");
+      if (meld) { meld.checked = true; }
+      var action = kept.action && $(form, 'input[name=onto_action][value="' + kept.action + '"]');
+      if (action) { action.checked = true; }
+      if (places) { $(places, "[data-places-buttons]").textContent = ""; }
+      refresh();
+    }
+
+    /* The entry as sent, greyed at the top of the entries until the server answers. */
+    function waiting(kept, kind) {
+      var list = $(document, "ol.entries");
+      if (!list) {
+        list = document.createElement("ol");
+        list.className = "entries";
+        var empty = $(document, "#game p.empty");
+        if (empty) { empty.replaceWith(list); } else { form.after(list); }
+      }
+      var line = document.createElement("li");
+      line.setAttribute("data-waiting", "");
+      var cards = kind === "meld" ? lines().concat(field.value.trim() ? [field.value.trim()] : []).map(function (l) { return letters.labels(read(l)); }).join(" + ") : letters.labels(read(kept.cards));
+      [["who", playerName()], ["kind", text("sending")], ["cards", cards]].forEach(function (part) {
+        var span = document.createElement("span");
+        span.className = part[0];
+        span.textContent = part[1];
+        line.appendChild(span);
+        line.appendChild(document.createTextNode(" "));
+      });
+      list.insertBefore(line, list.firstChild);
+      return line;
+    }
+
+    /* Record in place: the form's own fields to the form's own address, with a key of its own. */
+    function record(button, kind) {
+      var fields = Array.from(new FormData(form).entries());
+      var kept = begun();
+      var line = waiting(kept, kind);
+      field.value = "";
+      if (meldsField) { meldsField.value = ""; }
+      if (newMeld) { newMeld.value = ""; }
+      var fresh = $(form, "input[name=meld][value='']");
+      if (fresh) { fresh.checked = true; }
+      if (places) { $(places, "[data-places-buttons]").textContent = ""; }
+      idle = "… " + playerName() + ": " + $(line, ".cards").textContent;
+      refresh();
+      say(idle, "waiting");
+      send({ url: button.getAttribute("formaction") || form.action, fields: fields, key: newKey() }).then(function (answer) {
+        if (answer.status < 300 && answer.body.line) {
+          line.outerHTML = answer.body.line;
+          idle = "✓ " + answer.body.said;
+          if (!field.value.trim() && !lines().length) { say(idle, "ok", true); }
+          document.dispatchEvent(new CustomEvent("scorekeeper:changed", { detail: { said: idle } }));
+          return;
+        }
+        line.remove();
+        putBack(kept);
+        say("✗ " + answer.body.error, "bad", true);
+      }).catch(function () {
+        line.remove();
+        putBack(kept);
+        say(text("offline"), "bad");
+      });
+    }
+
     form.addEventListener("submit", function (event) {
-      if (sent) { event.preventDefault(); return; }
       var wanted = buttons[mode()];
       if (wanted && event.submitter !== wanted) {
         event.preventDefault();
         form.requestSubmit(wanted);
         return;
       }
-      sent = true;
+      if (!window.fetch || !form.hasAttribute("data-game-check")) { return; }
+      event.preventDefault();
+      record(wanted || event.submitter, mode());
     });
-    window.addEventListener("pageshow", function () { sent = false; });
+
+    /* Undo in place: the undone entry greyed, then the server's words in the bar. */
+    var undo = $(document, "form#undo");
+    if (undo && window.fetch) {
+      undo.addEventListener("submit", function (event) {
+        event.preventDefault();
+        var last = $(document, "ol.entries > li:not([data-waiting])");
+        if (last) { last.classList.add("undoing"); }
+        var fields = Array.from(new FormData(undo).entries());
+        send({ url: undo.action, fields: fields, key: newKey() }).then(function (answer) {
+          if (last) { last.classList.remove("undoing"); }
+          var words = answer.body.said || answer.body.error;
+          idle = (answer.status < 300 ? "" : "✗ ") + words;
+          say(idle, answer.status < 300 ? "ok" : "bad", true);
+          if (answer.status >= 300) { return; }
+          if (answer.body.restore) { offerRestore(answer.body.restore, idle); }
+          // An entry is undone to be entered again, mostly by the same player: chosen at once.
+          var again = answer.body.player && $(form, 'input[name=player][value="' + answer.body.player + '"]');
+          if (again) { again.checked = true; nameButtons(); }
+          document.dispatchEvent(new CustomEvent("scorekeeper:changed", { detail: { said: idle } }));
+        }).catch(function () {
+          if (last) { last.classList.remove("undoing"); }
+          say(text("offline"), "bad");
+        });
+      });
+    }
+    // A record never moves the page: the browser's scroll anchoring would as the entry's
+    // cards leave the form (live.js keeps the scroll position when it draws the answer).
+    document.documentElement.style.overflowAnchor = "none";
+    document.body.style.overflowAnchor = "none";
+    nameButtons();
     refresh();
+  }
+
+  var restoring = null;
+  /* For a few seconds after an undo the bar offers to record the entry again ("Restore"): a new
+     entry with a key of its own, checked again by the server; the history keeps both. */
+  function offerRestore(restore, said) {
+    var preview = $(document, "form[data-entry] [data-preview]");
+    if (!preview) { return; }
+    clearTimeout(restoring);
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "small";
+    b.setAttribute("data-restore", "");
+    b.textContent = preview.closest("form").getAttribute("data-t-restore") || "Restore";
+    b.addEventListener("click", function () {
+      b.disabled = true;
+      var token = $(document, "form[data-entry] input[name=csrf_token]");
+      var fields = Object.keys(restore.fields).map(function (name) { return [name, String(restore.fields[name])]; });
+      if (token) { fields.push(["csrf_token", token.value]); }
+      send({ url: restore.url, fields: fields, key: newKey() }).then(function (answer) {
+        var now = $(document, "form[data-entry] [data-preview]");
+        var words = answer.body.line ? "✓ " + answer.body.said : "✗ " + answer.body.error;
+        if (now) { now.innerHTML = words; now.className = "preview " + (answer.body.line ? "ok" : "bad"); }
+        if (answer.body.line) { document.dispatchEvent(new CustomEvent("scorekeeper:changed", { detail: { said: words } })); }
+      }).catch(function () { b.disabled = false; });
+    });
+    // The bar is drawn anew with the page (live.js): the offer goes with it into the new one.
+    var put = function () {
+      var now = $(document, "form[data-entry] [data-preview]");
+      if (now && !$(now, "[data-restore]")) { now.appendChild(document.createTextNode(" ")); now.appendChild(b); }
+    };
+    put();
+    document.addEventListener("scorekeeper:redrawn", put);
+    restoring = setTimeout(function () {
+      document.removeEventListener("scorekeeper:redrawn", put);
+      if (b.parentNode) { b.remove(); }
+    }, 8000);
+  }
+
+  /* A key of its own for each write: the form's one-time token, so a tap sent twice counts once
+     (web/once.py). */
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) { return crypto.randomUUID(); }
+    return String(Date.now()) + Math.random().toString(36).slice(2);
+  }
+
+  /* Send one prepared request and answer {status, body}: ``fields`` (name, value pairs of a
+     form, its ``once`` token replaced by ``key``) or ``json``, to ``url``, asking for JSON.
+     Whatever queues writes (the next step: an outbox) hands this the same prepared request. */
+  function send(prepared) {
+    var headers = { Accept: "application/json" };
+    var body;
+    var token = $(document, "input[name=csrf_token]");
+    if (prepared.json) {
+      headers["Content-Type"] = "application/json";
+      if (token) { headers["X-CSRFToken"] = token.value; }
+      body = JSON.stringify(prepared.json);
+    } else {
+      body = new URLSearchParams();
+      prepared.fields.forEach(function (pair) { if (pair[0] !== "once") { body.append(pair[0], pair[1]); } });
+      if (prepared.key) { body.append("once", prepared.key); }
+    }
+    return fetch(prepared.url, { method: "POST", headers: headers, body: body, credentials: "same-origin" })
+      .then(function (response) {
+        return response.json().then(function (answer) { return { status: response.status, body: answer }; });
+      });
   }
 
   /* The picker of a form with one cards field: a tap adds or takes away a card, typing shows. */
   function fillsField(form, field, letters, changed) {
     var copies = Number(form.getAttribute("data-packs")) || 1;
     var picker = new Picker($(form, "[data-picker]"), function (code) {
-      var picked = picker.toggled(parse(field.value, copies), code, [], code === JOKER ? 6 : 1);
+      var picked = picker.toggled(parse(field.value, copies, true), code, [], code === JOKER ? 6 : 1);
       field.value = letters.labels(picked);
       picker.show(picked, []);
       changed();
     });
-    field.addEventListener("input", function () { picker.show(parse(field.value, copies), []); changed(); });
-    picker.show(parse(field.value, copies), []);
+    field.addEventListener("input", function () { picker.show(parse(field.value, copies, true), []); changed(); });
+    picker.show(parse(field.value, copies, true), []);
   }
 
   /* Correcting an entry: its own cards are free to tap, the rest of the table is not; the
@@ -538,7 +725,7 @@
     function elsewhere() {
       var codes = [];
       hands.forEach(function (hand) {
-        if (hand !== active && !hand.hidden) { codes = codes.concat(parse(input(hand).value, copies)); }
+        if (hand !== active && !hand.hidden) { codes = codes.concat(parse(input(hand).value, copies, true)); }
       });
       return codes;
     }
@@ -548,7 +735,7 @@
         target.setAttribute("aria-pressed", String(hand === active));
         hand.classList.toggle("active", hand === active);
       });
-      picker.show(active ? parse(input(active).value, copies) : [], elsewhere());
+      picker.show(active ? parse(input(active).value, copies, true) : [], elsewhere());
       remember();
     }
     /* Switching the language keeps the hands: the form is a GET, its fields the address.
@@ -572,7 +759,7 @@
 
     var picker = new Picker($(form, "[data-picker]"), function (code) {
       if (!active) { return; }
-      var picked = picker.toggled(parse(input(active).value, copies), code, elsewhere(), copies > 1 ? 6 : 1);
+      var picked = picker.toggled(parse(input(active).value, copies, true), code, elsewhere(), copies > 1 ? 6 : 1);
       input(active).value = letters.labels(picked);
       show();
     });
@@ -683,6 +870,10 @@
     $$(document, "form[data-seating]").forEach(function (form) { new Seating(form); });
     if ($(document, "[data-wake-lock]")) { keepAwake(); }
   }
+  // The live table (live.js) drew the game page anew in place: its form records as this one did.
+  document.addEventListener("scorekeeper:redrawn", function () {
+    $$(document, "form[data-entry]").forEach(function (form) { new Entry(form); });
+  });
 
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); } else { start(); }
 })();

@@ -272,13 +272,13 @@ def rank_letters() -> str:
 
 
 def whose_entry(game: services.GameState) -> int:
-    """Return the id of the player to preselect: whoever recorded last, else the dealer.
+    """Return the id of the player to preselect: whoever recorded last, else who plays first.
 
-    The dealer plays first.
+    The rule system says who plays first (the dealer, or the dealer's left neighbour).
     """
     if game.entries:
         return game.entries[-1].player_id
-    return game.dealer_id
+    return services.deal_of(game).first_player
 
 
 def hhmm(moment: datetime | None) -> str:

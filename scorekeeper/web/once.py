@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from flask import flash, g, make_response, redirect, request, url_for
+from flask import Response, flash, g, make_response, redirect, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -83,18 +83,27 @@ def once_per_form(view: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _remember(response: BaseResponse) -> str:
-    """Remember where the answer went, and the keys it gave this browser."""
+    """Remember where the answer went, and the keys it gave this browser.
+
+    An answer in place (the game page's script asked for JSON) is remembered whole: a repeat of
+    the tap is told the same.
+    """
+    answered = response.get_data(as_text=True) if response.mimetype == "application/json" else None
     return json.dumps(
         {
             "location": response.headers.get("Location"),
             "keys": g.kept_keys,
             "group_keys": g.get("kept_group_keys", {}),
+            "answer": answered,
+            "status": response.status_code,
         }
     )
 
 
 def _replay(record: IdempotencyRecord) -> BaseResponse:
     said = json.loads(record.body or "{}")
+    if said.get("answer") is not None:
+        return Response(said["answer"], said.get("status", 200), mimetype="application/json")
     for public_id, key in said.get("keys", {}).items():
         access.keep_key(public_id, key)
     for public_id, key in said.get("group_keys", {}).items():

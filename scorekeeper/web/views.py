@@ -27,6 +27,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from wtforms import SelectChoice
 
 from scorekeeper import rules, services, transfer
+from scorekeeper.api import serialize
 from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE, LANGUAGES
 from scorekeeper.keys import Access, SessionKeys
@@ -168,10 +169,12 @@ def _not_found(error: Exception) -> Answer:
 
 
 @bp.errorhandler(services.ConflictError)
-def _conflict(error: Exception) -> Page:
+def _conflict(error: Exception) -> Answer:
     """Show why the action cannot be done now, on the session page when there is one."""
     db.session.rollback()
     session_id = g.get("session_id")
+    if _in_place():
+        return _said_in_place(helpers.rules_message(error), 409)
     if session_id is not None:
         problem = helpers.rules_message(error)
         return _session_page(services.get_session(session_id), status=409, problem=problem)
@@ -180,13 +183,22 @@ def _conflict(error: Exception) -> Page:
 
 
 @bp.errorhandler(CSRFError)
-def _form_not_ours(_error: CSRFError) -> Page:
+def _form_not_ours(_error: CSRFError) -> Answer:
     """Refuse a form without this browser's CSRF token on the app's own page, in its language."""
     db.session.rollback()
     message = gettext(
         "This form was open too long or came from elsewhere: open the page again and repeat."
     )
+    if _in_place():
+        return _said_in_place(message, 400)
     return render_template("message.html", title=gettext("Not possible"), message=message), 400
+
+
+def _said_in_place(message: str, status: int) -> BaseResponse:
+    """Answer the script's in-place request with why nothing was recorded."""
+    response = jsonify(error=str(helpers.suits(message)))
+    response.status_code = status
+    return response
 
 
 def _reason(error: Exception) -> str:
@@ -544,16 +556,92 @@ def _record_entry(
 ) -> BaseResponse | None:
     """Run the recording service; say what the entry scored, or put the refusal on the form."""
     if not form.validate_on_submit():
-        return None
+        return _refused(form) if _in_place() else None
     try:
         said = record()
     except REFUSED as error:
         db.session.rollback()
         form.cards.errors = [helpers.rules_message(error)]
-        return None
+        return _refused(form) if _in_place() else None
+    if _in_place():
+        return _answered_in_place(said, g.game_id)
     flash(said, "success")
     # The page opens where the next entry starts: the player chips, then the picker.
     return _to_session(anchor="entry")
+
+
+def _in_place() -> bool:
+    """Say whether the game page's script sent the form and asks for a small JSON answer.
+
+    picker.js sends the page's own form to the form's own address with ``Accept:
+    application/json``: one view and one service per use case, the form's CSRF token and a
+    one-time token of its own per tap (``once_per_form``), so a tap sent twice counts once.
+    """
+    return request.accept_mimetypes.best == "application/json"
+
+
+def _answered_in_place(said: str, game_id: int) -> BaseResponse:
+    """Answer an entry recorded in place: the server's words and its line as the page draws it.
+
+    The rest of the page (table, standing, picker) the script reads again, as the live table
+    does when another phone records.
+    """
+    after = services.read_game(game_id)
+    shown = helpers.entries_shown(after.entries, _names(after.players), after.id)
+    line = kept.kept("entry", shown[-1], True) if shown else ""
+    return jsonify(said=str(helpers.suits(said)), entry=shown[-1].id if shown else None, line=line)
+
+
+def _refused(form: MeldForm | LayoffForm | SwapForm | ButtonForm) -> BaseResponse:
+    """Answer a refusal in place: the first reason the form or the rules gave.
+
+    A refusal is an answer (200 with ``refused``), not a failure: the script shows it in the
+    bar, and the browser logs no failed request for it.
+    """
+    reasons = [str(e) for errors in form.errors.values() for e in errors if isinstance(e, str)]
+    return jsonify(refused=True, error=str(helpers.suits(reasons[0] if reasons else "")))
+
+
+@bp.post("/games/<int:game_id>/check")
+def check_entry(game_id: int) -> BaseResponse | tuple[BaseResponse, int]:
+    """Check the entry begun on the game page against the table, as recording it would.
+
+    The live check of picker.js: JSON in (``player``, ``cards`` or ``melds``, ``onto``,
+    ``new_meld``), the API's answer out (``serialize.game_check``), in the page's language;
+    cards it cannot read are ``valid: false`` too (the API answers 422).
+    """
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        abort(400)
+    fields: dict[str, Any] = {}
+    onto = body.get("onto") or None
+    melds = [text for text in body.get("melds") or [] if isinstance(text, str) and text.strip()]
+    cards = body["cards"] if isinstance(body.get("cards"), str) else ""
+    if onto is None:
+        fields["melds"] = [*melds, cards] if cards.strip() else melds
+    else:
+        fields.update(onto=_whole(onto), cards=cards)
+        if isinstance(body.get("new_meld"), str):
+            fields["new_meld"] = body["new_meld"]
+    player = _whole(body["player"]) if body.get("player") else None
+    lang = str(get_locale())
+    try:
+        return jsonify(serialize.game_check(game_id, player, fields, lang))
+    except REFUSED as error:
+        # Cards the server cannot read are said as a check that fails, as the rules' refusals.
+        db.session.rollback()
+        return jsonify(valid=False, error=helpers.rules_message(error))
+    finally:
+        db.session.rollback()
+
+
+def _whole(value: object) -> int:
+    """Return a whole number sent as JSON (a number or digits), or answer 400."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.isdigit() and len(value) < 12:
+        return int(value)
+    abort(400)
 
 
 @bp.post("/games/<int:game_id>/undo")
@@ -564,6 +652,7 @@ def undo(game_id: int) -> Answer:
     _check_button()
     said = ""
     player: int | None = None
+    restore = _restore_of(game)
     if game.entries:
         table = services.table_of(game)
         said = helpers.describe(game.entries[-1], game.entries, _names(game.players), table)
@@ -571,8 +660,38 @@ def undo(game_id: int) -> Answer:
         player = game.entries[-1].player_id
     # The page names the entry it showed last, so a double tap cannot undo two entries.
     services.undo_last_entry(game.id, request.args.get("entry", type=int))
+    if _in_place():
+        undone = str(helpers.suits(gettext("Undone: %(entry)s", entry=said)))
+        return jsonify(said=undone, player=player, restore=restore)
     flash(gettext("Undone: %(entry)s", entry=said))
     return _to_session(anchor="entry", player=player)
+
+
+def _restore_of(game: services.GameState) -> dict[str, Any] | None:
+    """Return the form that records the latest entry again, for "Restore" after an undo.
+
+    The address and fields of the form that recorded it: sent again it is a new entry, with a
+    one-time token of its own, checked again against the table as it lies then.
+    """
+    if not game.entries:
+        return None
+    last = game.entries[-1]
+    group = last.group_id if last.group_id is not None else last.id
+    rows = [entry for entry in game.entries if group in (entry.id, entry.group_id)]
+    first = rows[0]
+    fields: dict[str, Any] = {"player": first.player_id}
+    if first.kind == "swap":
+        fields.update(meld=first.meld_id, cards=helpers.entry_cards(first))
+        fields["new_meld"] = helpers.entry_cards(rows[-1])
+        address = url_for("web.record_swap", game_id=game.id)
+    elif first.kind == "layoff":
+        fields.update(meld=first.meld_id, cards=helpers.entry_cards(first))
+        address = url_for("web.record_layoff", game_id=game.id)
+    else:
+        melds = [helpers.entry_cards(row) for row in rows]
+        fields.update(melds="\n".join(melds[:-1]), cards=melds[-1])
+        address = url_for("web.record_meld", game_id=game.id)
+    return {"url": address, "fields": fields}
 
 
 @bp.post("/games/<int:game_id>/entries/<int:entry_id>/delete")
@@ -864,7 +983,7 @@ def _open_game(game_id: int) -> services.GameState:
     the services refuse the same with the same messages.
     """
     game = services.read_game(game_id)
-    g.session_id = game.session_id
+    g.session_id, g.game_id = game.session_id, game.id
     return _still_open(game)
 
 
@@ -929,7 +1048,28 @@ def _next_entry_form(game: services.GameState) -> MeldForm:
     cards = request.args.get("cards", "").strip()
     if cards and len(cards) <= MOST_TYPED:
         form.cards.data = cards
+    melds = request.args.get("melds", "").strip()
+    if melds and len(melds) <= MOST_TYPED * 4:
+        form.melds.data = melds
     return form
+
+
+def _entry_begun(melds: Iterable[services.EntryRow]) -> dict[str, Any]:
+    """Return the meld chosen, the mode and the joker's new meld the address carries.
+
+    The language links of the game page carry them, so switching DE / EN keeps them.
+    """
+    if request.method != "GET":
+        return {}
+    chosen = request.args.get("meld", type=int)
+    if chosen not in {entry.id for entry in melds}:
+        return {}
+    new_meld = request.args.get("new_meld", "").strip()
+    return {
+        "chosen_meld": chosen,
+        "swap_chosen": request.args.get("action") == "swap",
+        "new_meld_typed": new_meld if len(new_meld) <= MOST_TYPED else "",
+    }
 
 
 def _layoff_form(game: services.GameState, **kwargs: Any) -> LayoffForm:
@@ -1036,6 +1176,8 @@ def _session_page(
                 melds_typed=entry_form.melds.data if isinstance(entry_form, MeldForm) else "",
                 new_meld=swap_form.new_meld if swap_form is not None else None,
             )
+            if onto is None:
+                context.update(_entry_begun(melds))
     return render_template("session.html", **context), status
 
 

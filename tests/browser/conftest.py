@@ -47,6 +47,16 @@ class Phone:
         self.taps += 1
         locator.tap()
 
+    def in_place(self, target: str | Locator) -> None:
+        """Tap a button that records, undoes or swaps in place; wait until the page is redrawn.
+
+        The game page does not reload: the answer is shown in the bar and the page's content
+        is drawn anew where it stood (live.js).
+        """
+        self.page.evaluate("document.querySelector('main').setAttribute('data-before', '')")
+        self.tap(target)
+        self.page.locator("main:not([data-before])").wait_for(state="attached")
+
     def card(self, code: str) -> Locator:
         """Return the picker's button for a card, e.g. ``Q♥``."""
         return self.page.locator(f'[data-picker] button[data-card="{code}"]')

@@ -67,8 +67,7 @@ def test_a_boathouse_game_for_five_is_played_and_settled_at_360_pixels(
     phone.tap(page.locator(".players label.chip", has_text="Bob"))
     phone.tap_cards("K♠", "A♠", "2♠")
     expect(page.locator("[data-preview]")).to_contain_text(words["zero"])
-    with page.expect_navigation():
-        phone.tap('button[data-mode="meld"]')
+    phone.in_place('button[data-mode="meld"]')
     record(phone, "5♣", "5♦", "5♥", player="Cid")
     record(phone, "Q♠", player="Dan", onto="K♠ A♠ 2♠")
     # Eve puts down the 6 cards dealt to five in one turn: a Rommé hand can have happened.

@@ -49,8 +49,7 @@ def record(phone: Phone, mode: str = "meld") -> None:
     """Tap the button that records what the live check approved."""
     page = phone.page
     expect(page.locator("[data-preview]")).to_contain_text("✓")
-    with page.expect_navigation():
-        phone.tap(f'button[data-mode="{mode}"]')
+    phone.in_place(f'button[data-mode="{mode}"]')
 
 
 def left(phone: Phone, code: str) -> str:

@@ -199,6 +199,11 @@ def test_the_answers_of_a_small_game_match_the_response_schemas(
     call("post", melds, 201, {"player": cid, "cards": "6♠ 6♥ 6♦"}, game_id=gid)
     call("post", game_path + "/undo", 200, game_id=gid)
     call("post", game_path + "/undo", 404, game_id=999)
+    check = game_path + "/check"
+    call("post", check, 200, {"player": cid, "cards": "6♠ 6♥ 6♦"}, game_id=gid)
+    call("post", check, 200, {"player": cid, "melds": ["6♠ 6♥ 6♦", "2♣ 3♣ 4♣"]}, game_id=gid)
+    call("post", check, 200, {"player": cid, "onto": meld["id"], "cards": "K♠"}, game_id=gid)
+    call("post", check, 422, {"player": cid, "cards": "X♣"}, game_id=gid)
     call("post", melds, 201, {"player": cid, "cards": "6♠ 6♥ 6♦ 6♣"}, game_id=gid)
     call("get", game_path, 200, game_id=gid)
 

@@ -1,0 +1,107 @@
+"""The game page's forms answered in place: the script asks for JSON, the same views answer."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import services
+from tests.helpers import entries, start
+
+IN_PLACE = {"Accept": "application/json"}
+
+
+def test_a_meld_sent_in_place_answers_its_line_and_words_and_a_repeat_counts_once(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    form = {"player": table.players["Ann"], "cards": "qc kc ac", "once": "tap-1"}
+    first = client.post(f"/games/{table.game}/melds", data=form, headers=IN_PLACE)
+    assert first.status_code == 200
+    answer = first.get_json()
+    assert "Ann" in answer["said"] and "30" in answer["said"]
+    assert answer["line"].startswith("<li>")
+    assert "Q" in answer["line"] and "♣" in answer["line"]
+    again = client.post(f"/games/{table.game}/melds", data=form, headers=IN_PLACE)
+    assert again.get_json() == answer
+    assert len(entries(app, table.game)) == 1
+    # Without the script the same form goes on to the page, as before.
+    plain = client.post(
+        f"/games/{table.game}/melds", data={**form, "cards": "5h 5d 5s", "once": "x"}
+    )
+    assert plain.status_code == 302
+
+
+def test_a_refusal_in_place_says_why_and_records_nothing(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    client.post(
+        f"/games/{table.game}/melds", data={"player": table.players["Ann"], "cards": "kc kd kh"}
+    )
+    refused = client.post(
+        f"/games/{table.game}/melds",
+        data={"player": table.players["Bob"], "cards": "ks kc qc", "once": "tap-2"},
+        headers=IN_PLACE,
+    )
+    assert refused.status_code == 200
+    answer = refused.get_json()
+    assert answer["refused"] is True
+    assert "K" in answer["error"] and "♣" in answer["error"]
+    assert "line" not in answer
+    assert len(entries(app, table.game)) == 1
+
+
+def test_an_undo_in_place_names_the_entry_and_its_player(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    client.post(
+        f"/games/{table.game}/melds", data={"player": table.players["Bob"], "cards": "9h 9d 9s"}
+    )
+    entry = entries(app, table.game)
+    assert len(entry) == 1
+    undone = client.post(f"/games/{table.game}/undo", data={"once": "tap-3"}, headers=IN_PLACE)
+    assert undone.status_code == 200
+    answer = undone.get_json()
+    assert answer["said"].startswith("Undone: Bob")
+    assert answer["player"] == table.players["Bob"]
+    assert entries(app, table.game) == []
+    # "Restore" sends the form that recorded it again: a new entry, checked again.
+    restore = answer["restore"]
+    assert restore["url"] == f"/games/{table.game}/melds"
+    again = client.post(
+        restore["url"], data={**restore["fields"], "once": "tap-5"}, headers=IN_PLACE
+    )
+    assert again.get_json()["line"]
+    assert entries(app, table.game) == [("Bob", "9♠ 9♥ 9♦", 27)]
+
+
+def test_a_watcher_cannot_record_in_place(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    stranger = app.test_client()
+    sent = stranger.post(
+        f"/games/{table.game}/melds",
+        data={"player": table.players["Ann"], "cards": "qc kc ac", "once": "tap-4"},
+        headers=IN_PLACE,
+    )
+    assert sent.status_code == 404
+    assert entries(app, table.game) == []
+
+
+def test_the_address_carries_the_entry_begun_across_a_language_switch(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    client.post(
+        f"/games/{table.game}/melds", data={"player": table.players["Ann"], "cards": "kc kd kh"}
+    )
+    with app.app_context():
+        meld = services.get_game(table.game).entries[0].id
+    page = client.get(
+        f"/sessions/{table.session}",
+        query_string={"player": table.players["Bob"], "melds": "5h 5d 5c", "cards": "6d 7d"},
+    ).get_data(as_text=True)
+    assert ">5h 5d 5c</textarea>" in page
+    assert 'value="6d 7d"' in page
+    chosen = client.get(
+        f"/sessions/{table.session}", query_string={"meld": meld, "cards": "ks"}
+    ).get_data(as_text=True)
+    assert f'id="meld-{meld}"' in chosen
+    assert "checked" in chosen.split(f'id="meld-{meld}"')[1].split(">")[0]
