@@ -587,7 +587,7 @@ def _answered_in_place(said: str, game_id: int) -> BaseResponse:
     does when another phone records.
     """
     after = services.read_game(game_id)
-    shown = helpers.entries_shown(after.entries, _names(after.players), after.id)
+    shown = helpers.entries_shown(after.entries, _names(after.players), after.id, after.variant)
     line = kept.kept("entry", shown[-1], True) if shown else ""
     return jsonify(said=str(helpers.suits(said)), entry=shown[-1].id if shown else None, line=line)
 
