@@ -848,6 +848,14 @@ def test_twelve_cards_are_too_few_for_a_hand_rommé_after_a_drawn_card(dealer, e
     assert not settled.romme
 
 
+def test_romme_possible_knows_the_dealers_hand_rommé_when_told_who_played_first():
+    first = GERMAN.first_player(list(NAMES), 1)
+    assert GERMAN.romme_possible([1, 1], 1, [7, 5], 3, first_player=first) is True
+    assert GERMAN.romme_possible([1, 1], 1, [7, 5], 3, first_player=2) is False
+    assert GERMAN.romme_possible([1, 1], 1, [7, 5], 3) is False
+    assert GERMAN.romme_possible([2, 1], 1, [3, 12], 3, first_player=1) is False
+
+
 def test_twelve_cards_make_no_rommé_hand_in_a_rule_system_whose_first_player_draws():
     names = {1: "Ann", 2: "Bob", 3: "Cid"}
     hands = {2: parse_cards("9♣"), 3: parse_cards("4♦")}

@@ -416,10 +416,14 @@ class Variant:
         winner: P,
         entry_cards: Sequence[int] | None = None,
         player_count: int = 2,
+        *,
+        first_player: P | None = None,
     ) -> bool:
         """Tell whether the winner can have put every card down in one turn.
 
-        ``entry_cards`` are the cards each entry took from the hand (see ``why_romme``).
+        ``entry_cards`` are the cards each entry took from the hand, ``first_player`` who
+        played first in the game (``first_player(players, dealer)``): without it the dealer's
+        first turn, which draws no card in German Rummy (G6), is not known (see ``why_romme``).
 
         >>> Variant().romme_possible(["Bob", "Cid", "Ann", "Ann"], "Ann")
         True
@@ -428,7 +432,9 @@ class Variant:
         >>> Variant().romme_possible(["Bob", "Ann"], "Ann", entry_cards=[3, 4])
         False
         """
-        why = self.why_romme(entry_players, winner, entry_cards, player_count, name="")
+        why = self.why_romme(
+            entry_players, winner, entry_cards, player_count, name="", first_player=first_player
+        )
         return why.message_id == "settlement.romme_proposed"
 
     def why_romme(
