@@ -146,7 +146,12 @@ def lay_off_pieces(meld_cards: Sequence[Piece], added: Sequence[Piece], variant:
         )
     if before.kind is MeldKind.SET:
         refuse_onto_set(before, cards, len(added), variant)
-        after = classify_pieces([*before.cards, *added], variant)
+        # A natural card laid off for the suit a joker was named for: the joker takes another.
+        renamed = [
+            Joker() if isinstance(piece, Joker) and piece.stands_for in cards else piece
+            for piece in before.cards
+        ]
+        after = classify_pieces([*renamed, *added], variant)
         # A set's jokers lie after its natural cards: the new ones are the last.
         new_jokers = {place.index for place in after.jokers[len(before.jokers) :]}
     else:
@@ -235,8 +240,14 @@ def _set_with_joker(
 ) -> Meld:
     """Return a set of natural cards and jokers, which stand for the missing suits (G1, G2).
 
-    A set has no order, so two jokers beside two natural cards make a set of four: together
-    they stand for the two missing suits, each for either.
+    A set has no order, so two jokers beside two natural cards make a set of four. A joker the
+    recorder wrote ``JKR=<card>`` keeps that card; the others stand for the suits still
+    missing: for the one left, not in doubt, or, where more are left, each for any of them.
+
+    >>> from scorekeeper.rules.cards import parse_pieces
+    >>> from scorekeeper.rules.variants.german_rummy import GermanRummy
+    >>> str(classify_pieces(parse_pieces("6♠ 6♥ JKR=6♦ JKR"), GermanRummy()))
+    '6♠ 6♥ JKR=6♦ JKR=6♣'
     """
     largest = variant.set_sizes[1]
     suits = {card.suit for card in naturals}
@@ -250,18 +261,32 @@ def _set_with_joker(
             choices = OneOf(tuple(spot for spot in missing if spot not in said[:at]))
             raise JokerError("joker.cannot_stand_for", cards=shown, card=card, choices=choices)
     ordered = sorted(naturals)
-    joker = Joker(stands_for=missing[0]) if len(missing) == 1 else Joker()
+    left = tuple(card for card in missing if card not in said)
+    placed: list[Joker] = []
+    places: list[JokerPlace] = []
+    for joker in jokers:
+        index = len(ordered) + len(places)
+        if joker.stands_for is not None:
+            # The card said first; in a set of three the joker still stands for any missing suit.
+            others = left if len(jokers) == 1 else ()
+            placed.append(joker)
+            places.append(JokerPlace(index=index, stands_for=(joker.stands_for, *others)))
+        elif len(left) == 1:
+            placed.append(Joker(stands_for=left[0]))
+            places.append(JokerPlace(index=index, stands_for=left))
+        else:
+            at = len(places) - len(said)
+            placed.append(Joker())
+            places.append(JokerPlace(index=index, stands_for=left[at:] + left[:at]))
     positions = (AcePosition.IN_SET if rank == Rank.ACE else None,) * len(shown)
-    values, opening_values = card_values([*ordered, *missing[: len(jokers)]], positions, variant)
+    standing = [place.stands_for[0] for place in places]
+    values, opening_values = card_values([*ordered, *standing], positions, variant)
     return Meld(
         kind=MeldKind.SET,
-        cards=(*ordered, *(joker,) * len(jokers)),
+        cards=(*ordered, *placed),
         values=values,
         ace_positions=positions,
-        jokers=tuple(
-            JokerPlace(index=len(ordered) + at, stands_for=missing[at:] + missing[:at])
-            for at in range(len(jokers))
-        ),
+        jokers=tuple(places),
         opening_values=opening_values,
     )
 
@@ -273,7 +298,7 @@ def _swap_in_set(before: Meld, cards: Sequence[Card], variant: Variant) -> tuple
     give up one or both, G1); by the stricter house rule every joker leaves at once, when the
     set becomes four natural cards.
     """
-    missing = before.jokers[0].stands_for
+    missing = tuple(sorted({card for place in before.jokers for card in place.stands_for}))
     wrong = [card for card in cards if card not in missing]
     if wrong:
         raise SwapError(
@@ -289,7 +314,12 @@ def _swap_in_set(before: Meld, cards: Sequence[Card], variant: Variant) -> tuple
     elif len(cards) > len(before.jokers):
         raise SwapError("swap.one_card", meld=before.cards, choices=OneOf(missing))
     taken = len(before.jokers) if variant.swap_needs_full_set() else len(cards)
-    staying = [Joker() for _ in range(len(before.jokers) - taken)]
+    staying = [piece for piece in before.cards if isinstance(piece, Joker)]
+    for card in cards[:taken]:
+        # The card takes the joker that stands for it, else one the recorder did not name.
+        named = [joker for joker in staying if joker.stands_for == card]
+        unnamed = [joker for joker in staying if joker.stands_for is None]
+        staying.remove((named or unnamed or staying)[0])
     return [*(piece for piece in before.cards if isinstance(piece, Card)), *cards, *staying], taken
 
 

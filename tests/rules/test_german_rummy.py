@@ -230,6 +230,51 @@ def test_two_jokers_in_a_set_may_be_said_but_not_for_the_same_suit():
         meld("6♠ 6♥ JKR=6♣ JKR=6♣")
 
 
+def test_a_joker_said_in_a_set_of_two_jokers_keeps_its_card_and_the_other_takes_the_last_suit():
+    group = meld("6♠ 6♥ JKR=6♦ JKR")
+    assert shown(group.cards) == "6♠ 6♥ JKR=6♦ JKR=6♣"
+    assert [place.stands_for for place in group.jokers] == [
+        (Card.from_code("6♦"),),
+        (Card.from_code("6♣"),),
+    ]
+    assert group.opening_value == 24
+    assert shown(meld("6♠ 6♥ JKR JKR=6♦").cards) == "6♠ 6♥ JKR=6♣ JKR=6♦"
+
+
+def test_a_joker_said_in_a_set_of_three_keeps_its_card_and_may_still_stand_for_the_other_suit():
+    group = meld("6♠ 6♥ JKR=6♦")
+    assert shown(group.cards) == "6♠ 6♥ JKR=6♦"
+    assert group.jokers[0].stands_for == (Card.from_code("6♦"), Card.from_code("6♣"))
+    swap = swap_joker(group.cards, parse_cards("6♣"), parse_pieces("8♥ JKR 10♥"), GERMAN)
+    assert shown(swap.meld.cards) == "6♠ 6♥ 6♣"
+    layoff = lay_off_pieces(group.cards, parse_pieces("6♦"), GERMAN)
+    assert shown(layoff.meld.cards) == "6♠ 6♥ 6♦ JKR=6♣"
+
+
+@pytest.mark.parametrize(
+    ("put_in", "left"),
+    [
+        pytest.param("6♣", "6♠ 6♥ 6♣ JKR=6♦", id="the card of the joker not said"),
+        pytest.param("6♦", "6♠ 6♥ 6♦ JKR=6♣", id="the card of the joker said"),
+    ],
+)
+def test_a_swap_from_a_set_with_a_joker_said_takes_the_joker_of_the_card_put_in(put_in, left):
+    swap = swap_joker(
+        parse_pieces("6♠ 6♥ JKR=6♦ JKR"), parse_cards(put_in), parse_pieces("8♥ JKR 10♥"), GERMAN
+    )
+    assert shown(swap.meld.cards) == left
+
+
+def test_a_swap_from_a_set_with_a_joker_said_needs_both_missing_cards_under_the_four_rule():
+    said = parse_pieces("6♠ 6♥ JKR=6♦ JKR")
+    with pytest.raises(SwapError, match="put in 6♦ 6♣"):
+        swap_joker(said, parse_cards("6♣"), parse_pieces("8♥ JKR 10♥"), FOUR)
+    swap = swap_joker(said, parse_cards("6♣ 6♦"), parse_pieces("8♥ JKR 10♥ JKR=J♥"), FOUR)
+    assert shown(swap.meld.cards) == "6♠ 6♥ 6♦ 6♣"
+    with pytest.raises(SwapError, match="6♥ cannot take a joker's place"):
+        swap_joker(said, parse_cards("6♥"), parse_pieces("8♥ JKR 10♥"), GERMAN)
+
+
 def test_a_set_with_two_jokers_still_needs_two_natural_cards_and_room():
     with pytest.raises(JokerError, match="at least as many natural cards as jokers"):
         meld("6♠ JKR JKR")
@@ -372,8 +417,15 @@ def test_a_joker_said_to_be_a_card_its_place_cannot_need_is_refused(cards, messa
         meld(cards)
 
 
-def test_a_set_joker_said_to_be_a_missing_suit_is_the_same_set():
-    assert meld("6♠ 6♥ JKR=6♣") == meld("6♠ 6♥ JKR")
+def test_a_set_joker_said_to_be_a_missing_suit_is_the_same_set_and_keeps_what_was_said():
+    said, unsaid = meld("6♠ 6♥ JKR=6♣"), meld("6♠ 6♥ JKR")
+    assert (said.kind, said.values, said.opening_values) == (
+        unsaid.kind,
+        unsaid.values,
+        unsaid.opening_values,
+    )
+    assert set(said.jokers[0].stands_for) == set(unsaid.jokers[0].stands_for)
+    assert (shown(said.cards), shown(unsaid.cards)) == ("6♠ 6♥ JKR=6♣", "6♠ 6♥ JKR")
 
 
 def test_a_meld_written_as_it_lies_reads_back_as_the_same_meld():

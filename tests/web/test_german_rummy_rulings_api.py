@@ -78,6 +78,22 @@ def test_a_set_of_two_jokers_is_recorded_and_gives_up_one_joker_in_a_swap(
     assert lying[set_id] == ["6♠", "6♥", "6♣", "JKR"]
 
 
+def test_a_joker_said_in_a_set_of_two_jokers_is_kept_and_a_swap_takes_the_other(
+    client: FlaskClient,
+) -> None:
+    table = Rommé(client)
+    opened = table.melds("Ann", "6♠ 6♥ JKR=6♦ JKR", "10♦ J♦ Q♦")
+    set_id = opened["melds"][0]["id"]
+    said = [{"index": 2, "as": ["6♦"]}, {"index": 3, "as": ["6♣"]}]
+    assert opened["melds"][0]["jokers"] == said
+    assert table.read()["melds"][0]["jokers"] == said
+    body = {"player": table.ids["Ann"], "meld": set_id, "cards": "6♣", "new_meld": "8♥ JKR 10♥"}
+    ok(table.post("swaps", body), 201)
+    lying = {meld["id"]: meld["cards"] for meld in table.read()["melds"]}
+    assert lying[set_id] == ["6♠", "6♥", "6♣", "JKR"]
+    assert table.read()["melds"][0]["jokers"] == [{"index": 3, "as": ["6♦"]}]
+
+
 # --- G6: the dealer's Hand-Rommé ---------------------------------------------------------------
 
 
