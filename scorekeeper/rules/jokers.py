@@ -545,7 +545,9 @@ def _no_room(
     """Return why cards of one suit and jokers make no sequence of their number."""
     suit = naturals[0].suit
     have = Counter(int(card.rank) for card in naturals)
-    if len(shown) > (BOTH_ACES if variant.both_aces_in_sequence else RANKS_IN_SUIT):
+    if variant.both_aces_in_sequence and len(shown) > BOTH_ACES:
+        return NotASequenceError("sequence.too_long_both_aces", cards=shown)
+    if len(shown) > RANKS_IN_SUIT and not variant.both_aces_in_sequence:
         return NotASequenceError("sequence.too_long", cards=shown)
     if not variant.ace_turns_corner:
         around = [

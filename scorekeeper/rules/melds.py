@@ -434,8 +434,9 @@ def card_values(
 def refuse_card_twice(cards: Sequence[Card], variant: Variant, length: int) -> None:
     """Refuse a card entered twice in one meld, even where two packs hold it twice (G1).
 
-    A meld of ``length`` pieces as long as the whole suit and one more may hold its ace twice,
-    where the rule system lets a sequence hold both aces (G9).
+    A meld of ``length`` pieces as long as the whole suit and one more (or longer: it is then
+    refused as too long, not for its second ace) may hold its ace twice, where the rule system
+    lets a sequence hold both aces (G9).
 
     >>> from scorekeeper.rules.cards import parse_cards
     >>> from scorekeeper.rules.variants.german_rummy import GermanRummy
@@ -445,7 +446,7 @@ def refuse_card_twice(cards: Sequence[Card], variant: Variant, length: int) -> N
     scorekeeper.rules.errors.CardTwiceError: A♠ is entered twice: a meld never holds two equal \
 cards.
     """
-    both_aces = variant.both_aces_in_sequence and length == BOTH_ACES
+    both_aces = variant.both_aces_in_sequence and length >= BOTH_ACES
     seen: Counter[Card] = Counter()
     for card in cards:
         seen[card] += 1

@@ -170,6 +170,10 @@ MESSAGES: dict[str, Wording] = {
         "%(missing)s are missing, and %(count)s jokers cannot stand for them all.",
     ),
     "sequence.too_long": wording("a suit has only 13 cards."),
+    # Where both aces of a suit may lie in one sequence (G9).
+    "sequence.too_long_both_aces": wording(
+        "a sequence holds at most 14 cards: every rank once, and an ace at each end."
+    ),
     # --- layoffs ------------------------------------------------------------------------------
     "layoff.no_cards": wording("Choose at least one card to lay off."),
     "layoff.card_twice": wording("%(card)s is entered twice."),

@@ -451,9 +451,19 @@ def test_a_gap_wider_than_the_jokers_is_named():
     )
 
 
-def test_a_sequence_longer_than_a_suit_with_both_aces_is_refused():
-    with pytest.raises(InvalidMeldError, match="a suit has only 13 cards"):
+def test_a_sequence_longer_than_a_suit_with_both_aces_is_refused_with_the_14_cards_it_may_hold():
+    with pytest.raises(InvalidMeldError) as refused:
         meld("A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ JKR JKR")
+    assert str(refused.value).endswith(
+        "is not a sequence: a sequence holds at most 14 cards: every rank once, and an ace at "
+        "each end."
+    )
+    assert refused.value.message("de").endswith(
+        "ist keine Folge: eine Folge hat höchstens 14 Karten: jeden Rang einmal und an jedem "
+        "Ende ein Ass."
+    )
+    with pytest.raises(InvalidMeldError, match="a sequence holds at most 14 cards"):
+        meld("A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ A♠ JKR")
 
 
 def test_a_joker_with_cards_of_several_ranks_and_suits_is_no_meld():
@@ -1248,7 +1258,7 @@ def test_a_sequence_of_both_aces_is_worth_96_towards_the_opening_and_turns_no_co
     ("cards", "message"),
     [
         pytest.param("A♠ A♠ 2♠", "A♠ is entered twice", id="both aces in a short sequence"),
-        pytest.param(f"{BOTH_ACES} 2♠", "A♠ is entered twice", id="fifteen cards"),
+        pytest.param(f"{BOTH_ACES} 2♠", "2♠ is entered twice", id="fifteen cards"),
         pytest.param(
             f"A♠ {SPADES_2_TO_K} 2♠", "2♠ is entered twice", id="another card twice in fourteen"
         ),

@@ -142,6 +142,18 @@ def test_the_check_takes_both_aces_of_a_suit_as_a_sequence_worth_96(client: Flas
     assert [ace["position"] for ace in checked["aces"]] == ["low", "high"]
 
 
+def test_the_check_refuses_fifteen_cards_of_a_suit_saying_a_sequence_holds_at_most_14(
+    client: FlaskClient,
+) -> None:
+    checked = check(client, cards=" ".join([*BOTH_ACES, "JKR"]))
+    assert not checked["valid"]
+    assert "a sequence holds at most 14 cards" in checked["error"]
+    assert "13" not in checked["error"]
+    body = {"variant": "german_rummy", "cards": " ".join([*BOTH_ACES, "JKR"])}
+    german = ok(client.post(f"{API}/check?lang=de", json=body))
+    assert "eine Folge hat höchstens 14 Karten" in german["error"]
+
+
 def test_a_sequence_of_both_aces_is_melded_as_an_opening(client: FlaskClient) -> None:
     table = Rommé(client)
     melded = table.melds("Ann", " ".join(BOTH_ACES))
