@@ -67,7 +67,6 @@ from scorekeeper.models import (
     Player,
     SettlementLine,
     TableCard,
-    plays_in,
 )
 from scorekeeper.rules.errors import GroupError
 from scorekeeper.rules.groups import People, group_name, name_key
@@ -615,15 +614,16 @@ class _Reader:
                 f"to {len(seats) - 1}, one player a seat."
             )
         low, high = variant.min_players, variant.max_players
+        stays = [rules.Stay(joined, left) for joined, left in players.values()]
         for number in range(1, coming + 1):
-            dealt = sum(plays_in(joined, left, number) for joined, left in players.values())
+            dealt = sum(stay.plays_in(number) for stay in stays)
             if not low <= dealt <= high:
                 said = f"game {number}" if number < coming else "the next game"
                 raise MalformedDocumentError(
                     f"{path}.players: {dealt} players sit at the table for {said}; "
                     f"{variant.label()} is played by {low} to {high}."
                 )
-        first = sum(plays_in(joined, left, 1) for joined, left in players.values())
+        first = sum(stay.plays_in(1) for stay in stays)
         if not 0 <= row["first_dealer_seat"] < first:
             raise MalformedDocumentError(
                 f"{path}.first_dealer_seat: {row['first_dealer_seat']!r} is not a seat of the "

@@ -23,7 +23,6 @@ from scorekeeper.models import (
     Player,
     SettlementLine,
     TableCard,
-    plays_in,
     utcnow,
 )
 from scorekeeper.services.errors import ConflictError, InvalidRequestError, NotFoundError
@@ -303,8 +302,8 @@ class PlayerRow(NamedTuple):
         return self.left_game is None
 
     def plays_in(self, number: int) -> bool:
-        """Tell whether the player was dealt in the game of this number."""
-        return plays_in(self.joined_game, self.left_game, number)
+        """Tell whether the player was dealt in the game of this number (the rules say)."""
+        return rules.Stay(self.joined_game, self.left_game).plays_in(number)
 
 
 class AuditRow(NamedTuple):
