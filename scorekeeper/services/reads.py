@@ -506,6 +506,9 @@ class _Named(Seat, Protocol):
     @property
     def name(self) -> str: ...
 
+    @property
+    def seated(self) -> bool: ...
+
 
 def _summary(
     public_id: str,

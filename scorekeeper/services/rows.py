@@ -69,13 +69,12 @@ class GameSummary(NamedTuple):
 
 
 class Seat(Protocol):
-    """A player of a session as the deal sees them: who, and whether at the table now."""
+    """A player of a session as the deal sees them: who, and which games they are dealt in."""
 
     @property
     def id(self) -> int: ...
 
-    @property
-    def seated(self) -> bool: ...
+    def plays_in(self, number: int) -> bool: ...
 
 
 def dealer_of(
@@ -87,11 +86,13 @@ def dealer_of(
     """Return the id of who deals the game in progress, or the next game when none is open.
 
     ``players`` are everyone of the session in seat order, those who left included. The rule
-    system decides from the latest game's dealer and winner in the seating as it is now, so the
-    deal follows players who joined or left between games: a dealer who left counts as sitting
-    just before the next player still at the table, whom the deal passes to.
+    system decides from the latest game's dealer and winner in the seating of the next game
+    (the game after ``last``), so the deal follows players who joined or left between games: a
+    dealer who left counts as sitting just before the next player still at the table, whom the
+    deal passes to.
     """
-    seated = [player.id for player in players if player.seated]
+    number = last.number + 1 if last is not None else 1
+    seated = [player.id for player in players if player.plays_in(number)]
     if last is None:
         return seated[first_dealer_seat]
     if last.status == "open":
