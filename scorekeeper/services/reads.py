@@ -28,6 +28,7 @@ from scorekeeper.services.rows import (
     add_entry_row,
     dealer_of,
     read_game,
+    seating_of,
     variant_of,
 )
 
@@ -418,13 +419,17 @@ def next_dealer(session: GameSession, games: Sequence[GameSummary] | None = None
     return next(player for player in session.players if player.id == dealer)
 
 
-def removable(session: GameSession, number: int) -> bool:
-    """Tell whether the game of this number, the session's last, can go for a reopen before it.
+def reopen_possible(session: GameSession, game: GameState | None) -> bool:
+    """Tell whether the session's last ended game can be reopened; ``game`` is the open one.
 
-    The seating says (``rules.Seating.can_remove``); whether it has entries is asked apart.
+    The rules say (``rules.Seating.reopen_refusal``), as when the reopen is asked for: the
+    game dealt after it goes with it while nothing was recorded there and the seating lets it.
     """
-    stays = (rules.Stay(player.joined_game, player.left_game) for player in session.players)
-    return rules.Seating(tuple(stays)).can_remove(number)
+    if game is None:
+        return True
+    later = [rules.LaterGame(game.number, still_open=True, played=bool(game.entries))]
+    seating = seating_of((player.joined_game, player.left_game) for player in session.players)
+    return seating.reopen_refusal(game.number - 1, later) is None
 
 
 _ENDED_POINTS = (

@@ -6,7 +6,7 @@ import functools
 import json
 import threading
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple, Protocol, TypeVar
@@ -106,6 +106,11 @@ def dealer_of(
         dealer = (seated.index(after) - 1) % len(seated)
     winner = seated.index(last.winner_id) if last.winner_id in seated else None
     return seated[variant.dealer_seat(first_dealer_seat, (dealer, winner, False), len(seated))]
+
+
+def seating_of(stays: Iterable[tuple[int, int | None]]) -> rules.Seating:
+    """Return the rules' seating of a session from its players' (joined, left) in seat order."""
+    return rules.Seating(tuple(rules.Stay(joined, left) for joined, left in stays))
 
 
 class Deal(NamedTuple):
