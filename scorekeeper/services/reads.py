@@ -295,6 +295,18 @@ _GAMES_BEFORE = (
 HISTORY_GAMES = 10
 
 
+def history_before(number: int, latest: int, count: int = HISTORY_GAMES) -> int | None:
+    """Return the ``before`` of the history page that shows game ``number``, ``latest`` the last.
+
+    None: the game is on the page of the latest games. An earlier game is on the page of the
+    games before the one after it, where it comes last.
+
+    >>> history_before(12, 12), history_before(3, 12), history_before(2, 12)
+    (None, None, 3)
+    """
+    return number + 1 if number <= latest - count else None
+
+
 class HistoryPage(NamedTuple):
     """A page of the history: some games in order, the session's scores, the way to the others.
 

@@ -1399,7 +1399,6 @@ def sheet(public_id: str) -> Page:
         house_rules=helpers.house_rules_said(variant),
         points_name=variant.points_name(helpers.language()),
         end=sheet.end.render(helpers.language()),
-        history_games=services.HISTORY_GAMES,
     )
 
 
