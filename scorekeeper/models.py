@@ -9,6 +9,7 @@ import sqlalchemy.orm as so
 
 from scorekeeper.extensions import db
 from scorekeeper.keys import new_public_id
+from scorekeeper.rules.seating import Stay
 
 
 def utcnow() -> datetime:
@@ -114,17 +115,8 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
         return self.left_game is None
 
     def plays_in(self, number: int) -> bool:
-        """Tell whether the player was dealt in the game of this number."""
-        return plays_in(self.joined_game, self.left_game, number)
-
-
-def plays_in(joined_game: int, left_game: int | None, number: int) -> bool:
-    """Tell whether a player who joined and left at these games was dealt in game ``number``.
-
-    >>> plays_in(1, None, 7), plays_in(3, None, 2), plays_in(1, 3, 3)
-    (True, False, False)
-    """
-    return joined_game <= number and (left_game is None or number < left_game)
+        """Tell whether the player was dealt in the game of this number (the rules say)."""
+        return Stay(self.joined_game, self.left_game).plays_in(number)
 
 
 class Game(db.Model):  # type: ignore[name-defined,misc]

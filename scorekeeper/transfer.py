@@ -37,7 +37,9 @@ trusts what is stored: names as the API checks them, times from 1970 to 2199, se
 first dealer of the tables the rule system allows, games numbered from 1 with only the latest
 open, public ids and digests of the app's form, audit lines of ``write_line``'s shape, and each
 game's entries replayed by the rules core under the session's rule system, each card a copy the
-packs hold. Whatever is refused is named by its place in the document.
+packs hold, and each group's merges as its rules take them: no merge of names that are one
+person already, and no session where two names of one person sit (a merge keeps them from one
+table). Whatever is refused is named by its place in the document.
 """
 
 from __future__ import annotations
@@ -65,9 +67,9 @@ from scorekeeper.models import (
     Player,
     SettlementLine,
     TableCard,
-    plays_in,
 )
-from scorekeeper.rules.groups import group_name, name_key
+from scorekeeper.rules.errors import GroupError
+from scorekeeper.rules.groups import People, group_name, name_key
 from scorekeeper.services.audit import line_problem
 from scorekeeper.services.rows import CardRow, EntryRow, table_entries
 
@@ -443,6 +445,9 @@ class _Reader:
         self.public_ids: set[str] = set()
         self.group_ids: set[str] = set()
         self.rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        # Each group's merges (name, same_as) in order, and its sessions' players by seat.
+        self.merges: dict[int, list[tuple[str, str]]] = defaultdict(list)
+        self.tables: list[tuple[int, str, list[str]]] = []
 
     def read(self, document: object) -> list[tuple[Any, list[dict[str, Any]]]]:
         """Return the rows of every table, or raise a TransferError naming what is wrong."""
@@ -464,6 +469,7 @@ class _Reader:
             self._group(group, f"groups[{index}]")
         for index, session in enumerate(self._list(document, "sessions", "the document")):
             self._session(session, f"sessions[{index}]")
+        self._merged_names_apart()
         return [
             (Group, self.rows["groups"]),
             (MergedName, self.rows["merged_names"]),
@@ -495,6 +501,20 @@ class _Reader:
                         f"{merge_path}: the key of {merge_row[key]!r} should be "
                         f"{name_key(merge_row[key])!r}."
                     )
+            merges = self.merges[row["id"]]
+            try:
+                People(merges).check_people(merge_row["name"], merge_row["same_as"])
+            except GroupError as error:
+                raise MalformedDocumentError(f"{merge_path}: {error}") from None
+            merges.append((merge_row["name"], merge_row["same_as"]))
+
+    def _merged_names_apart(self) -> None:
+        """Refuse a session of a group where two of its players are one person by its merges."""
+        for group, path, names in self.tables:
+            try:
+                People(self.merges[group]).check_players(names)
+            except GroupError as error:
+                raise MalformedDocumentError(f"{path}.players: {error}") from None
 
     def _session(self, record: object, path: str) -> None:
         if self.version == 2:
@@ -530,6 +550,7 @@ class _Reader:
         players: dict[int, tuple[int, int | None]] = {}
         names: set[str] = set()
         seats: list[int] = []
+        tidied: list[str] = []
         listed = self._list(record, "players", path)
         games = self._list(record, "games", path)
         coming = len(games) + 1  # the number of the next game to deal
@@ -556,10 +577,14 @@ class _Reader:
                     "of the session (as the API compares names: case and spaces aside)."
                 )
             names.add(rules.same_name(player_row["name"]))
+            tidied.append(player_row["name"])
             player_row["session_id"] = row["id"]
             players[player_row["id"]] = (joined, left)
             seats.append(player_row["seat"])
         self._seating(path, row, variant, seats, players, coming)
+        if row["group_id"] is not None:
+            by_seat = [name for _seat, name in sorted(zip(seats, tidied, strict=True))]
+            self.tables.append((row["group_id"], path, by_seat))
         for index, game in enumerate(games):
             game_path = f"{path}.games[{index}]"
             game_row = self._game(game, game_path, row["id"], players, variant)
@@ -589,15 +614,16 @@ class _Reader:
                 f"to {len(seats) - 1}, one player a seat."
             )
         low, high = variant.min_players, variant.max_players
+        stays = [rules.Stay(joined, left) for joined, left in players.values()]
         for number in range(1, coming + 1):
-            dealt = sum(plays_in(joined, left, number) for joined, left in players.values())
+            dealt = sum(stay.plays_in(number) for stay in stays)
             if not low <= dealt <= high:
                 said = f"game {number}" if number < coming else "the next game"
                 raise MalformedDocumentError(
                     f"{path}.players: {dealt} players sit at the table for {said}; "
                     f"{variant.label()} is played by {low} to {high}."
                 )
-        first = sum(plays_in(joined, left, 1) for joined, left in players.values())
+        first = sum(stay.plays_in(1) for stay in stays)
         if not 0 <= row["first_dealer_seat"] < first:
             raise MalformedDocumentError(
                 f"{path}.first_dealer_seat: {row['first_dealer_seat']!r} is not a seat of the "

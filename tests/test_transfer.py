@@ -21,6 +21,7 @@ from flask_migrate import upgrade
 from scorekeeper import create_app, services
 from scorekeeper.extensions import db
 from scorekeeper.keys import Access, SessionKeys
+from scorekeeper.services.groups import NewGroup
 from scorekeeper.transfer import (
     DatabaseNotEmptyError,
     MalformedDocumentError,
@@ -129,11 +130,36 @@ def largest_ids() -> dict[str, int]:
         }
 
 
+def build_group() -> int:
+    """Play two sessions of a group, "Anni" at one and "Anna" at the other; merge the names.
+
+    Return the group's id. The sessions come after those of build_tables(): Anni's, with
+    Dora, is the document's sessions[3], Anna's, with Bob, sessions[4].
+    """
+    first = services.create_session(
+        ["Anni", "Dora"], group=NewGroup("Thursdays", SessionKeys.new()), start_first_game=True
+    )
+    group = first.group_id
+    assert group is not None
+    services.create_session(["Anna", "Bob"], group=group, start_first_game=True)
+    services.merge_names(group, "Anni", "Anna")
+    return group
+
+
 @pytest.fixture
 def document(app: Flask) -> dict[str, Any]:
     """Return the export of a database filled by build_tables()."""
     with app.app_context():
         build_tables()
+        return export_sessions()
+
+
+@pytest.fixture
+def grouped_document(app: Flask) -> dict[str, Any]:
+    """Return the export of a database filled by build_tables() and build_group()."""
+    with app.app_context():
+        build_tables()
+        build_group()
         return export_sessions()
 
 
@@ -571,6 +597,16 @@ CRAFTED: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
         lambda d: long_session(d)["players"][0].update(name="\u202eAnn"),
         r"sessions\[0\]\.players\[0\]\.name: ",
     ),
+    "two names merged into one person at one table": (
+        lambda d: d["sessions"][3]["players"][1].update(name="Anna"),
+        r"sessions\[3\]\.players: “Anna” and “Anni” count as one person in this group",
+    ),
+    "a merge of names that are one person already": (
+        lambda d: d["groups"][0]["merges"].append(
+            {**d["groups"][0]["merges"][0], "id": 99, "name": "ANNI", "name_key": "anni"}
+        ),
+        r"groups\[0\]\.merges\[1\]: “ANNI” and “Anna” count as one person already",
+    ),
     "a public id that cannot be reached": (
         lambda d: long_session(d).update(public_id="a/b"),
         r"sessions\[0\]\.public_id: 'a/b' is not an id the app makes",
@@ -580,12 +616,12 @@ CRAFTED: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
 
 @pytest.mark.parametrize("crafted", CRAFTED)
 def test_import_refuses_contents_the_app_would_never_have_written(
-    empty_app: Flask, document: dict[str, Any], crafted: str
+    empty_app: Flask, grouped_document: dict[str, Any], crafted: str
 ) -> None:
     change, message = CRAFTED[crafted]
-    change(document)
+    change(grouped_document)
     with empty_app.app_context(), pytest.raises(MalformedDocumentError, match=message):
-        import_sessions(document)
+        import_sessions(grouped_document)
     assert nothing_in(empty_app)
 
 

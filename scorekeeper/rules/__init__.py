@@ -62,6 +62,8 @@ from scorekeeper.rules.opening import (
     refuse_turn,
 )
 from scorekeeper.rules.seating import (
+    LaterGame,
+    ReopenRefusal,
     Seating,
     Stay,
     check_names,
@@ -130,6 +132,7 @@ __all__ = [
     "JokerError",
     "JokerInDoubtError",
     "JokerPlace",
+    "LaterGame",
     "Layoff",
     "Meld",
     "MeldKind",
@@ -142,6 +145,7 @@ __all__ = [
     "OpeningError",
     "Piece",
     "Rank",
+    "ReopenRefusal",
     "RulesError",
     "Seating",
     "SeatingError",

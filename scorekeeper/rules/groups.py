@@ -147,15 +147,36 @@ class People:
                 raise GroupError("group.nobody_called", name=given)
             if name_key(given) not in played:
                 raise GroupError("group.never_dealt", name=given)
-        person, other = self.key(name), self.key(same_as)
-        if person == other:
-            raise GroupError("group.same_person", name=name, same_as=same_as)
+        person, other = self.check_people(name, same_as)
         sessions: dict[str, set[str]] = defaultdict(set)
         for seat in seated:
             sessions[self.key(seat.name)].add(seat.session)
         if sessions[person] & sessions[other]:
             raise GroupError("group.played_together", name=name, same_as=same_as)
         return name, same_as
+
+    def check_people(self, name: str, same_as: str) -> tuple[str, str]:
+        """Return the persons of two names to merge, or raise why they are one already.
+
+        What of a merge holds whenever it is read again (an import asks it of each stored
+        merge, with the merges before it): two names, not one by spelling nor by merges made
+        before. Where the names played is history the sessions may no longer hold (a session
+        never played is forgotten, a player renamed); a session's players are checked by
+        ``check_players`` under every merge, which keeps merged names from any one table.
+
+        >>> People([("Anni", "Anna")]).check_people("Anna", "Annegret")
+        ('anna', 'annegret')
+        >>> People([("Anni", "Anna")]).check_people("ANNA", "anni")
+        Traceback (most recent call last):
+        ...
+        scorekeeper.rules.errors.GroupError: “ANNA” and “anni” count as one person already.
+        """
+        if name_key(name) == name_key(same_as):
+            raise GroupError("group.same_name", name=name, same_as=same_as)
+        person, other = self.key(name), self.key(same_as)
+        if person == other:
+            raise GroupError("group.same_person", name=name, same_as=same_as)
+        return person, other
 
     def check_players(self, names: Sequence[str]) -> None:
         """Raise why two of a session's names cannot both be its players: one person, merged.

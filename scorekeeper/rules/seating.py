@@ -215,6 +215,46 @@ class Seating:
         """
         return not self.changed_after(number)
 
+    def reopen_refusal(self, number: int, later: Sequence[LaterGame]) -> ReopenRefusal | None:
+        """Return why the ended game of this number cannot be reopened, or None when it can.
+
+        ``later`` are the games dealt after it, in order. A reopen removes the next game when
+        it is still open with nothing recorded and the seating lets it go (``can_remove``);
+        any other later game keeps this one closed.
+
+        >>> seating = Seating((Stay(), Stay(left=3), Stay(joined=3)))
+        >>> seating.reopen_refusal(2, [LaterGame(3, still_open=True, played=False)]) is None
+        True
+        >>> seating.reopen_refusal(1, [LaterGame(2, still_open=True, played=False)])
+        ReopenRefusal(reason='seating_changed_after', number=1, later=2)
+        >>> seating.reopen_refusal(2, [LaterGame(3, still_open=True, played=True)])
+        ReopenRefusal(reason='later_game_played', number=2, later=3)
+        """
+        for game in later:
+            if game.played or not game.still_open or game.number > number + 1:
+                return ReopenRefusal("later_game_played", number, game.number)
+            if not self.can_remove(game.number):
+                return ReopenRefusal("seating_changed_after", number, game.number)
+        return None
+
+
+@dataclass(frozen=True)
+class LaterGame:
+    """A game dealt after one to reopen: its number, whether still open, whether played."""
+
+    number: int
+    still_open: bool
+    played: bool
+
+
+@dataclass(frozen=True)
+class ReopenRefusal:
+    """Why a game cannot be reopened: ``reason`` names it, ``later`` the game in the way."""
+
+    reason: str
+    number: int
+    later: int
+
 
 def check_target(target: int) -> int:
     """Return the target if it is a positive number of points, or raise."""

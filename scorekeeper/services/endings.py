@@ -25,6 +25,7 @@ from scorekeeper.services.rows import (
     game_state,
     open_state,
     player_of,
+    seating_of,
     table_entries,
     table_of,
 )
@@ -207,20 +208,24 @@ def reopen_game(game_id: int) -> GameState:
     later = connection.execute(
         _LATER_GAMES, {"session": game.session_id, "number": game.number}
     ).all()
-    seating = None
-    for later_id, number, status in later:
-        played = connection.execute(_ENTRIES_IN, {"game": later_id}).scalar()
-        if played or status != "open" or number > game.number + 1:
-            raise ConflictError("later_game_played", number=number)
+    if later:
         # Read after the lock: a change of the seating waits for it (sessions.py).
-        seating = seating or rules.Seating(
-            tuple(
-                rules.Stay(joined, left)
-                for joined, left in connection.execute(_STAYS, {"session": game.session_id})
-            )
+        seating = seating_of(connection.execute(_STAYS, {"session": game.session_id}).all())
+        refusal = seating.reopen_refusal(
+            game.number,
+            [
+                rules.LaterGame(
+                    number,
+                    still_open=status == "open",
+                    played=bool(connection.execute(_ENTRIES_IN, {"game": later_id}).scalar()),
+                )
+                for later_id, number, status in later
+            ],
         )
-        if not seating.can_remove(number):
-            raise ConflictError("seating_changed_after", number=game.number, later=number)
+        if refusal is not None and refusal.reason == "later_game_played":
+            raise ConflictError(refusal.reason, number=refusal.later)
+        if refusal is not None:
+            raise ConflictError(refusal.reason, number=refusal.number, later=refusal.later)
     for later_id, _number, _status in later:
         # Its trail goes with it (entries recorded and undone there): the game is gone.
         forget_lines(connection, later_id)

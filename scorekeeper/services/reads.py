@@ -28,6 +28,7 @@ from scorekeeper.services.rows import (
     add_entry_row,
     dealer_of,
     read_game,
+    seating_of,
     variant_of,
 )
 
@@ -294,6 +295,18 @@ _GAMES_BEFORE = (
 HISTORY_GAMES = 10
 
 
+def history_before(number: int, latest: int, count: int = HISTORY_GAMES) -> int | None:
+    """Return the ``before`` of the history page that shows game ``number``, ``latest`` the last.
+
+    None: the game is on the page of the latest games. An earlier game is on the page of the
+    games before the one after it, where it comes last.
+
+    >>> history_before(12, 12), history_before(3, 12), history_before(2, 12)
+    (None, None, 3)
+    """
+    return number + 1 if number <= latest - count else None
+
+
 class HistoryPage(NamedTuple):
     """A page of the history: some games in order, the session's scores, the way to the others.
 
@@ -418,13 +431,17 @@ def next_dealer(session: GameSession, games: Sequence[GameSummary] | None = None
     return next(player for player in session.players if player.id == dealer)
 
 
-def removable(session: GameSession, number: int) -> bool:
-    """Tell whether the game of this number, the session's last, can go for a reopen before it.
+def reopen_possible(session: GameSession, game: GameState | None) -> bool:
+    """Tell whether the session's last ended game can be reopened; ``game`` is the open one.
 
-    The seating says (``rules.Seating.can_remove``); whether it has entries is asked apart.
+    The rules say (``rules.Seating.reopen_refusal``), as when the reopen is asked for: the
+    game dealt after it goes with it while nothing was recorded there and the seating lets it.
     """
-    stays = (rules.Stay(player.joined_game, player.left_game) for player in session.players)
-    return rules.Seating(tuple(stays)).can_remove(number)
+    if game is None:
+        return True
+    later = [rules.LaterGame(game.number, still_open=True, played=bool(game.entries))]
+    seating = seating_of((player.joined_game, player.left_game) for player in session.players)
+    return seating.reopen_refusal(game.number - 1, later) is None
 
 
 _ENDED_POINTS = (
@@ -505,6 +522,9 @@ def summary_after(connection: sa.Connection, game: GameState) -> SessionSummary:
 class _Named(Seat, Protocol):
     @property
     def name(self) -> str: ...
+
+    @property
+    def seated(self) -> bool: ...
 
 
 def _summary(

@@ -6,7 +6,7 @@ import functools
 import json
 import threading
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple, Protocol, TypeVar
@@ -23,7 +23,6 @@ from scorekeeper.models import (
     Player,
     SettlementLine,
     TableCard,
-    plays_in,
     utcnow,
 )
 from scorekeeper.services.errors import ConflictError, InvalidRequestError, NotFoundError
@@ -70,13 +69,12 @@ class GameSummary(NamedTuple):
 
 
 class Seat(Protocol):
-    """A player of a session as the deal sees them: who, and whether at the table now."""
+    """A player of a session as the deal sees them: who, and which games they are dealt in."""
 
     @property
     def id(self) -> int: ...
 
-    @property
-    def seated(self) -> bool: ...
+    def plays_in(self, number: int) -> bool: ...
 
 
 def dealer_of(
@@ -88,11 +86,13 @@ def dealer_of(
     """Return the id of who deals the game in progress, or the next game when none is open.
 
     ``players`` are everyone of the session in seat order, those who left included. The rule
-    system decides from the latest game's dealer and winner in the seating as it is now, so the
-    deal follows players who joined or left between games: a dealer who left counts as sitting
-    just before the next player still at the table, whom the deal passes to.
+    system decides from the latest game's dealer and winner in the seating of the next game
+    (the game after ``last``), so the deal follows players who joined or left between games: a
+    dealer who left counts as sitting just before the next player still at the table, whom the
+    deal passes to.
     """
-    seated = [player.id for player in players if player.seated]
+    number = last.number + 1 if last is not None else 1
+    seated = [player.id for player in players if player.plays_in(number)]
     if last is None:
         return seated[first_dealer_seat]
     if last.status == "open":
@@ -106,6 +106,11 @@ def dealer_of(
         dealer = (seated.index(after) - 1) % len(seated)
     winner = seated.index(last.winner_id) if last.winner_id in seated else None
     return seated[variant.dealer_seat(first_dealer_seat, (dealer, winner, False), len(seated))]
+
+
+def seating_of(stays: Iterable[tuple[int, int | None]]) -> rules.Seating:
+    """Return the rules' seating of a session from its players' (joined, left) in seat order."""
+    return rules.Seating(tuple(rules.Stay(joined, left) for joined, left in stays))
 
 
 class Deal(NamedTuple):
@@ -303,8 +308,8 @@ class PlayerRow(NamedTuple):
         return self.left_game is None
 
     def plays_in(self, number: int) -> bool:
-        """Tell whether the player was dealt in the game of this number."""
-        return plays_in(self.joined_game, self.left_game, number)
+        """Tell whether the player was dealt in the game of this number (the rules say)."""
+        return rules.Stay(self.joined_game, self.left_game).plays_in(number)
 
 
 class AuditRow(NamedTuple):

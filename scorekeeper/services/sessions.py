@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping
-from typing import NamedTuple
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -147,10 +146,10 @@ def start_game(session_id: int) -> GameState:
     number = last.number + 1 if last is not None else 1
     # The players at the table now are dealt in: seating changes come between games.
     players = [player for player in everyone if player.plays_in(number)]
-    # The dealer among them: so it is where a change of the seating counts from a later game
-    # (a database from before reopens were refused behind such a change).
-    dealt_in = [_DealtIn(player.id, player.plays_in(number)) for player in everyone]
-    dealer = dealer_of(variant, first_dealer_seat, dealt_in, last)
+    # The dealer among them (dealer_of seats the game after ``last``, this one): so it is where
+    # a change of the seating counts from a later game (a database from before reopens were
+    # refused behind such a change).
+    dealer = dealer_of(variant, first_dealer_seat, everyone, last)
     game = {
         "session_id": session_id,
         "number": number,
@@ -177,13 +176,6 @@ def start_game(session_id: int) -> GameState:
         first_dealer_seat,
         others=[player for player in everyone if not player.plays_in(number)],
     )
-
-
-class _DealtIn(NamedTuple):
-    """A player of a session as the deal of one game sees them: dealt in it or not."""
-
-    id: int
-    seated: bool
 
 
 _SESSION_ROWS = (

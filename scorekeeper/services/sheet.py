@@ -16,7 +16,7 @@ from babel.numbers import get_decimal_symbol
 
 from scorekeeper import rules
 from scorekeeper.models import GameSession
-from scorekeeper.services.reads import SessionScores, session_scores
+from scorekeeper.services.reads import SessionScores, history_before, session_scores
 from scorekeeper.services.rows import variant_of
 
 # The words of the CSV file and of the result's text, in the app's one catalogue.
@@ -61,6 +61,8 @@ class SheetRow:
     romme: bool | None
     points: dict[int, int | None]
     totals: dict[int, int]
+    # The ``before`` of the history page showing the game; None: the page of the latest games.
+    history_before: int | None = None
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,7 @@ def read_sheet(session: GameSession, scores: SessionScores | None = None) -> She
         for player_id, _name in players
     }
     running = dict(start)
+    latest = scores.games[-1].number if scores.games else 0
     rows = []
     for game in scores.games:
         points: dict[int, int | None] = {}
@@ -156,6 +159,7 @@ def read_sheet(session: GameSession, scores: SessionScores | None = None) -> She
                 game.romme,
                 points,
                 dict(running),
+                history_before(game.number, latest),
             )
         )
     return Sheet(

@@ -1134,8 +1134,7 @@ def _session_page(
         "past": past,
         "past_shown": helpers.past_shown(past, scores.game_points, names),
         # The last ended game is offered to reopen while the game dealt after it can go.
-        "reopen_offered": game is None
-        or (not game.entries and services.removable(session, game.number)),
+        "reopen_offered": services.reopen_possible(session, game),
         "games_played": dealt - (1 if game is not None else 0),
         "problem": problem,
         "button_form": ButtonForm(formdata=None),
@@ -1400,7 +1399,6 @@ def sheet(public_id: str) -> Page:
         house_rules=helpers.house_rules_said(variant),
         points_name=variant.points_name(helpers.language()),
         end=sheet.end.render(helpers.language()),
-        history_games=services.HISTORY_GAMES,
     )
 
 

@@ -6,7 +6,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules import Seating, SeatingError, Stay, seating_problems
+from scorekeeper.rules import (
+    LaterGame,
+    ReopenRefusal,
+    Seating,
+    SeatingError,
+    Stay,
+    seating_problems,
+)
 
 
 def test_a_playable_session_has_no_problems() -> None:
@@ -71,6 +78,34 @@ def test_a_game_cannot_go_when_the_seating_changed_after_it_was_dealt(
     seating = Seating(stays)
     assert seating.changed_after(2)
     assert not seating.can_remove(2)
+
+
+@pytest.mark.parametrize(
+    ("later", "refusal"),
+    [
+        ([], None),  # the last game dealt: nothing in the way
+        ([LaterGame(3, still_open=True, played=False)], None),  # the next game goes with it
+        ([LaterGame(3, still_open=True, played=True)], ("later_game_played", 3)),
+        ([LaterGame(3, still_open=False, played=False)], ("later_game_played", 3)),
+        (
+            [LaterGame(3, still_open=False, played=False), LaterGame(4, True, False)],
+            ("later_game_played", 3),
+        ),
+        ([LaterGame(4, still_open=True, played=False)], ("later_game_played", 4)),
+    ],
+)
+def test_a_game_reopens_only_when_the_game_dealt_after_it_can_go(
+    later: list[LaterGame], refusal: tuple[str, int] | None
+) -> None:
+    answer = Seating((Stay(), Stay(), Stay(joined=3))).reopen_refusal(2, later)
+    assert answer == (ReopenRefusal(refusal[0], 2, refusal[1]) if refusal else None)
+
+
+def test_a_game_does_not_reopen_when_the_seating_changed_after_the_next_was_dealt() -> None:
+    # Dan joined after game 2 was dealt: game 2 cannot go for a reopen of game 1.
+    seating = Seating((Stay(), Stay(), Stay(joined=3)))
+    next_game = [LaterGame(2, still_open=True, played=False)]
+    assert seating.reopen_refusal(1, next_game) == ReopenRefusal("seating_changed_after", 1, 2)
 
 
 # A session as the seating sees it: the stays of its players, and how many games were dealt.

@@ -71,9 +71,16 @@ def test_a_session_of_the_group_with_both_merged_names_is_refused_and_nothing_is
 
 
 def test_both_merged_names_sit_together_outside_the_group(group: int) -> None:
-    services.create_session(["Anna", "Anni"])
+    alone = services.create_session(["Anna", "Anni"]).id
     other = services.create_group("Skatfreunde", SessionKeys.new()).id
-    services.create_session(["Anna", "Anni"], group=other)
+    elsewhere = services.create_session(["Anna", "Anni"], group=other).id
+    for session in (alone, elsewhere):
+        stored = services.get_session(session)
+        assert [(player.seat, player.name) for player in stored.players] == [
+            (0, "Anna"),
+            (1, "Anni"),
+        ]
+    assert services.get_session(elsewhere).group_id == other
 
 
 def test_a_merged_name_cannot_be_seated_between_games_beside_its_other_name(group: int) -> None:

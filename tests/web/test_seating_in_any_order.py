@@ -5,7 +5,8 @@ with start, meld, finish, abandon, reopen, seat and leave in any order, and chec
 step: no answer is a 5xx; the session, every game, the session page and the history answer
 200; a game deals in the players who sat at the table when it was dealt, and its dealer is one
 of them; a player records in the open game exactly when they were dealt in it (one who left
-before it cannot, one seated for it can); the totals are the sum of the games' points.
+before it cannot, one seated for it can); the totals are the sum of the games' points; a
+refused reopen or finish leaves the session and the game as they were.
 """
 
 from __future__ import annotations
@@ -87,6 +88,10 @@ class SeatingInAnyOrder(RuleBasedStateMachine):
         games = [game for game in self.state()["games"] if game["status"] == "open"]
         return self.read(f"{API}/games/{games[0]['id']}") if games else None
 
+    def snapshot(self, game: int) -> tuple[dict[str, Any], Any]:
+        """Return the session and a game as the API reads them, to compare around a refusal."""
+        return self.state(), self.read(f"{API}/games/{game}")
+
     def seated(self) -> list[int]:
         return [player["id"] for player in self.state()["players"]]
 
@@ -147,10 +152,13 @@ class SeatingInAnyOrder(RuleBasedStateMachine):
         winner = recorded[who % len(recorded)]
         hands = {str(player): points for player in players if player != winner}
         body = {"winner": winner, "hands": hands}
+        before = self.snapshot(game["id"])
         answer = self.checked("POST", f"{API}/games/{game['id']}/finish", body)
         assert answer.status_code in (200, 422), answer.get_data(as_text=True)
         if answer.status_code == 200:
             self.open_id = None
+        else:  # refused: nothing changed
+            assert self.snapshot(game["id"]) == before, answer.get_data(as_text=True)
 
     @precondition(lambda self: self.open_id is not None)
     @rule()
@@ -173,9 +181,11 @@ class SeatingInAnyOrder(RuleBasedStateMachine):
             ended = [game for game in self.state()["games"] if game["status"] != "open"]
             if not ended:
                 return
+            before = self.snapshot(ended[-1]["id"])
             answer = self.checked("POST", f"{API}/games/{ended[-1]['id']}/reopen")
             assert answer.status_code in (200, 409), answer.get_data(as_text=True)
             if answer.status_code != 200:
+                assert self.snapshot(ended[-1]["id"]) == before, answer.get_data(as_text=True)
                 return
             self.open_id = ended[-1]["id"]
             self.every_read_answers_and_the_games_add_up()
@@ -187,10 +197,13 @@ class SeatingInAnyOrder(RuleBasedStateMachine):
         if len(games) <= back:
             return
         game = games[-1 - back]
+        before = self.snapshot(game["id"])
         answer = self.checked("POST", f"{API}/games/{game['id']}/reopen")
         assert answer.status_code in (200, 409), answer.get_data(as_text=True)
         if answer.status_code == 200:
             self.open_id = game["id"]
+        else:  # refused: nothing changed
+            assert self.snapshot(game["id"]) == before, answer.get_data(as_text=True)
 
     @precondition(lambda self: self.open_id is None)
     @rule(after=st.integers(0, 5))
