@@ -635,6 +635,27 @@ def check_entry(game_id: int) -> BaseResponse | tuple[BaseResponse, int]:
         db.session.rollback()
 
 
+@bp.post("/games/<int:game_id>/read")
+def read_cards(game_id: int) -> BaseResponse:
+    """Answer the cards a typed text names, as the game's rule system reads them.
+
+    The finish and correction pages ask it for what a hand or an entry typed in words means
+    ("Herz As" is A♥) and show that answer: picker.js reads no words. JSON in (``cards``, a
+    text), out ``cards`` (codes), or ``error`` in the page's language; it writes nothing, so
+    it needs no form token (the finish page is a GET form without one; see create_app).
+    """
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or not isinstance(body.get("cards"), str):
+        abort(400)
+    try:
+        pieces = services.read_cards(game_id, body["cards"])
+    except REFUSED as error:
+        return jsonify(cards=[], error=helpers.rules_message(error))
+    finally:
+        db.session.rollback()
+    return jsonify(cards=[piece.code for piece in pieces])
+
+
 def _whole(value: object) -> int:
     """Return a whole number sent as JSON (a number or digits), or answer 400."""
     if isinstance(value, int) and not isinstance(value, bool):
