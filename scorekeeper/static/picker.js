@@ -651,6 +651,44 @@
     }, 8000);
   }
 
+  /* Deleting on the entry's page: sent in place. A refusal is said above the button; a delete
+     goes back to the game page where the recorder left it, which says it and offers "Restore"
+     as after an undo (the note is handed over in sessionStorage, read at "pageshow"). */
+  var DELETED = "scorekeeper:deleted";
+  function DeleteEntry(form) {
+    var b = $(form, "button[type=submit]");
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      b.disabled = true;
+      var fields = Array.from(new FormData(form).entries());
+      send({ url: form.action, fields: fields, key: newKey() }).then(function (answer) {
+        if (answer.body.refused || answer.status >= 300 || !answer.body.back) {
+          b.disabled = false;
+          var problem = $(form.parentNode, "p.error") || document.createElement("p");
+          problem.className = "error";
+          problem.setAttribute("role", "alert");
+          problem.innerHTML = answer.body.error || "";
+          form.parentNode.insertBefore(problem, form);
+          return;
+        }
+        try { sessionStorage.setItem(DELETED, JSON.stringify({ said: answer.body.said, restore: answer.body.restore })); } catch (e) { /* said by the page's own list */ }
+        var back = new URL(answer.body.back, location.href);
+        var from = document.referrer ? new URL(document.referrer) : null;
+        // Back, not forward: the browser puts the game page where it was left.
+        if (from && from.origin === back.origin && from.pathname === back.pathname && history.length > 1) { history.back(); } else { location.assign(back.href); }
+      }).catch(function () { b.disabled = false; });
+    });
+  }
+  window.addEventListener("pageshow", function () {
+    if (!$(document, "form[data-entry]")) { return; }
+    var note = null;
+    try { note = JSON.parse(sessionStorage.getItem(DELETED) || "null"); sessionStorage.removeItem(DELETED); } catch (e) { note = null; }
+    if (!note) { return; }
+    // Drawn anew at once (live.js): the entry is gone, the bar says so.
+    document.dispatchEvent(new CustomEvent("scorekeeper:changed", { detail: { said: note.said } }));
+    if (note.restore) { offerRestore(note.restore, note.said); }
+  });
+
   /* A key of its own for each write: the form's one-time token, so a tap sent twice counts once
      (web/once.py). */
   function newKey() {
@@ -924,6 +962,7 @@
     $$(document, "form[data-entry]").forEach(function (form) { new Entry(form); });
     $$(document, "form[data-finish]").forEach(function (form) { new Finish(form); });
     $$(document, "form[data-correct]").forEach(function (form) { new Correct(form); });
+    if (window.fetch) { $$(document, "[data-delete] form").forEach(function (form) { new DeleteEntry(form); }); }
     $$(document, "form[data-seating]").forEach(function (form) { new Seating(form); });
     if ($(document, "[data-wake-lock]")) { keepAwake(); }
   }
