@@ -231,6 +231,15 @@ class Checked:
     variant: rules.Variant
 
 
+def read_cards(game_id: int, text: str) -> list[rules.Piece]:
+    """Read typed cards as the game's rule system reads them ("Herz As" is A♥), writing nothing.
+
+    What the finish and correction pages show for a hand or an entry typed in words: the script
+    reads no words itself. Cards that cannot be read raise as on recording.
+    """
+    return game_state(db.session.connection(), game_id).variant.read_cards(text)
+
+
 def check_entry(
     game_id: int,
     player_id: int | None,

@@ -3,8 +3,8 @@
 (function () {
   "use strict";
   var RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-  var RANK_WORDS = { T: "10", B: "J", D: "Q" };
-  var SUIT_LETTERS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+  // The picker's German labels (B, D) besides its English ones: no words, no short letters.
+  var RANK_WORDS = { B: "J", D: "Q" };
 
   function $(root, selector) { return root.querySelector(selector); }
   function $$(root, selector) { return Array.prototype.slice.call(root.querySelectorAll(selector)); }
@@ -31,12 +31,12 @@
   var JOKER_WORD = /^(jkr|joker)(?:=(.+))?$/i;
 
   /* Read one card as the picker writes it ("Q♣", German "D♣"), or null. Typed words ("qc",
-     "Herz As") are the server's to read: the live check answers the cards it read. */
-  function readCard(part, short) {
+     "Herz As") are the server's to read: the live check (the game page) and POST
+     /games/<id>/read (the finish and correction pages) answer the cards it read. */
+  function readCard(part) {
     if (part.length < 2) { return null; }
     var suit = part.slice(-1);
-    // The hands of the finish page still take the short letters ("qc") they took before.
-    suit = "♠♥♦♣".indexOf(suit) >= 0 ? suit : (short ? SUIT_LETTERS[suit.toUpperCase()] || null : null);
+    suit = "♠♥♦♣".indexOf(suit) >= 0 ? suit : null;
     var rank = part.slice(0, -1).toUpperCase();
     rank = RANK_WORDS[rank] || rank;
     return suit && RANKS.indexOf(rank) >= 0 ? rank + suit : null;
@@ -44,22 +44,43 @@
 
   /* Read the picker's labels into codes ("D♣" -> "Q♣", "JKR=7♠"); anything else is skipped.
      With one pack a card is read once; with two it may come twice. */
-  function parse(text, copies, short) {
+  function parse(text, copies) {
     var codes = [];
     (text || "").split(/[\s,;\-–]+/).forEach(function (token) {
       token = token.replace(/[\ufe0e\ufe0f]/g, "");
       var joker = token.match(JOKER_WORD);
       if (joker) {
-        var said = joker[2] ? readCard(joker[2], short) : null;
+        var said = joker[2] ? readCard(joker[2]) : null;
         codes.push(said ? JOKER + "=" + said : JOKER);
         return;
       }
       (token.match(/[^♠♥♦♣]*[♠♥♦♣]|.+/g) || []).forEach(function (part) {
-        var code = readCard(part, short);
+        var code = readCard(part);
         if (code && ((copies || 1) > 1 || codes.indexOf(code) < 0)) { codes.push(code); }
       });
     });
     return codes;
+  }
+
+  /* What the server read of typed text, kept by the text (POST /games/<id>/read): the
+     picker shows it pressed. Until it answers, only the picker's own labels are read. */
+  function Reader(form) {
+    var url = form.getAttribute("data-read");
+    var copies = Number(form.getAttribute("data-packs")) || 1;
+    var heard = {};
+    this.codes = function (value) {
+      var typed = (value || "").trim();
+      return heard[typed] || parse(typed, copies);
+    };
+    /* Ask what a text names; ``then`` gets the answer ({cards} or {cards: [], error}). */
+    this.hear = function (value, then) {
+      var typed = (value || "").trim();
+      if (!url || !typed) { return; }
+      send({ url: url, json: { cards: typed } }).then(function (answer) {
+        if (!answer.body.error) { heard[typed] = answer.body.cards; }
+        then(answer.body);
+      }).catch(function () {});
+    };
   }
 
   /* Whether a code is a copy of the picker's card: any joker is a copy of the joker button. */
@@ -630,6 +651,44 @@
     }, 8000);
   }
 
+  /* Deleting on the entry's page: sent in place. A refusal is said above the button; a delete
+     goes back to the game page where the recorder left it, which says it and offers "Restore"
+     as after an undo (the note is handed over in sessionStorage, read at "pageshow"). */
+  var DELETED = "scorekeeper:deleted";
+  function DeleteEntry(form) {
+    var b = $(form, "button[type=submit]");
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      b.disabled = true;
+      var fields = Array.from(new FormData(form).entries());
+      send({ url: form.action, fields: fields, key: newKey() }).then(function (answer) {
+        if (answer.body.refused || answer.status >= 300 || !answer.body.back) {
+          b.disabled = false;
+          var problem = $(form.parentNode, "p.error") || document.createElement("p");
+          problem.className = "error";
+          problem.setAttribute("role", "alert");
+          problem.innerHTML = answer.body.error || "";
+          form.parentNode.insertBefore(problem, form);
+          return;
+        }
+        try { sessionStorage.setItem(DELETED, JSON.stringify({ said: answer.body.said, restore: answer.body.restore })); } catch (e) { /* said by the page's own list */ }
+        var back = new URL(answer.body.back, location.href);
+        var from = document.referrer ? new URL(document.referrer) : null;
+        // Back, not forward: the browser puts the game page where it was left.
+        if (from && from.origin === back.origin && from.pathname === back.pathname && history.length > 1) { history.back(); } else { location.assign(back.href); }
+      }).catch(function () { b.disabled = false; });
+    });
+  }
+  window.addEventListener("pageshow", function () {
+    if (!$(document, "form[data-entry]")) { return; }
+    var note = null;
+    try { note = JSON.parse(sessionStorage.getItem(DELETED) || "null"); sessionStorage.removeItem(DELETED); } catch (e) { note = null; }
+    if (!note) { return; }
+    // Drawn anew at once (live.js): the entry is gone, the bar says so.
+    document.dispatchEvent(new CustomEvent("scorekeeper:changed", { detail: { said: note.said } }));
+    if (note.restore) { offerRestore(note.restore, note.said); }
+  });
+
   /* A key of its own for each write: the form's one-time token, so a tap sent twice counts once
      (web/once.py). */
   function newKey() {
@@ -661,15 +720,24 @@
 
   /* The picker of a form with one cards field: a tap adds or takes away a card, typing shows. */
   function fillsField(form, field, letters, changed) {
-    var copies = Number(form.getAttribute("data-packs")) || 1;
+    var reader = new Reader(form);
+    var timer = null;
+    var shown = function () { picker.show(reader.codes(field.value), []); };
     var picker = new Picker($(form, "[data-picker]"), function (code) {
-      var picked = picker.toggled(parse(field.value, copies, true), code, [], code === JOKER ? 6 : 1);
+      var picked = picker.toggled(reader.codes(field.value), code, [], code === JOKER ? 6 : 1);
       field.value = letters.labels(picked);
       picker.show(picked, []);
       changed();
     });
-    field.addEventListener("input", function () { picker.show(parse(field.value, copies, true), []); changed(); });
-    picker.show(parse(field.value, copies, true), []);
+    var hear = function () { reader.hear(field.value, shown); };
+    field.addEventListener("input", function () {
+      shown();
+      changed();
+      clearTimeout(timer);
+      timer = setTimeout(hear, 120);
+    });
+    shown();
+    hear();
   }
 
   /* Correcting an entry: its own cards are free to tap, the rest of the table is not; the
@@ -714,6 +782,7 @@
     var letters = new Letters(form);
     var copies = Number(form.getAttribute("data-packs")) || 1;
     var hands = $$(form, "[data-hand]");
+    var reader = new Reader(form);
     var active = null;
     var ready = false;
 
@@ -725,7 +794,7 @@
     function elsewhere() {
       var codes = [];
       hands.forEach(function (hand) {
-        if (hand !== active && !hand.hidden) { codes = codes.concat(parse(input(hand).value, copies, true)); }
+        if (hand !== active && !hand.hidden) { codes = codes.concat(reader.codes(input(hand).value)); }
       });
       return codes;
     }
@@ -735,7 +804,7 @@
         target.setAttribute("aria-pressed", String(hand === active));
         hand.classList.toggle("active", hand === active);
       });
-      picker.show(active ? parse(input(active).value, copies, true) : [], elsewhere());
+      picker.show(active ? reader.codes(input(active).value) : [], elsewhere());
       remember();
     }
     /* Switching the language keeps the hands: the form is a GET, its fields the address.
@@ -759,17 +828,43 @@
 
     var picker = new Picker($(form, "[data-picker]"), function (code) {
       if (!active) { return; }
-      var picked = picker.toggled(parse(input(active).value, copies, true), code, elsewhere(), copies > 1 ? 6 : 1);
+      var picked = picker.toggled(reader.codes(input(active).value), code, elsewhere(), copies > 1 ? 6 : 1);
       input(active).value = letters.labels(picked);
+      heard(active, null);
       show();
     });
 
+    /* Under a hand typed in words, the cards the server read ("Herz As": A♥), or why not. */
+    function heard(hand, answer) {
+      var line = $(hand, "[data-heard]");
+      if (!line) { return; }
+      line.hidden = !answer;
+      if (!answer) { return; }
+      line.textContent = answer.error ? "✗ " + answer.error : letters.labels(answer.cards);
+      line.className = "preview " + (answer.error ? "bad" : "ok");
+    }
+    function hear(hand) {
+      var typed = input(hand).value;
+      if (!typed.trim()) { heard(hand, null); return; }
+      reader.hear(typed, function (answer) {
+        if (input(hand).value !== typed) { return; }
+        heard(hand, answer);
+        show();
+      });
+    }
     hands.forEach(function (hand) {
       var target = $(hand, ".hand-target");
+      var timer = null;
       target.hidden = false;
       target.addEventListener("click", function () { choose(hand); });
       input(hand).addEventListener("focus", function () { choose(hand); });
-      input(hand).addEventListener("input", show);
+      input(hand).addEventListener("input", function () {
+        show();
+        clearTimeout(timer);
+        timer = setTimeout(function () { hear(hand); }, 120);
+      });
+      // Hands typed before (the language switched, "Change something") are read at once.
+      if (input(hand).value.trim()) { hear(hand); }
     });
     $$(form, "input[name=winner]").forEach(function (radio) { radio.addEventListener("change", seat); });
     form.addEventListener("change", remember);
@@ -867,6 +962,7 @@
     $$(document, "form[data-entry]").forEach(function (form) { new Entry(form); });
     $$(document, "form[data-finish]").forEach(function (form) { new Finish(form); });
     $$(document, "form[data-correct]").forEach(function (form) { new Correct(form); });
+    if (window.fetch) { $$(document, "[data-delete] form").forEach(function (form) { new DeleteEntry(form); }); }
     $$(document, "form[data-seating]").forEach(function (form) { new Seating(form); });
     if ($(document, "[data-wake-lock]")) { keepAwake(); }
   }

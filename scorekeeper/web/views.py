@@ -635,6 +635,27 @@ def check_entry(game_id: int) -> BaseResponse | tuple[BaseResponse, int]:
         db.session.rollback()
 
 
+@bp.post("/games/<int:game_id>/read")
+def read_cards(game_id: int) -> BaseResponse:
+    """Answer the cards a typed text names, as the game's rule system reads them.
+
+    The finish and correction pages ask it for what a hand or an entry typed in words means
+    ("Herz As" is A♥) and show that answer: picker.js reads no words. JSON in (``cards``, a
+    text), out ``cards`` (codes), or ``error`` in the page's language; it writes nothing, so
+    it needs no form token (the finish page is a GET form without one; see create_app).
+    """
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or not isinstance(body.get("cards"), str):
+        abort(400)
+    try:
+        pieces = services.read_cards(game_id, body["cards"])
+    except REFUSED as error:
+        return jsonify(cards=[], error=helpers.rules_message(error))
+    finally:
+        db.session.rollback()
+    return jsonify(cards=[piece.code for piece in pieces])
+
+
 def _whole(value: object) -> int:
     """Return a whole number sent as JSON (a number or digits), or answer 400."""
     if isinstance(value, int) and not isinstance(value, bool):
@@ -667,15 +688,16 @@ def undo(game_id: int) -> Answer:
     return _to_session(anchor="entry", player=player)
 
 
-def _restore_of(game: services.GameState) -> dict[str, Any] | None:
-    """Return the form that records the latest entry again, for "Restore" after an undo.
+def _restore_of(game: services.GameState, entry_id: int | None = None) -> dict[str, Any] | None:
+    """Return the form that records an entry again (the latest one unless named), for "Restore".
 
-    The address and fields of the form that recorded it: sent again it is a new entry, with a
-    one-time token of its own, checked again against the table as it lies then.
+    After an undo, or a delete on the entry's page. The address and fields of the form that
+    recorded it: sent again it is a new entry, with a one-time token of its own, checked again
+    against the table as it lies then (and so the latest entry then).
     """
     if not game.entries:
         return None
-    last = game.entries[-1]
+    last = game.entries[-1] if entry_id is None else services.entry_in(game.entries, entry_id)
     group = last.group_id if last.group_id is not None else last.id
     rows = [entry for entry in game.entries if group in (entry.id, entry.group_id)]
     first = rows[0]
@@ -702,13 +724,22 @@ def delete_entry(game_id: int, entry_id: int) -> Answer:
     entry = services.entry_in(game.entries, entry_id)
     _check_button()
     said = helpers.describe(entry, game.entries, _names(game.players), services.table_of(game))
+    restore = _restore_of(game, entry.id)
     try:
         services.delete_entry(game.id, entry.id)
     except services.ConflictError as error:
         # Said under the button it was tapped on, on the entry's page.
         db.session.rollback()
+        if _in_place():
+            return jsonify(refused=True, error=str(helpers.suits(helpers.rules_message(error))))
         form = _correct_form(game, entry, formdata=None)
         return _entry_page(game, entry_id, form, 409, helpers.rules_message(error))
+    if _in_place():
+        # The script goes back to the game page where it was left, says this and offers
+        # "Restore" there, as after an undo.
+        deleted = str(helpers.suits(gettext("Deleted: %(entry)s", entry=said)))
+        back = url_for("web.session_page", public_id=g.public_id, _anchor="game")
+        return jsonify(said=deleted, restore=restore, back=back)
     flash(gettext("Deleted: %(entry)s", entry=said))
     return _to_session()
 

@@ -6,7 +6,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import services
-from tests.helpers import entries, start
+from tests.helpers import entries, lay_off, meld_id, start
 
 IN_PLACE = {"Accept": "application/json"}
 
@@ -71,6 +71,38 @@ def test_an_undo_in_place_names_the_entry_and_its_player(client: FlaskClient, ap
     )
     assert again.get_json()["line"]
     assert entries(app, table.game) == [("Bob", "9♠ 9♥ 9♦", 27)]
+
+
+def test_a_delete_in_place_says_where_to_go_back_and_how_to_restore_a_refusal_stays(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    for cards in ("qc kc ac", "7h 7d 7s"):
+        client.post(
+            f"/games/{table.game}/melds", data={"player": table.players["Ann"], "cards": cards}
+        )
+    first, second = meld_id(app, table, 1), meld_id(app, table, 2)
+    lay_off(client, table, "Bob", first, "J♣")
+    # The clubs are built on: the refusal is an answer for the entry's page; nothing changes.
+    refused = client.post(
+        f"/games/{table.game}/entries/{first}/delete", data={"once": "d-1"}, headers=IN_PLACE
+    )
+    assert refused.status_code == 200
+    assert refused.get_json()["refused"] is True
+    assert len(entries(app, table.game)) == 3
+    deleted = client.post(
+        f"/games/{table.game}/entries/{second}/delete", data={"once": "d-2"}, headers=IN_PLACE
+    )
+    answer = deleted.get_json()
+    assert answer["said"].startswith("Deleted: Ann")
+    assert answer["back"] == f"/sessions/{table.session}#game"
+    assert len(entries(app, table.game)) == 2
+    # "Restore" records the deleted entry again, as a new entry (not the latest before it).
+    restore = answer["restore"]
+    assert restore["fields"]["cards"] == "7♠ 7♥ 7♦"
+    again = client.post(restore["url"], data={**restore["fields"], "once": "d-3"}, headers=IN_PLACE)
+    assert again.get_json()["line"]
+    assert entries(app, table.game)[-1] == ("Ann", "7♠ 7♥ 7♦", 21)
 
 
 def test_a_watcher_cannot_record_in_place(client: FlaskClient, app: Flask) -> None:
