@@ -137,8 +137,8 @@ def test_a_watcher_and_a_second_recorder_see_the_entry_in_place_with_picked_card
 ) -> None:
     first = new_phone("en", viewport=PHONE_360)
     start(first, "treppenromme", "Ann", "Bob", "Cid")
-    edit_link = first.page.locator("a.share-link").first.get_attribute("href")
-    view_link = first.page.locator("a.share-link").last.get_attribute("href")
+    edit_link = first.page.locator("a.share-link").last.get_attribute("href")
+    view_link = first.page.locator("a.share-link").first.get_attribute("href")
     assert edit_link is not None and view_link is not None
     second = new_phone("de", viewport=PHONE_360)
     second.page.goto(edit_link)
