@@ -8,13 +8,21 @@
   "use strict";
 
   var script = document.currentScript;
-  // The worker's cache of pages (sw.js says which pages it keeps).
+  // The worker's cache of pages, and which pages it keeps: the server gives this script and the
+  // worker the same list (views.KEPT_PAGES), by path under the site's root (where /sw.js is).
   var PAGES = "scorekeeper-pages";
-  var KEPT_PAGES = /\/(sessions\/[^/]+(\/history)?)?$/;
+  var KEPT_PAGES = new RegExp(script ? script.getAttribute("data-kept-pages") || "^$" : "^$");
+  var ROOT = script ? new URL(script.getAttribute("data-worker"), location.href).pathname.replace(/[^/]*$/, "") : "/";
+
+  // A path under the site's root, as the worker reads it ("/sessions/abc").
+  function underRoot(path) {
+    return path.indexOf(ROOT) === 0 ? "/" + path.slice(ROOT.length) : null;
+  }
 
   function keepThisPage() {
     // Opened before the worker controlled it: the worker never saw this page, so keep it now.
-    if (navigator.serviceWorker.controller || location.search || !KEPT_PAGES.test(location.pathname)) { return; }
+    var path = underRoot(location.pathname);
+    if (navigator.serviceWorker.controller || location.search || path === null || !KEPT_PAGES.test(path)) { return; }
     if (document.documentElement.hasAttribute("data-offline-copy")) { return; }
     caches.open(PAGES).then(function (cache) { return cache.add(location.pathname); }).catch(function () {});
   }
@@ -44,9 +52,11 @@
     return when.toLocaleString(document.documentElement.lang || undefined, options);
   }
 
-  function watch(banner) {
-    var session = banner.getAttribute("data-offline");
+  function watch(first) {
+    var session = first.getAttribute("data-offline");
     function show() {
+      // The live table draws the page anew in place (live.js): the banner is the one shown now.
+      var banner = document.querySelector("[data-offline]") || first;
       var since = offlineSince();
       var waiting = window.Outbox ? window.Outbox.list(session) : Promise.resolve([]);
       return waiting.then(function (entries) {
@@ -86,6 +96,8 @@
     document.addEventListener("outbox", function (event) {
       if (event.detail.session === session && !event.detail.flushed) { show(); }
     });
+    // Drawn anew from the server: it is in reach, so what waits goes now.
+    document.addEventListener("scorekeeper:redrawn", function () { send(); });
     setInterval(probe, PROBE_MS);
     if (navigator.onLine && !document.documentElement.hasAttribute("data-offline-copy")) {
       // Served by the server just now: it is in reach.
@@ -120,6 +132,31 @@
       .catch(function () { /* nothing kept here to take */ })
       .then(function () { form.submit(); });
   });
+
+  // The start page, drawn by the server just now, lists every session this phone holds the key
+  // of: the kept pages and outboxes of any other session go (its key expired or was removed
+  // on another page). A kept copy of the start page says nothing about the keys: nothing goes.
+  function forgetOthers(list) {
+    if (document.documentElement.hasAttribute("data-offline-copy")) { return; }
+    var held = (list.getAttribute("data-held") || "").split(" ").filter(Boolean);
+    var pages = !window.caches ? Promise.resolve() : caches.open(PAGES).then(function (cache) {
+      return cache.keys().then(function (requests) {
+        return Promise.all(requests.filter(function (request) {
+          var path = underRoot(new URL(request.url).pathname) || "";
+          var session = /^\/sessions\/([^/]+)/.exec(path);
+          return session && held.indexOf(decodeURIComponent(session[1])) < 0;
+        }).map(function (request) { return cache.delete(request); }));
+      });
+    });
+    var outboxes = !window.Outbox ? Promise.resolve() : window.Outbox.sessions().then(function (sessions) {
+      return Promise.all(sessions.filter(function (session) { return held.indexOf(session) < 0; })
+        .map(function (session) { return window.Outbox.clear(session); }));
+    });
+    Promise.all([pages, outboxes]).catch(function () { /* nothing kept here to take */ });
+  }
+
+  var held = document.querySelector("[data-held]");
+  if (held) { forgetOthers(held); }
 
   var banner = document.querySelector("[data-offline]");
   if (banner) { watch(banner); }

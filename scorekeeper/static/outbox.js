@@ -84,6 +84,15 @@
       .then(function () { changed(kept.session); return kept; });
   }
 
+  // The sessions that have entries waiting.
+  function sessions() {
+    return transaction("readonly", function (store) { return store.getAll(); }).then(function (entries) {
+      return entries.map(function (entry) { return entry.session; }).filter(function (session, at, all) {
+        return all.indexOf(session) === at;
+      });
+    });
+  }
+
   function list(session) {
     return transaction("readonly", function (store) {
       return store.index("session").getAll(IDBKeyRange.only(String(session)));
@@ -134,11 +143,17 @@
       });
   }
 
+  // An answer's words without their markup (the server marks the cards' suits up in HTML).
+  function plain(html) {
+    var text = new DOMParser().parseFromString(String(html || ""), "text/html").body.textContent || "";
+    return text.replace(/\s+/g, " ").trim();
+  }
+
   // The server's words for a refusal: a JSON answer's error, or the alerts of the page it drew.
   function reasonOf(response) {
     var type = response.headers.get("Content-Type") || "";
     if (type.indexOf("json") !== -1) {
-      return response.json().then(function (answer) { return String(answer.error || response.status); });
+      return response.json().then(function (answer) { return plain(answer.error) || String(response.status); });
     }
     return response.text().then(function (html) {
       var page = new DOMParser().parseFromString(html, "text/html");
@@ -158,16 +173,22 @@
       method: "POST", body: body, credentials: "same-origin", redirect: "manual",
       headers: { Accept: "application/json, text/html;q=0.9" }
     }).then(function (response) {
+      var json = (response.headers.get("Content-Type") || "").indexOf("json") !== -1;
       if (response.type === "opaqueredirect" || response.ok) {
-        var json = (response.headers.get("Content-Type") || "").indexOf("json") !== -1;
-        return json ? response.json().then(function (answer) { return { ok: true, answer: answer }; }) : { ok: true };
+        // A refusal in place is an answer (200 with refused and the reason), not a pass.
+        return json ? response.json().then(function (answer) {
+          return answer.refused ? { ok: false, status: response.status, reason: plain(answer.error), answer: answer }
+            : { ok: true, status: response.status, answer: answer };
+        }) : { ok: true, status: response.status };
       }
       if (response.status === 400 && !renewed) {
         // The token ran out while the entry waited: once more with a new one (nothing was applied).
         return csrfToken(true).then(function (fresh) { return sendForm(entry, fresh, true); });
       }
-      if (response.status >= 500 || response.status === 409 || response.status === 429) {
-        // Nothing was applied (a committed write never answers 5xx), or not yet: try later.
+      if (response.status >= 500 || response.status === 429 || (response.status === 409 && response.headers.has("Retry-After"))) {
+        // Nothing was applied (a committed write never answers 5xx), or not yet (the same tap
+        // is still being saved: a 409 the server marks as passing with Retry-After): try later.
+        // Any other 409 is a refusal that never passes (the game or the session is over).
         throw new Error("the server could not answer: " + response.status);
       }
       return reasonOf(response).then(function (reason) { return { ok: false, status: response.status, reason: reason }; });
@@ -220,6 +241,7 @@
   var Outbox = {
     add: add,
     list: list,
+    sessions: sessions,
     remove: function (id) { return change(id); },
     retry: retry,
     clear: clear,

@@ -37,6 +37,9 @@ LIST = "(session) => Outbox.list(session)"
 LATEST = """async () => { const live = document.querySelector("[data-live]");
     const answer = await fetch(live.dataset.live, {cache: "no-store"});
     return "v" + (await answer.json()).version === live.dataset.version; }"""
+SEND = """([url, fields]) => Outbox.csrfToken(false).then(
+    (token) => Outbox.sendForm({url, fields, idempotencyKey: crypto.randomUUID()}, token))"""
+PUT_PAGE = "(path) => caches.open('scorekeeper-pages').then((c) => c.put(path, new Response('x')))"
 KEPT_PAGE = "(path) => caches.open('scorekeeper-pages').then((c) => c.match(path)).then(Boolean)"
 
 
@@ -105,6 +108,23 @@ def test_a_session_page_opens_offline_says_what_waits_and_leaves_the_phone_with_
     # "Remove from this phone" (online, from the start page) takes the page and the outbox too.
     page.context.set_offline(False)
     page.goto(phone.base + "/")
+    # A 409 that never passes (nothing left to undo) is a refusal with the server's reason.
+    undo = url.replace("/melds", "/undo")
+    refused = page.evaluate(SEND, [undo, []])
+    if refused["ok"]:  # the entry it undid was there: now nothing is
+        refused = page.evaluate(SEND, [undo, []])
+    assert refused["ok"] is False and refused["status"] == 409 and refused["reason"]
+    phone.errors.clear()  # the refused request said so on the console
+    # A session this phone no longer holds (its key went elsewhere): the start page, drawn by
+    # the server, drops its kept page and its outbox; those of the sessions held stay.
+    page.evaluate(ADD, ["gone", url, players["Ann"], "qc kc ac", "Ann's sequence"])
+    page.evaluate(PUT_PAGE, "/sessions/gone")
+    page.goto(phone.base + "/")
+    page.wait_for_function("Outbox.list('gone').then((left) => left.length === 0)")
+    page.wait_for_function(
+        "(path) => caches.open('scorekeeper-pages').then((c) => c.match(path)).then((m) => !m)",
+        arg="/sessions/gone",
+    )
     assert page.evaluate(KEPT_PAGE, path)
     assert len(page.evaluate(LIST, session)) == 1
     with page.expect_navigation():
