@@ -1,20 +1,15 @@
-/* Offline at the table, the page's half (docs/reliability.md): registers the service worker
-   (sw.js), which keeps the app's files and the pages of the sessions this phone opened. The
-   page a phone opens before the worker took over is kept here, once.
-   On a session page ([data-offline], its words in data-t-*), says since when the server cannot
-   be reached and how many entries wait in the outbox (outbox.js), and sends them on every page
-   load, when the phone comes back online, and while offline every PROBE_MS. */
+/* Offline at the table, the page's half (docs/reliability.md): registers the worker (sw.js),
+   says on a session page since when it is offline and what waits, and sends the outbox on every
+   load, on "online", when the page is drawn anew and while offline every PROBE_MS. */
 (function () {
   "use strict";
 
   var script = document.currentScript;
-  // The worker's cache of pages, and which pages it keeps: the server gives this script and the
-  // worker the same list (views.KEPT_PAGES), by path under the site's root (where /sw.js is).
+  // The worker's pages: one list for it and this script (views.KEPT_PAGES), under the root.
   var PAGES = "scorekeeper-pages";
   var KEPT_PAGES = new RegExp(script ? script.getAttribute("data-kept-pages") || "^$" : "^$");
   var ROOT = script ? new URL(script.getAttribute("data-worker"), location.href).pathname.replace(/[^/]*$/, "") : "/";
 
-  // A path under the site's root, as the worker reads it ("/sessions/abc").
   function underRoot(path) {
     return path.indexOf(ROOT) === 0 ? "/" + path.slice(ROOT.length) : null;
   }
@@ -94,7 +89,10 @@
     window.addEventListener("offline", function () { lost(); show(); });
     window.addEventListener("online", function () { localStorage.removeItem(SINCE); send(); });
     document.addEventListener("outbox", function (event) {
-      if (event.detail.session === session && !event.detail.flushed) { show(); }
+      if (event.detail.session !== session) { return; }
+      // A send that got no answer (the recorder's, too): out of reach, so probed until back.
+      if (event.detail.flushed && event.detail.flushed.failed) { lost(); }
+      show();
     });
     // Drawn anew from the server: it is in reach, so what waits goes now.
     document.addEventListener("scorekeeper:redrawn", function () { send(); });
@@ -105,58 +103,6 @@
     }
     send();
   }
-
-  // A session's kept pages: its page and those under it (the history).
-  function forgetPages(path) {
-    if (!window.caches) { return Promise.resolve(); }
-    return caches.open(PAGES).then(function (cache) {
-      return cache.keys().then(function (requests) {
-        return Promise.all(requests.filter(function (request) {
-          var kept = new URL(request.url).pathname;
-          return kept === path || kept.indexOf(path + "/") === 0;
-        }).map(function (request) { return cache.delete(request); }));
-      });
-    });
-  }
-
-  // "Remove from this phone" takes the session's kept pages and its outbox off the phone too,
-  // before the form goes.
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    var item = form.closest("[data-forget]");
-    if (!item || event.defaultPrevented) { return; }
-    event.preventDefault();
-    var path = new URL(item.getAttribute("data-forget-pages"), location.href).pathname;
-    var outbox = window.Outbox ? window.Outbox.clear(item.getAttribute("data-forget")) : null;
-    Promise.all([forgetPages(path), outbox])
-      .catch(function () { /* nothing kept here to take */ })
-      .then(function () { form.submit(); });
-  });
-
-  // The start page, drawn by the server just now, lists every session this phone holds the key
-  // of: the kept pages and outboxes of any other session go (its key expired or was removed
-  // on another page). A kept copy of the start page says nothing about the keys: nothing goes.
-  function forgetOthers(list) {
-    if (document.documentElement.hasAttribute("data-offline-copy")) { return; }
-    var held = (list.getAttribute("data-held") || "").split(" ").filter(Boolean);
-    var pages = !window.caches ? Promise.resolve() : caches.open(PAGES).then(function (cache) {
-      return cache.keys().then(function (requests) {
-        return Promise.all(requests.filter(function (request) {
-          var path = underRoot(new URL(request.url).pathname) || "";
-          var session = /^\/sessions\/([^/]+)/.exec(path);
-          return session && held.indexOf(decodeURIComponent(session[1])) < 0;
-        }).map(function (request) { return cache.delete(request); }));
-      });
-    });
-    var outboxes = !window.Outbox ? Promise.resolve() : window.Outbox.sessions().then(function (sessions) {
-      return Promise.all(sessions.filter(function (session) { return held.indexOf(session) < 0; })
-        .map(function (session) { return window.Outbox.clear(session); }));
-    });
-    Promise.all([pages, outboxes]).catch(function () { /* nothing kept here to take */ });
-  }
-
-  var held = document.querySelector("[data-held]");
-  if (held) { forgetOthers(held); }
 
   var banner = document.querySelector("[data-offline]");
   if (banner) { watch(banner); }

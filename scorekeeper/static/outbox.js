@@ -1,10 +1,5 @@
-/* The outbox: entries recorded while the server cannot be reached wait on this phone, in
-   IndexedDB, in the order they were recorded, each with its own idempotency key, through
-   reloads, new pages and browser restarts, until they are sent: in order, each once, and never
-   past a refusal. It holds no rule: the server decides. window.Outbox: add, list, remove,
-   retry, clear, flush, send, sendForm, csrfToken, fieldsOf; each answers a Promise and is
-   described, with how the recorder calls it, in docs/reliability.md ("The interface, for the
-   recorder"). Each change fires an "outbox" event on document ({detail: {session}}). */
+/* The outbox (IndexedDB): entries wait on this phone in order, each sent once with its own key,
+   never past a refusal. Interface and promises: docs/reliability.md, "Offline at the table". */
 (function () {
   "use strict";
 
@@ -117,8 +112,9 @@
     });
   }
 
+  // A form's [name, value] pairs (or such pairs), without its tokens.
   function fieldsOf(form) {
-    return Array.from(new FormData(form)).filter(function (pair) {
+    return Array.from(form instanceof HTMLFormElement ? new FormData(form) : form).filter(function (pair) {
       return pair[0] !== "csrf_token" && pair[0] !== "once" && typeof pair[1] === "string";
     });
   }
@@ -143,25 +139,18 @@
       });
   }
 
-  // An answer's words without their markup (the server marks the cards' suits up in HTML).
+  // Words without their markup (the cards' suits).
   function plain(html) {
     var text = new DOMParser().parseFromString(String(html || ""), "text/html").body.textContent || "";
     return text.replace(/\s+/g, " ").trim();
   }
 
-  // The server's words for a refusal: a JSON answer's error, or the alerts of the page it drew.
+  // The server's words for a refusal: a JSON answer's error, or the first alert of its page.
   function reasonOf(response) {
-    var type = response.headers.get("Content-Type") || "";
-    if (type.indexOf("json") !== -1) {
-      return response.json().then(function (answer) { return plain(answer.error) || String(response.status); });
-    }
-    return response.text().then(function (html) {
-      var page = new DOMParser().parseFromString(html, "text/html");
-      var alerts = page.querySelectorAll("main [role=alert]");
-      var said = Array.prototype.map.call(alerts.length ? alerts : page.querySelectorAll("main p"), function (element) {
-        return element.textContent.replace(/\s+/g, " ").trim();
-      }).filter(Boolean);
-      return said.length ? said[0] : String(response.status);
+    var json = (response.headers.get("Content-Type") || "").indexOf("json") !== -1;
+    return (json ? response.json() : response.text()).then(function (answer) {
+      var page = json ? null : new DOMParser().parseFromString(answer, "text/html").querySelector("main [role=alert], main p");
+      return plain(json ? answer.error : page && page.innerHTML) || String(response.status);
     });
   }
 
@@ -175,7 +164,7 @@
     }).then(function (response) {
       var json = (response.headers.get("Content-Type") || "").indexOf("json") !== -1;
       if (response.type === "opaqueredirect" || response.ok) {
-        // A refusal in place is an answer (200 with refused and the reason), not a pass.
+        // A refusal in place answers 200 with refused.
         return json ? response.json().then(function (answer) {
           return answer.refused ? { ok: false, status: response.status, reason: plain(answer.error), answer: answer }
             : { ok: true, status: response.status, answer: answer };
@@ -186,9 +175,8 @@
         return csrfToken(true).then(function (fresh) { return sendForm(entry, fresh, true); });
       }
       if (response.status >= 500 || response.status === 429 || (response.status === 409 && response.headers.has("Retry-After"))) {
-        // Nothing was applied (a committed write never answers 5xx), or not yet (the same tap
-        // is still being saved: a 409 the server marks as passing with Retry-After): try later.
-        // Any other 409 is a refusal that never passes (the game or the session is over).
+        // Not applied, or not yet (a 409 with Retry-After: still being saved): try later.
+        // Any other 409 is a refusal (the game or the session is over).
         throw new Error("the server could not answer: " + response.status);
       }
       return reasonOf(response).then(function (reason) { return { ok: false, status: response.status, reason: reason }; });

@@ -55,7 +55,9 @@ self.addEventListener("fetch", function (event) {
   var path = "/" + url.pathname.slice(root.length);
   if (path.indexOf("/static/") === 0 && url.searchParams.has("v")) {
     event.respondWith(file(request));
-  } else if (request.mode === "navigate" && KEPT_PAGES.test(path)) {
+  } else if (KEPT_PAGES.test(path)) {
+    // Opened, or read again by the live table (live.js) after an entry: the copy kept is the
+    // latest the server drew.
     event.respondWith(page(event, request, url));
   }
 });

@@ -241,3 +241,87 @@ def test_waiting_entries_survive_a_restart_and_are_sent_in_order_once_up_to_a_re
     expect(banner).to_be_hidden()
     assert page.evaluate(LIST, session) == []
     context.close()
+
+
+QUEUED = {"en": "waits on this phone", "de": "wartet auf diesem Handy"}
+CHECKED_LATER = {"en": "Offline: checked when", "de": "Offline: geprüft, sobald"}
+# Five entries tapped offline in the picker, in order: who and the cards.
+FIVE = [
+    ("Ann", "Q♣ K♣ A♣"),
+    ("Bob", "2♥ 3♥ 4♥"),
+    ("Ann", "5♠ 5♥ 5♦"),
+    ("Bob", "7♠ 7♥ 7♣"),
+    ("Ann", "8♣ 8♦ 8♥"),
+]
+
+
+def record(phone: Phone, name: str, cards: str) -> None:
+    """Record a meld on the game page as the recorder does: the player, the cards, the button."""
+    form = phone.page.locator("form[data-entry]")
+    form.locator("label.chip", has_text=name).tap()
+    phone.tap_cards(*cards.split())
+    form.locator('button[data-mode="meld"]').tap()
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_entries_recorded_offline_wait_greyed_through_a_reload_and_are_sent_once_in_order(
+    new_phone: Callable[..., Phone], app_with: Callable[..., Flask], language: str
+) -> None:
+    phone = new_phone(language, viewport=NARROW)
+    page = phone.page
+    path = start(page, phone.base, "Ann", "Bob")
+    session, url, _ = the_table(page)
+    game = int(url.rsplit("/", 2)[1])
+    kept_by_the_worker(page)
+    waiting = page.locator("ol.entries > li[data-outbox]")
+    # One entry online first (its undo is then on the page).
+    record(phone, "Bob", "J♠ J♥ J♦")
+    expect(page.locator("ol.entries > li:not([data-waiting])")).to_have_count(1)
+
+    page.context.set_offline(True)
+    # The live check holds no rules: offline it says it checks when the network is back.
+    page.locator("form[data-entry] input[name=cards]").fill("qc kc")
+    expect(page.locator("[data-preview]")).to_contain_text(CHECKED_LATER[language])
+    page.locator("form[data-entry] input[name=cards]").fill("")
+    for count, (name, cards) in enumerate(FIVE, start=1):
+        record(phone, name, cards)
+        # At once, greyed, its cards taken in the picker.
+        expect(waiting).to_have_count(count)
+        expect(waiting.first).to_contain_text(QUEUED[language])
+        for card in cards.split():
+            expect(phone.card(card)).to_be_disabled()
+    # A sixth, undone while it waits: it leaves the outbox, nothing is sent.
+    record(phone, "Bob", "9♠ 9♥ 9♦")
+    expect(waiting).to_have_count(6)
+    page.locator("button[form=undo]").tap()
+    expect(waiting).to_have_count(5)
+    keys = [entry["idempotencyKey"] for entry in page.evaluate(LIST, session)]
+    assert len(set(keys)) == 5
+
+    # Through a reload and a new page, offline: drawn again from the outbox.
+    page.reload()
+    expect(waiting).to_have_count(5)
+    expect(phone.card("Q♣")).to_be_disabled()
+    expect(phone.card("9♠")).to_be_enabled()
+    other = page.context.new_page()
+    other.goto(phone.base + path)
+    expect(other.locator("ol.entries > li[data-outbox]")).to_have_count(5)
+    other.close()
+    assert len(entries(app_with(), game)) == 1
+
+    # Online: sent in order, each once; the page shows the server's entries.
+    page.context.set_offline(False)
+    expect(waiting).to_have_count(0, timeout=20_000)
+    steady(page, phone.base + path)
+    app = app_with()
+    assert [(name, value) for name, _, value in entries(app, game)] == [
+        ("Bob", 30),
+        ("Ann", 30),
+        ("Bob", 9),
+        ("Ann", 15),
+        ("Bob", 21),
+        ("Ann", 24),
+    ]
+    assert page.evaluate(LIST, session) == []
+    expect(page.locator("ol.entries > li:not([data-outbox])")).to_have_count(6)
+    phone.errors.clear()  # the sends that found no network said so on the console
