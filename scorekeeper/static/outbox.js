@@ -29,7 +29,6 @@
     return opened;
   }
 
-  // Run work(store) in one transaction; answer the result of the request it returns, if any.
   function transaction(mode, work) {
     return database().then(function (db) {
       return new Promise(function (resolve, reject) {
@@ -41,7 +40,6 @@
     });
   }
 
-  // Change the entry with this id (change(entry) edits it in place); answer its session.
   function change(id, edit) {
     var session = null;
     return transaction("readwrite", function (store) {
@@ -79,7 +77,6 @@
       .then(function () { changed(kept.session); return kept; });
   }
 
-  // The sessions that have entries waiting.
   function sessions() {
     return transaction("readonly", function (store) { return store.getAll(); }).then(function (entries) {
       return entries.map(function (entry) { return entry.session; }).filter(function (session, at, all) {
@@ -145,7 +142,7 @@
     return text.replace(/\s+/g, " ").trim();
   }
 
-  // The server's words for a refusal: a JSON answer's error, or the first alert of its page.
+  // A refusal's words: a JSON error, or its page's first alert.
   function reasonOf(response) {
     var json = (response.headers.get("Content-Type") || "").indexOf("json") !== -1;
     return (json ? response.json() : response.text()).then(function (answer) {
@@ -171,7 +168,7 @@
         }) : { ok: true, status: response.status };
       }
       if (response.status === 400 && !renewed) {
-        // The token ran out while the entry waited: once more with a new one (nothing was applied).
+        // The token ran out: once more with a new one.
         return csrfToken(true).then(function (fresh) { return sendForm(entry, fresh, true); });
       }
       if (response.status >= 500 || response.status === 429 || (response.status === 409 && response.headers.has("Retry-After"))) {
@@ -216,7 +213,7 @@
         return summary;
       });
     }
-    // One phone's tabs take turns, so no entry is sent twice at once (its key would still hold).
+    // One phone's tabs take turns (Web Locks).
     var done = navigator.locks ? navigator.locks.request("outbox " + session, run) : run();
     flushing[session] = done.then(function (result) {
       delete flushing[session];
@@ -238,7 +235,6 @@
     csrfToken: csrfToken,
     fieldsOf: fieldsOf
   };
-  // What flush sends with when given nothing; the recorder may put its own here.
   Outbox.send = Outbox.sendForm;
   window.Outbox = Outbox;
 })();

@@ -539,7 +539,6 @@
       var prepared = { url: button.getAttribute("formaction") || form.action, fields: fields, key: newKey() };
       var cards = codesOf(kept, kind);
       if (outbox && session && (!navigator.onLine || queued.length)) {
-        // Offline, or entries wait before it: it waits behind them, in order.
         keep(prepared, line, cards);
         return;
       }
@@ -566,8 +565,8 @@
     /* Offline: an entry waits in the outbox (outbox.js), greyed, its cards taken; a refusal on
        sending is named in the bar, to correct or drop (docs/reliability.md). */
     function codesOf(kept, kind) {
-      if (kind === "meld") { return [].concat.apply([], lines().concat([kept.cards]).concat(kept.melds.split("\n")).filter(function (l) { return l.trim(); }).map(read)); }
-      return read(kept.cards).concat(kind === "swap" ? read(kept.newMeld) : []);
+      var all = [kept.cards, kind === "meld" ? kept.melds : "", kind === "swap" ? kept.newMeld : ""].join("\n");
+      return [].concat.apply([], all.split("\n").filter(function (l) { return l.trim(); }).map(read));
     }
     function keep(prepared, line, cards) {
       var label = idle.replace(/^… /, "");
@@ -602,7 +601,7 @@
         refresh();
         var refused = entries.filter(function (entry) { return entry.refused; })[0];
         if (refused) { sayRefused(refused); }
-      }).catch(function () { /* no IndexedDB: nothing waits */ });
+      }).catch(function () {});
     }
     function sayRefused(entry) {
       var notSent = banner ? banner.getAttribute("data-t-refused") || "" : "";
@@ -643,7 +642,7 @@
       undo.addEventListener("submit", function (event) {
         event.preventDefault();
         if (queued.length) {
-          // The latest entry waits on this phone: it leaves the outbox, nothing is sent.
+          // The latest entry waits: it leaves the outbox.
           var latest = queued[queued.length - 1];
           outbox.remove(latest.id).then(function () { idle = null; say("✓ " + latest.label, "ok"); });
           return;
@@ -733,7 +732,7 @@
   function send(prepared) {
     var outbox = window.Outbox;
     if (prepared.fields) {
-      // A write goes by the outbox's own sender (outbox.js), as a waiting entry does: one path.
+      // A write goes by the outbox's sender (outbox.js): one path.
       var entry = { url: prepared.url, idempotencyKey: prepared.key || newKey(), fields: outbox.fieldsOf(prepared.fields) };
       return outbox.csrfToken(false).then(function (token) { return outbox.sendForm(entry, token); })
         .then(function (answer) {
