@@ -324,4 +324,34 @@ def test_entries_recorded_offline_wait_greyed_through_a_reload_and_are_sent_once
     ]
     assert page.evaluate(LIST, session) == []
     expect(page.locator("ol.entries > li:not([data-outbox])")).to_have_count(6)
+
+    # Two phones: this one offline, the other records the nines meanwhile.
+    page.context.set_offline(True)
+    record(phone, "Ann", "9♣ 9♠ 9♥")
+    record(phone, "Ann", "K♠ K♥ K♦")
+    expect(waiting).to_have_count(2)
+    browser = page.context.browser
+    assert browser is not None
+    other_phone = browser.new_context(viewport=NARROW, has_touch=True)
+    other_phone.add_cookies(page.context.cookies())
+    other = other_phone.new_page()
+    other.goto(phone.base + path)
+    other.locator("form[data-entry] label.chip", has_text="Bob").tap()
+    other.locator("form[data-entry] input[name=cards]").fill("9s 9h 9d")
+    other.locator('button[data-mode="meld"]').tap()
+    expect(other.locator("ol.entries > li:not([data-waiting])")).to_have_count(7)
+    other_phone.close()
+    # Back online: the server refuses the nines; named in the bar with its reason, the kings
+    # wait behind them, nothing merged.
+    page.context.set_offline(False)
+    preview = page.locator("form[data-entry] [data-preview]")
+    expect(preview).to_contain_text(NOT_SENT[language][:12], timeout=20_000)
+    expect(preview).to_contain_text("9♠")
+    expect(waiting).to_have_count(2)
+    assert len(entries(app, game)) == 7
+    # Dropped by the recorder: the kings go.
+    preview.locator("[data-outbox-drop]").tap()
+    expect(waiting).to_have_count(0, timeout=20_000)
+    assert [name for name, _, _ in entries(app, game)][-2:] == ["Bob", "Ann"]
+    assert len(entries(app, game)) == 8
     phone.errors.clear()  # the sends that found no network said so on the console
