@@ -1,20 +1,23 @@
-/* Offline at the table, the page's half (docs/reliability.md): registers the service worker
-   (sw.js), which keeps the app's files and the pages of the sessions this phone opened. The
-   page a phone opens before the worker took over is kept here, once.
-   On a session page ([data-offline], its words in data-t-*), says since when the server cannot
-   be reached and how many entries wait in the outbox (outbox.js), and sends them on every page
-   load, when the phone comes back online, and while offline every PROBE_MS. */
+/* Offline at the table, the page's half (docs/reliability.md): registers the worker (sw.js),
+   says on a session page since when it is offline and what waits, and sends the outbox on every
+   load, on "online", when the page is drawn anew and while offline every PROBE_MS. */
 (function () {
   "use strict";
 
   var script = document.currentScript;
-  // The worker's cache of pages (sw.js says which pages it keeps).
+  // The worker's pages: one list for it and this script (views.KEPT_PAGES), under the root.
   var PAGES = "scorekeeper-pages";
-  var KEPT_PAGES = /\/(sessions\/[^/]+(\/history)?)?$/;
+  var KEPT_PAGES = new RegExp(script ? script.getAttribute("data-kept-pages") || "^$" : "^$");
+  var ROOT = script ? new URL(script.getAttribute("data-worker"), location.href).pathname.replace(/[^/]*$/, "") : "/";
+
+  function underRoot(path) {
+    return path.indexOf(ROOT) === 0 ? "/" + path.slice(ROOT.length) : null;
+  }
 
   function keepThisPage() {
     // Opened before the worker controlled it: the worker never saw this page, so keep it now.
-    if (navigator.serviceWorker.controller || location.search || !KEPT_PAGES.test(location.pathname)) { return; }
+    var path = underRoot(location.pathname);
+    if (navigator.serviceWorker.controller || location.search || path === null || !KEPT_PAGES.test(path)) { return; }
     if (document.documentElement.hasAttribute("data-offline-copy")) { return; }
     caches.open(PAGES).then(function (cache) { return cache.add(location.pathname); }).catch(function () {});
   }
@@ -44,9 +47,11 @@
     return when.toLocaleString(document.documentElement.lang || undefined, options);
   }
 
-  function watch(banner) {
-    var session = banner.getAttribute("data-offline");
+  function watch(first) {
+    var session = first.getAttribute("data-offline");
     function show() {
+      // The live table draws the page anew in place (live.js): the banner is the one shown now.
+      var banner = document.querySelector("[data-offline]") || first;
       var since = offlineSince();
       var waiting = window.Outbox ? window.Outbox.list(session) : Promise.resolve([]);
       return waiting.then(function (entries) {
@@ -84,8 +89,13 @@
     window.addEventListener("offline", function () { lost(); show(); });
     window.addEventListener("online", function () { localStorage.removeItem(SINCE); send(); });
     document.addEventListener("outbox", function (event) {
-      if (event.detail.session === session && !event.detail.flushed) { show(); }
+      if (event.detail.session !== session) { return; }
+      // A send that got no answer (the recorder's, too): out of reach, so probed until back.
+      if (event.detail.flushed && event.detail.flushed.failed) { lost(); }
+      show();
     });
+    // Drawn anew from the server: it is in reach, so what waits goes now.
+    document.addEventListener("scorekeeper:redrawn", function () { send(); });
     setInterval(probe, PROBE_MS);
     if (navigator.onLine && !document.documentElement.hasAttribute("data-offline-copy")) {
       // Served by the server just now: it is in reach.
@@ -93,33 +103,6 @@
     }
     send();
   }
-
-  // A session's kept pages: its page and those under it (the history).
-  function forgetPages(path) {
-    if (!window.caches) { return Promise.resolve(); }
-    return caches.open(PAGES).then(function (cache) {
-      return cache.keys().then(function (requests) {
-        return Promise.all(requests.filter(function (request) {
-          var kept = new URL(request.url).pathname;
-          return kept === path || kept.indexOf(path + "/") === 0;
-        }).map(function (request) { return cache.delete(request); }));
-      });
-    });
-  }
-
-  // "Remove from this phone" takes the session's kept pages and its outbox off the phone too,
-  // before the form goes.
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    var item = form.closest("[data-forget]");
-    if (!item || event.defaultPrevented) { return; }
-    event.preventDefault();
-    var path = new URL(item.getAttribute("data-forget-pages"), location.href).pathname;
-    var outbox = window.Outbox ? window.Outbox.clear(item.getAttribute("data-forget")) : null;
-    Promise.all([forgetPages(path), outbox])
-      .catch(function () { /* nothing kept here to take */ })
-      .then(function () { form.submit(); });
-  });
 
   var banner = document.querySelector("[data-offline]");
   if (banner) { watch(banner); }

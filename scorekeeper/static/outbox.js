@@ -1,10 +1,5 @@
-/* The outbox: entries recorded while the server cannot be reached wait on this phone, in
-   IndexedDB, in the order they were recorded, each with its own idempotency key, through
-   reloads, new pages and browser restarts, until they are sent: in order, each once, and never
-   past a refusal. It holds no rule: the server decides. window.Outbox: add, list, remove,
-   retry, clear, flush, send, sendForm, csrfToken, fieldsOf; each answers a Promise and is
-   described, with how the recorder calls it, in docs/reliability.md ("The interface, for the
-   recorder"). Each change fires an "outbox" event on document ({detail: {session}}). */
+/* The outbox (IndexedDB): entries wait on this phone in order, each sent once with its own key,
+   never past a refusal. Interface and promises: docs/reliability.md, "Offline at the table". */
 (function () {
   "use strict";
 
@@ -34,7 +29,6 @@
     return opened;
   }
 
-  // Run work(store) in one transaction; answer the result of the request it returns, if any.
   function transaction(mode, work) {
     return database().then(function (db) {
       return new Promise(function (resolve, reject) {
@@ -46,7 +40,6 @@
     });
   }
 
-  // Change the entry with this id (change(entry) edits it in place); answer its session.
   function change(id, edit) {
     var session = null;
     return transaction("readwrite", function (store) {
@@ -84,6 +77,14 @@
       .then(function () { changed(kept.session); return kept; });
   }
 
+  function sessions() {
+    return transaction("readonly", function (store) { return store.getAll(); }).then(function (entries) {
+      return entries.map(function (entry) { return entry.session; }).filter(function (session, at, all) {
+        return all.indexOf(session) === at;
+      });
+    });
+  }
+
   function list(session) {
     return transaction("readonly", function (store) {
       return store.index("session").getAll(IDBKeyRange.only(String(session)));
@@ -108,8 +109,9 @@
     });
   }
 
+  // A form's [name, value] pairs (or such pairs), without its tokens.
   function fieldsOf(form) {
-    return Array.from(new FormData(form)).filter(function (pair) {
+    return Array.from(form instanceof HTMLFormElement ? new FormData(form) : form).filter(function (pair) {
       return pair[0] !== "csrf_token" && pair[0] !== "once" && typeof pair[1] === "string";
     });
   }
@@ -134,19 +136,18 @@
       });
   }
 
-  // The server's words for a refusal: a JSON answer's error, or the alerts of the page it drew.
+  // Words without their markup (the cards' suits).
+  function plain(html) {
+    var text = new DOMParser().parseFromString(String(html || ""), "text/html").body.textContent || "";
+    return text.replace(/\s+/g, " ").trim();
+  }
+
+  // A refusal's words: a JSON error, or its page's first alert.
   function reasonOf(response) {
-    var type = response.headers.get("Content-Type") || "";
-    if (type.indexOf("json") !== -1) {
-      return response.json().then(function (answer) { return String(answer.error || response.status); });
-    }
-    return response.text().then(function (html) {
-      var page = new DOMParser().parseFromString(html, "text/html");
-      var alerts = page.querySelectorAll("main [role=alert]");
-      var said = Array.prototype.map.call(alerts.length ? alerts : page.querySelectorAll("main p"), function (element) {
-        return element.textContent.replace(/\s+/g, " ").trim();
-      }).filter(Boolean);
-      return said.length ? said[0] : String(response.status);
+    var json = (response.headers.get("Content-Type") || "").indexOf("json") !== -1;
+    return (json ? response.json() : response.text()).then(function (answer) {
+      var page = json ? null : new DOMParser().parseFromString(answer, "text/html").querySelector("main [role=alert], main p");
+      return plain(json ? answer.error : page && page.innerHTML) || String(response.status);
     });
   }
 
@@ -158,16 +159,21 @@
       method: "POST", body: body, credentials: "same-origin", redirect: "manual",
       headers: { Accept: "application/json, text/html;q=0.9" }
     }).then(function (response) {
+      var json = (response.headers.get("Content-Type") || "").indexOf("json") !== -1;
       if (response.type === "opaqueredirect" || response.ok) {
-        var json = (response.headers.get("Content-Type") || "").indexOf("json") !== -1;
-        return json ? response.json().then(function (answer) { return { ok: true, answer: answer }; }) : { ok: true };
+        // A refusal in place answers 200 with refused.
+        return json ? response.json().then(function (answer) {
+          return answer.refused ? { ok: false, status: response.status, reason: plain(answer.error), answer: answer }
+            : { ok: true, status: response.status, answer: answer };
+        }) : { ok: true, status: response.status };
       }
       if (response.status === 400 && !renewed) {
-        // The token ran out while the entry waited: once more with a new one (nothing was applied).
+        // The token ran out: once more with a new one.
         return csrfToken(true).then(function (fresh) { return sendForm(entry, fresh, true); });
       }
-      if (response.status >= 500 || response.status === 409 || response.status === 429) {
-        // Nothing was applied (a committed write never answers 5xx), or not yet: try later.
+      if (response.status >= 500 || response.status === 429 || (response.status === 409 && response.headers.has("Retry-After"))) {
+        // Not applied, or not yet (a 409 with Retry-After: still being saved): try later.
+        // Any other 409 is a refusal (the game or the session is over).
         throw new Error("the server could not answer: " + response.status);
       }
       return reasonOf(response).then(function (reason) { return { ok: false, status: response.status, reason: reason }; });
@@ -207,7 +213,7 @@
         return summary;
       });
     }
-    // One phone's tabs take turns, so no entry is sent twice at once (its key would still hold).
+    // One phone's tabs take turns (Web Locks).
     var done = navigator.locks ? navigator.locks.request("outbox " + session, run) : run();
     flushing[session] = done.then(function (result) {
       delete flushing[session];
@@ -220,6 +226,7 @@
   var Outbox = {
     add: add,
     list: list,
+    sessions: sessions,
     remove: function (id) { return change(id); },
     retry: retry,
     clear: clear,
@@ -228,7 +235,6 @@
     csrfToken: csrfToken,
     fieldsOf: fieldsOf
   };
-  // What flush sends with when given nothing; the recorder may put its own here.
   Outbox.send = Outbox.sendForm;
   window.Outbox = Outbox;
 })();

@@ -298,6 +298,10 @@
     }
 
     var idle = form.getAttribute("data-said");
+    var outbox = window.Outbox;
+    var banner = $(document, "[data-offline]");
+    var session = banner ? banner.getAttribute("data-offline") : null;
+    var queued = [];
     function check() {
       var now = mode();
       var meld = onto();
@@ -312,6 +316,8 @@
       }
       idle = null;
       var number = ++asked;
+      // Offline the script holds no rules: the server checks when the network is back.
+      if (!navigator.onLine) { showPicked(); say(text("checked-later")); return; }
       var body = meld ? { cards: cards, onto: meld.value } : { cards: cards, melds: earlier };
       ask(body).then(function (answer) {
         if (number !== asked) { return; }
@@ -551,7 +557,13 @@
       idle = "… " + playerName() + ": " + $(line, ".cards").textContent;
       refresh();
       say(idle, "waiting");
-      send({ url: button.getAttribute("formaction") || form.action, fields: fields, key: newKey() }).then(function (answer) {
+      var prepared = { url: button.getAttribute("formaction") || form.action, fields: fields, key: newKey() };
+      var cards = codesOf(kept, kind);
+      if (outbox && session && (!navigator.onLine || queued.length)) {
+        keep(prepared, line, cards);
+        return;
+      }
+      send(prepared).then(function (answer) {
         if (answer.status < 300 && answer.body.line) {
           line.outerHTML = answer.body.line;
           idle = "✓ " + answer.body.said;
@@ -563,9 +575,73 @@
         putBack(kept);
         say("✗ " + answer.body.error, "bad", true);
       }).catch(function () {
+        // No answer: it waits with the key it was sent with (which the server counts once).
+        if (outbox && session) { keep(prepared, line, cards); return; }
         line.remove();
         putBack(kept);
         say(text("offline"), "bad");
+      });
+    }
+
+    /* Offline: an entry waits in the outbox (outbox.js), greyed, its cards taken; a refusal on
+       sending is named in the bar, to correct or drop (docs/reliability.md). */
+    function codesOf(kept, kind) {
+      var all = [kept.cards, kind === "meld" ? kept.melds : "", kind === "swap" ? kept.newMeld : ""].join("\n");
+      return [].concat.apply([], all.split("\n").filter(function (l) { return l.trim(); }).map(read));
+    }
+    function keep(prepared, line, cards) {
+      var label = idle.replace(/^… /, "");
+      outbox.add({ session: session, url: prepared.url, idempotencyKey: prepared.key, label: label, cards: cards, fields: outbox.fieldsOf(prepared.fields) })
+        .then(function () {
+          line.remove();
+          idle = null;
+          say(text("queued") + ": " + label, "waiting");
+          if (navigator.onLine) { outbox.flush(session); }
+        })
+        .catch(function () { line.remove(); say(text("offline"), "bad"); });
+    }
+    function drawQueued() {
+      if (!outbox || !session || !form.isConnected) { return; }
+      outbox.list(session).then(function (entries) {
+        queued = entries;
+        $$(document, "ol.entries > li[data-outbox]").forEach(function (l) { l.remove(); });
+        var list = $(document, "ol.entries");
+        if (!list && entries.length) { list = document.createElement("ol"); list.className = "entries"; form.after(list); }
+        entries.forEach(function (entry) {
+          var line = document.createElement("li");
+          line.setAttribute("data-outbox", entry.id);
+          line.innerHTML = '<span class="kind"></span> <span class="cards"></span>';
+          $(line, ".kind").textContent = text("queued");
+          $(line, ".cards").textContent = entry.label;
+          list.insertBefore(line, list.firstChild);
+          entry.cards.forEach(function (code) {
+            var b = $(form, 'button[data-card="' + code + '"]');
+            if (b && b.hasAttribute("data-left")) { b.setAttribute("data-left", Math.max(0, b.getAttribute("data-left") - 1)); } else if (b) { b.setAttribute("data-taken", ""); b.disabled = true; }
+          });
+        });
+        refresh();
+        var refused = entries.filter(function (entry) { return entry.refused; })[0];
+        if (refused) { sayRefused(refused); }
+      }).catch(function () {});
+    }
+    function sayRefused(entry) {
+      var notSent = banner ? banner.getAttribute("data-t-refused") || "" : "";
+      say("✗ " + fill(notSent, { label: entry.label, reason: entry.refused }), "bad");
+      [["correct", function () {
+        // Back into the form, out of the outbox: recorded anew.
+        var cards = entry.fields.filter(function (pair) { return pair[0] === "cards"; })[0];
+        return outbox.remove(entry.id).then(function () { if (cards) { field.value = cards[1]; } });
+      }], ["drop", function () { return outbox.remove(entry.id); }]].forEach(function (choice) {
+        var b = document.createElement("button");
+        b.type = "button";
+        b.className = "small";
+        b.setAttribute("data-outbox-" + choice[0], "");
+        b.textContent = text(choice[0]);
+        b.addEventListener("click", function () {
+          choice[1]().then(function () { idle = null; refresh(); return outbox.flush(session); });
+        });
+        preview.appendChild(document.createTextNode(" "));
+        preview.appendChild(b);
       });
     }
 
@@ -586,6 +662,12 @@
     if (undo && window.fetch) {
       undo.addEventListener("submit", function (event) {
         event.preventDefault();
+        if (queued.length) {
+          // The latest entry waits: it leaves the outbox.
+          var latest = queued[queued.length - 1];
+          outbox.remove(latest.id).then(function () { idle = null; say("✓ " + latest.label, "ok"); });
+          return;
+        }
         var last = $(document, "ol.entries > li:not([data-waiting])");
         if (last) { last.classList.add("undoing"); }
         var fields = Array.from(new FormData(undo).entries());
@@ -612,6 +694,13 @@
     document.body.style.overflowAnchor = "none";
     nameButtons();
     refresh();
+    document.addEventListener("outbox", function (event) {
+      if (event.detail.session !== session || !form.isConnected) { return; }
+      drawQueued();
+      // Sent: the server's state is drawn (live.js).
+      if (event.detail.flushed && event.detail.flushed.sent) { document.dispatchEvent(new CustomEvent("scorekeeper:changed", { detail: {} })); }
+    });
+    drawQueued();
   }
 
   var restoring = null;
@@ -700,19 +789,18 @@
      form, its ``once`` token replaced by ``key``) or ``json``, to ``url``, asking for JSON.
      Whatever queues writes (the next step: an outbox) hands this the same prepared request. */
   function send(prepared) {
-    var headers = { Accept: "application/json" };
-    var body;
-    var token = $(document, "input[name=csrf_token]");
-    if (prepared.json) {
-      headers["Content-Type"] = "application/json";
-      if (token) { headers["X-CSRFToken"] = token.value; }
-      body = JSON.stringify(prepared.json);
-    } else {
-      body = new URLSearchParams();
-      prepared.fields.forEach(function (pair) { if (pair[0] !== "once") { body.append(pair[0], pair[1]); } });
-      if (prepared.key) { body.append("once", prepared.key); }
+    var outbox = window.Outbox;
+    if (prepared.fields) {
+      // A write goes by the outbox's sender (outbox.js): one path.
+      var entry = { url: prepared.url, idempotencyKey: prepared.key || newKey(), fields: outbox.fieldsOf(prepared.fields) };
+      return outbox.csrfToken(false).then(function (token) { return outbox.sendForm(entry, token); })
+        .then(function (answer) {
+          return { status: answer.ok ? 200 : answer.status || 409, body: answer.answer || { error: answer.reason || "" } };
+        });
     }
-    return fetch(prepared.url, { method: "POST", headers: headers, body: body, credentials: "same-origin" })
+    var token = $(document, "input[name=csrf_token]");
+    return fetch(prepared.url, { method: "POST", body: JSON.stringify(prepared.json), credentials: "same-origin",
+      headers: { Accept: "application/json", "Content-Type": "application/json", "X-CSRFToken": token ? token.value : "" } })
       .then(function (response) {
         return response.json().then(function (answer) { return { status: response.status, body: answer }; });
       });

@@ -10,15 +10,15 @@
    write (POST), the live table's version question, the API, the CSRF token. Written by hand:
    about 120 lines (5.4 KB, with these words) against 21.9 KB of minified Workbox 7.4.1 (sw,
    core, routing, strategies, precaching) plus its configuration, for the same two strategies. */
-/* global ASSETS */
+/* global ASSETS, KEPT_PAGES */
 "use strict";
 
 var FILES = "scorekeeper-files-" + hash(ASSETS.join(" "));
 // Shared with offline.js, which keeps the page a phone opened before the worker took over and
 // removes a session's pages when the phone forgets it.
 var PAGES = "scorekeeper-pages";
-// The pages kept: the start page, a session's page and its history (by path, without a query).
-var KEPT_PAGES = /^\/(sessions\/[^/]+(\/history)?)?$/;
+// KEPT_PAGES, the pages kept (the start page, a session's page and its history, by path under
+// the root, without a query), comes in the first lines too: the same list offline.js is given.
 
 function hash(text) {
   var value = 0;
@@ -55,7 +55,9 @@ self.addEventListener("fetch", function (event) {
   var path = "/" + url.pathname.slice(root.length);
   if (path.indexOf("/static/") === 0 && url.searchParams.has("v")) {
     event.respondWith(file(request));
-  } else if (request.mode === "navigate" && KEPT_PAGES.test(path)) {
+  } else if (KEPT_PAGES.test(path)) {
+    // Opened, or read again by the live table (live.js) after an entry: the copy kept is the
+    // latest the server drew.
     event.respondWith(page(event, request, url));
   }
 });
@@ -80,11 +82,12 @@ function file(request) {
 }
 
 // A page: the network's answer (kept when it is the page itself), else the kept copy, marked;
-// also when a proxy answers for a server that is down (5xx).
+// also when a proxy answers for a server it cannot reach (502, 503, 504). The app's own errors
+// (500) are shown as they are: a kept copy would hide them.
 function page(event, request, url) {
   var address = url.origin + url.pathname;
   return fetch(request).then(function (response) {
-    if (response.status >= 500) {
+    if (response.status === 502 || response.status === 503 || response.status === 504) {
       return caches.open(PAGES)
         .then(function (cache) { return cache.match(address); })
         .then(function (kept) { return kept ? marked(kept) : response; });

@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from flask import Response, flash, g, make_response, redirect, request, url_for
+from flask import Response, flash, g, jsonify, make_response, redirect, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -28,6 +28,8 @@ from scorekeeper.models import IdempotencyRecord
 from scorekeeper.web import access
 
 FIELD = "once"
+# How soon a tap still being saved is asked again (the 409 that passes).
+RETRY_AFTER_SECONDS = 1
 
 
 def new_token() -> str:
@@ -73,10 +75,15 @@ def once_per_form(view: Callable[..., Any]) -> Callable[..., Any]:
         except StillAnswering:
             # The first send has not answered in time: show the page.
             db.session.rollback()
-            flash(
-                gettext("This form was sent before and is still being saved: look at the page."),
-                "error",
-            )
+            said = gettext("This form was sent before and is still being saved: look at the page.")
+            if request.accept_mimetypes.best == "application/json":
+                # The script's tap (or the outbox's send) asks again in a moment: a 409 that
+                # passes, marked so with Retry-After; every other 409 is a refusal.
+                waiting = jsonify(error=said)
+                waiting.status_code = 409
+                waiting.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+                return waiting
+            flash(said, "error")
             return redirect(_back())
 
     return run

@@ -85,6 +85,10 @@ MOST_TYPED = 200
 LIVE_SECONDS = 2
 # The service worker's code, in the static folder; /sw.js serves it with the app's files.
 SERVICE_WORKER = "sw.js"
+# The pages a phone keeps to open without a network, by path under the site's root: the start
+# page, a session's page and its history. One list for the worker (sw.js, given it in its first
+# lines) and the page's script (offline.js, given it on its script tag).
+KEPT_PAGES = r"^/(sessions/[^/]+(/history)?)?$"
 
 
 bp.before_request(access.let_in)
@@ -129,6 +133,7 @@ bp.add_app_template_filter(helpers.entry_cards_label, "entry_cards_label")
 bp.add_app_template_filter(helpers.cards_label, "cards_label")
 bp.add_app_template_filter(helpers.bdi, "bdi")
 bp.add_app_template_filter(helpers.said, "said")
+bp.record_once(lambda state: state.app.jinja_env.globals.update(kept_pages=KEPT_PAGES))
 
 
 @bp.app_context_processor
@@ -1278,7 +1283,9 @@ def service_worker() -> BaseResponse:
     assets = [url_for("static", filename=name) for name in files]
     worker = (folder / SERVICE_WORKER).read_text(encoding="utf-8")
     answer = current_app.response_class(
-        f"var ASSETS = {json.dumps(assets)};\n{worker}", mimetype="text/javascript"
+        f"var ASSETS = {json.dumps(assets)};\n"
+        f"var KEPT_PAGES = new RegExp({json.dumps(KEPT_PAGES)});\n{worker}",
+        mimetype="text/javascript",
     )
     answer.headers["Cache-Control"] = "no-cache"
     return answer

@@ -37,6 +37,9 @@ LIST = "(session) => Outbox.list(session)"
 LATEST = """async () => { const live = document.querySelector("[data-live]");
     const answer = await fetch(live.dataset.live, {cache: "no-store"});
     return "v" + (await answer.json()).version === live.dataset.version; }"""
+SEND = """([url, fields]) => Outbox.csrfToken(false).then(
+    (token) => Outbox.sendForm({url, fields, idempotencyKey: crypto.randomUUID()}, token))"""
+PUT_PAGE = "(path) => caches.open('scorekeeper-pages').then((c) => c.put(path, new Response('x')))"
 KEPT_PAGE = "(path) => caches.open('scorekeeper-pages').then((c) => c.match(path)).then(Boolean)"
 
 
@@ -105,6 +108,23 @@ def test_a_session_page_opens_offline_says_what_waits_and_leaves_the_phone_with_
     # "Remove from this phone" (online, from the start page) takes the page and the outbox too.
     page.context.set_offline(False)
     page.goto(phone.base + "/")
+    # A 409 that never passes (nothing left to undo) is a refusal with the server's reason.
+    undo = url.replace("/melds", "/undo")
+    refused = page.evaluate(SEND, [undo, []])
+    if refused["ok"]:  # the entry it undid was there: now nothing is
+        refused = page.evaluate(SEND, [undo, []])
+    assert refused["ok"] is False and refused["status"] == 409 and refused["reason"]
+    phone.errors.clear()  # the refused request said so on the console
+    # A session this phone no longer holds (its key went elsewhere): the start page, drawn by
+    # the server, drops its kept page and its outbox; those of the sessions held stay.
+    page.evaluate(ADD, ["gone", url, players["Ann"], "qc kc ac", "Ann's sequence"])
+    page.evaluate(PUT_PAGE, "/sessions/gone")
+    page.goto(phone.base + "/")
+    page.wait_for_function("Outbox.list('gone').then((left) => left.length === 0)")
+    page.wait_for_function(
+        "(path) => caches.open('scorekeeper-pages').then((c) => c.match(path)).then((m) => !m)",
+        arg="/sessions/gone",
+    )
     assert page.evaluate(KEPT_PAGE, path)
     assert len(page.evaluate(LIST, session)) == 1
     with page.expect_navigation():
@@ -221,3 +241,117 @@ def test_waiting_entries_survive_a_restart_and_are_sent_in_order_once_up_to_a_re
     expect(banner).to_be_hidden()
     assert page.evaluate(LIST, session) == []
     context.close()
+
+
+QUEUED = {"en": "waits on this phone", "de": "wartet auf diesem Handy"}
+CHECKED_LATER = {"en": "Offline: checked when", "de": "Offline: geprüft, sobald"}
+# Five entries tapped offline in the picker, in order: who and the cards.
+FIVE = [
+    ("Ann", "Q♣ K♣ A♣"),
+    ("Bob", "2♥ 3♥ 4♥"),
+    ("Ann", "5♠ 5♥ 5♦"),
+    ("Bob", "7♠ 7♥ 7♣"),
+    ("Ann", "8♣ 8♦ 8♥"),
+]
+
+
+def record(phone: Phone, name: str, cards: str) -> None:
+    """Record a meld on the game page as the recorder does: the player, the cards, the button."""
+    form = phone.page.locator("form[data-entry]")
+    form.locator("label.chip", has_text=name).tap()
+    phone.tap_cards(*cards.split())
+    form.locator('button[data-mode="meld"]').tap()
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_entries_recorded_offline_wait_greyed_through_a_reload_and_are_sent_once_in_order(
+    new_phone: Callable[..., Phone], app_with: Callable[..., Flask], language: str
+) -> None:
+    phone = new_phone(language, viewport=NARROW)
+    page = phone.page
+    path = start(page, phone.base, "Ann", "Bob")
+    session, url, _ = the_table(page)
+    game = int(url.rsplit("/", 2)[1])
+    kept_by_the_worker(page)
+    waiting = page.locator("ol.entries > li[data-outbox]")
+    # One entry online first (its undo is then on the page).
+    record(phone, "Bob", "J♠ J♥ J♦")
+    expect(page.locator("ol.entries > li:not([data-waiting])")).to_have_count(1)
+
+    page.context.set_offline(True)
+    # The live check holds no rules: offline it says it checks when the network is back.
+    page.locator("form[data-entry] input[name=cards]").fill("qc kc")
+    expect(page.locator("[data-preview]")).to_contain_text(CHECKED_LATER[language])
+    page.locator("form[data-entry] input[name=cards]").fill("")
+    for count, (name, cards) in enumerate(FIVE, start=1):
+        record(phone, name, cards)
+        # At once, greyed, its cards taken in the picker.
+        expect(waiting).to_have_count(count)
+        expect(waiting.first).to_contain_text(QUEUED[language])
+        for card in cards.split():
+            expect(phone.card(card)).to_be_disabled()
+    # A sixth, undone while it waits: it leaves the outbox, nothing is sent.
+    record(phone, "Bob", "9♠ 9♥ 9♦")
+    expect(waiting).to_have_count(6)
+    page.locator("button[form=undo]").tap()
+    expect(waiting).to_have_count(5)
+    keys = [entry["idempotencyKey"] for entry in page.evaluate(LIST, session)]
+    assert len(set(keys)) == 5
+
+    # Through a reload and a new page, offline: drawn again from the outbox.
+    page.reload()
+    expect(waiting).to_have_count(5)
+    expect(phone.card("Q♣")).to_be_disabled()
+    expect(phone.card("9♠")).to_be_enabled()
+    other = page.context.new_page()
+    other.goto(phone.base + path)
+    expect(other.locator("ol.entries > li[data-outbox]")).to_have_count(5)
+    other.close()
+    assert len(entries(app_with(), game)) == 1
+
+    # Online: sent in order, each once; the page shows the server's entries.
+    page.context.set_offline(False)
+    expect(waiting).to_have_count(0, timeout=20_000)
+    steady(page, phone.base + path)
+    app = app_with()
+    assert [(name, value) for name, _, value in entries(app, game)] == [
+        ("Bob", 30),
+        ("Ann", 30),
+        ("Bob", 9),
+        ("Ann", 15),
+        ("Bob", 21),
+        ("Ann", 24),
+    ]
+    assert page.evaluate(LIST, session) == []
+    expect(page.locator("ol.entries > li:not([data-outbox])")).to_have_count(6)
+
+    # Two phones: this one offline, the other records the nines meanwhile.
+    page.context.set_offline(True)
+    record(phone, "Ann", "9♣ 9♠ 9♥")
+    record(phone, "Ann", "K♠ K♥ K♦")
+    expect(waiting).to_have_count(2)
+    browser = page.context.browser
+    assert browser is not None
+    other_phone = browser.new_context(viewport=NARROW, has_touch=True)
+    other_phone.add_cookies(page.context.cookies())
+    other = other_phone.new_page()
+    other.goto(phone.base + path)
+    other.locator("form[data-entry] label.chip", has_text="Bob").tap()
+    other.locator("form[data-entry] input[name=cards]").fill("9s 9h 9d")
+    other.locator('button[data-mode="meld"]').tap()
+    expect(other.locator("ol.entries > li:not([data-waiting])")).to_have_count(7)
+    other_phone.close()
+    # Back online: the server refuses the nines; named in the bar with its reason, the kings
+    # wait behind them, nothing merged.
+    page.context.set_offline(False)
+    preview = page.locator("form[data-entry] [data-preview]")
+    expect(preview).to_contain_text(NOT_SENT[language][:12], timeout=20_000)
+    expect(preview).to_contain_text("9♠")
+    expect(waiting).to_have_count(2)
+    assert len(entries(app, game)) == 7
+    # Dropped by the recorder: the kings go.
+    preview.locator("[data-outbox-drop]").tap()
+    expect(waiting).to_have_count(0, timeout=20_000)
+    assert [name for name, _, _ in entries(app, game)][-2:] == ["Bob", "Ann"]
+    assert len(entries(app, game)) == 8
+    phone.errors.clear()  # the sends that found no network said so on the console

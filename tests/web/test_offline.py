@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from collections.abc import Callable
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+
+from scorekeeper.api.idempotency import StillAnswering
+from scorekeeper.web import once
+from tests.helpers import start
+
+IN_PLACE = {"Accept": "application/json"}
 
 
 def test_the_service_worker_is_served_from_the_root_with_the_apps_fingerprinted_files(
@@ -40,3 +49,57 @@ def test_a_fresh_csrf_token_lets_a_form_kept_past_its_hour_be_sent(
     assert answer.headers["Cache-Control"] == "no-store"
     token = answer.get_json()["csrf_token"]
     assert client.post(forget, data={"csrf_token": token}).status_code == 302
+
+
+def test_the_worker_and_the_pages_script_are_given_one_list_of_kept_pages(
+    client: FlaskClient,
+) -> None:
+    worker = client.get("/sw.js").get_data(as_text=True)
+    given = re.search(r"var KEPT_PAGES = new RegExp\((\"[^\n]*\")\);", worker)
+    assert given is not None
+    pattern = json.loads(given.group(1))
+    page = client.get("/").get_data(as_text=True)
+    script = re.search(r'data-kept-pages="([^"]*)"', page)
+    assert script is not None
+    assert html.unescape(script.group(1)) == pattern
+    # Anchored at both ends: the start page, a session and its history, nothing under them.
+    kept = re.compile(pattern)
+    assert all(kept.fullmatch(path) for path in ("/", "/sessions/abc", "/sessions/abc/history"))
+    assert not any(
+        kept.search(path) for path in ("/x/sessions/abc", "/sessions/abc/change", "/groups/a")
+    )
+    # The worker holds no list of its own.
+    assert worker.count("KEPT_PAGES =") == 1
+
+
+def test_the_start_page_lists_the_sessions_this_phone_holds_for_the_outbox_to_keep(
+    client: FlaskClient,
+) -> None:
+    assert 'data-held=""' in client.get("/").get_data(as_text=True)
+    table = start(client)
+    assert f'data-held="{table.session}"' in client.get("/").get_data(as_text=True)
+    client.post(f"/sessions/{table.session}/forget")
+    assert 'data-held=""' in client.get("/").get_data(as_text=True)
+
+
+def test_a_tap_still_being_saved_answers_a_409_that_passes_and_a_refusal_one_that_does_not(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = start(client)
+    undo = f"/games/{table.game}/undo"
+    # Nothing to undo: a 409 that never passes, so the outbox names it and sends nothing after.
+    refused = client.post(undo, data={"once": "tap-1"}, headers=IN_PLACE)
+    assert refused.status_code == 409
+    assert "Retry-After" not in refused.headers
+    assert refused.get_json()["error"]
+
+    def still_saving(*_args: object, **_kwargs: object) -> None:
+        raise StillAnswering()
+
+    monkeypatch.setattr(once, "apply_once", still_saving)
+    waiting = client.post(undo, data={"once": "tap-2"}, headers=IN_PLACE)
+    assert waiting.status_code == 409
+    assert int(waiting.headers["Retry-After"]) > 0
+    assert "still being saved" in waiting.get_json()["error"]
+    # Without the script the page says so, as before.
+    assert client.post(undo, data={"once": "tap-3"}).status_code == 302
