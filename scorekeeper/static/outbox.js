@@ -6,7 +6,6 @@
   var script = document.currentScript;
   var DATABASE = "scorekeeper-outbox";
   var STORE = "entries";
-  // Flask-WTF's tokens last an hour (WTF_CSRF_TIME_LIMIT); one older than this is renewed.
   var TOKEN_TRUSTED_MS = 50 * 60 * 1000;
   var opened = null;
   var token = null;
@@ -17,7 +16,6 @@
       opened = new Promise(function (resolve, reject) {
         var request = indexedDB.open(DATABASE, 1);
         request.onupgradeneeded = function () {
-          // The key counts up: the entries' order is the order they were added in.
           var store = request.result.createObjectStore(STORE, { keyPath: "seq", autoIncrement: true });
           store.createIndex("session", "session");
           store.createIndex("id", "id", { unique: true });
@@ -109,14 +107,12 @@
     });
   }
 
-  // A form's [name, value] pairs (or such pairs), without its tokens.
   function fieldsOf(form) {
     return Array.from(form instanceof HTMLFormElement ? new FormData(form) : form).filter(function (pair) {
       return pair[0] !== "csrf_token" && pair[0] !== "once" && typeof pair[1] === "string";
     });
   }
 
-  // The page's token holds while the page came from the server within the token's life.
   function csrfToken(fresh) {
     var field = document.querySelector("input[name=csrf_token]");
     var copy = document.documentElement.hasAttribute("data-offline-copy");
@@ -136,13 +132,11 @@
       });
   }
 
-  // Words without their markup (the cards' suits).
   function plain(html) {
     var text = new DOMParser().parseFromString(String(html || ""), "text/html").body.textContent || "";
     return text.replace(/\s+/g, " ").trim();
   }
 
-  // A refusal's words: a JSON error, or its page's first alert.
   function reasonOf(response) {
     var json = (response.headers.get("Content-Type") || "").indexOf("json") !== -1;
     return (json ? response.json() : response.text()).then(function (answer) {
@@ -161,19 +155,15 @@
     }).then(function (response) {
       var json = (response.headers.get("Content-Type") || "").indexOf("json") !== -1;
       if (response.type === "opaqueredirect" || response.ok) {
-        // A refusal in place answers 200 with refused.
         return json ? response.json().then(function (answer) {
           return answer.refused ? { ok: false, status: response.status, reason: plain(answer.error), answer: answer }
             : { ok: true, status: response.status, answer: answer };
         }) : { ok: true, status: response.status };
       }
       if (response.status === 400 && !renewed) {
-        // The token ran out: once more with a new one.
         return csrfToken(true).then(function (fresh) { return sendForm(entry, fresh, true); });
       }
       if (response.status >= 500 || response.status === 429 || (response.status === 409 && response.headers.has("Retry-After"))) {
-        // Not applied, or not yet (a 409 with Retry-After: still being saved): try later.
-        // Any other 409 is a refusal (the game or the session is over).
         throw new Error("the server could not answer: " + response.status);
       }
       return reasonOf(response).then(function (reason) { return { ok: false, status: response.status, reason: reason }; });
@@ -213,7 +203,6 @@
         return summary;
       });
     }
-    // One phone's tabs take turns (Web Locks).
     var done = navigator.locks ? navigator.locks.request("outbox " + session, run) : run();
     flushing[session] = done.then(function (result) {
       delete flushing[session];

@@ -3,7 +3,6 @@
 (function () {
   "use strict";
   var RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-  // The picker's German labels (B, D) besides its English ones: no words, no short letters.
   var RANK_WORDS = { B: "J", D: "Q" };
 
   function $(root, selector) { return root.querySelector(selector); }
@@ -129,7 +128,6 @@
         if (b.hasAttribute("data-left")) {
           var left = self.room(card, picked, elsewhere);
           $(b, ".left").textContent = String(Math.max(0, left));
-          // A screen reader hears the copies left with the card's name.
           if (saysLeft) { b.setAttribute("aria-label", fill(saysLeft, { card: b.getAttribute("data-name"), count: Math.max(0, left) })); }
           if (b.hasAttribute("data-taken")) { return; }
           var none = left <= 0 && mine === 0;
@@ -156,7 +154,6 @@
     var words = meld
       ? fill(text("layoff"), { cards: letters.labels(answer.added), meld: letters.labels(answer.cards), value: answer.value })
       : kind + " " + letters.labels(answer.cards) + ": " + value;
-    // An ace worth nothing (Boathouse Rum scores no melds) needs no explaining.
     if (counted) { return words; }
     var aces = (answer.aces || []).filter(function (ace) { return ace.value; });
     var told = {};
@@ -164,7 +161,6 @@
       var key = ace.position + " " + ace.value;
       if (told[key]) { return; }
       told[key] = true;
-      // Three aces in a set are one clause, "3 aces in a set: 15 each", not the same one thrice.
       var many = aces.filter(function (other) { return other.position === ace.position && other.value === ace.value; }).length;
       var several = text("aces-" + ace.position);
       words += ", " + (many > 1 && several
@@ -224,7 +220,6 @@
     var text = function (name) { return form.getAttribute("data-t-" + name) || ""; };
     var asked = 0;
     var timer = null;
-    // What the server read of typed text ("Herz As" -> A♥), by the text: the script reads no words.
     var heard = {};
     function read(value) {
       var typed = (value || "").trim();
@@ -253,6 +248,7 @@
     function say(message, kind, html) {
       if (html) { preview.innerHTML = message; } else { preview.textContent = message; }
       preview.className = "preview" + (kind ? " " + kind : "");
+      if (offered) { preview.appendChild(offered); }
     }
     function player() { return $(form, "input[name=player]:checked"); }
     function playerName() {
@@ -316,7 +312,6 @@
       }
       idle = null;
       var number = ++asked;
-      // Offline the script holds no rules: the server checks when the network is back.
       if (!navigator.onLine) { showPicked(); say(text("checked-later")); return; }
       var body = meld ? { cards: cards, onto: meld.value } : { cards: cards, melds: earlier };
       ask(body).then(function (answer) {
@@ -327,7 +322,6 @@
         showPicked();
         var counted = !meld && opening() && answer.opening_value !== undefined;
         if (!answer.valid) {
-          // "31 of 40" is no tick: the refusal recording would give, and how far the opening is.
           say("✗ " + answer.error + (counted ? " — " + fill(text("opening"), { value: answer.opening_value, minimum: minimum }) : ""), "bad");
           offer(answer.joker_choices, rewriter(field));
           return;
@@ -404,7 +398,6 @@
       var input = target();
       var picked = read(input.value);
       var joker = swapped(picked);
-      // A meld holds a card once, jokers as many as there are.
       var hand = picker.toggled(fromHand(picked), code, elsewhere(), code === JOKER ? 6 : 1);
       input.value = letters.labels(joker ? [joker].concat(hand) : hand);
       showPicked();
@@ -436,7 +429,6 @@
         });
         holder.appendChild(b);
       });
-      // Where the joker stands for one card only, that card is put in at once.
       if (cards.length === 1 && !field.value.trim()) { field.value = letters.label(cards[0]); holder.firstChild.setAttribute("aria-pressed", "true"); }
     }
 
@@ -575,7 +567,6 @@
         putBack(kept);
         say("✗ " + answer.body.error, "bad", true);
       }).catch(function () {
-        // No answer: it waits with the key it was sent with (which the server counts once).
         if (outbox && session) { keep(prepared, line, cards); return; }
         line.remove();
         putBack(kept);
@@ -628,7 +619,6 @@
       var notSent = banner ? banner.getAttribute("data-t-refused") || "" : "";
       say("✗ " + fill(notSent, { label: entry.label, reason: entry.refused }), "bad");
       [["correct", function () {
-        // Back into the form, out of the outbox: recorded anew.
         var cards = entry.fields.filter(function (pair) { return pair[0] === "cards"; })[0];
         return outbox.remove(entry.id).then(function () { if (cards) { field.value = cards[1]; } });
       }], ["drop", function () { return outbox.remove(entry.id); }]].forEach(function (choice) {
@@ -663,7 +653,6 @@
       undo.addEventListener("submit", function (event) {
         event.preventDefault();
         if (queued.length) {
-          // The latest entry waits: it leaves the outbox.
           var latest = queued[queued.length - 1];
           outbox.remove(latest.id).then(function () { idle = null; say("✓ " + latest.label, "ok"); });
           return;
@@ -678,7 +667,6 @@
           say(idle, answer.status < 300 ? "ok" : "bad", true);
           if (answer.status >= 300) { return; }
           if (answer.body.restore) { offerRestore(answer.body.restore, idle); }
-          // An entry is undone to be entered again, mostly by the same player: chosen at once.
           var again = answer.body.player && $(form, 'input[name=player][value="' + answer.body.player + '"]');
           if (again) { again.checked = true; nameButtons(); }
           document.dispatchEvent(new CustomEvent("scorekeeper:changed", { detail: { said: idle } }));
@@ -688,8 +676,6 @@
         });
       });
     }
-    // A record never moves the page: the browser's scroll anchoring would as the entry's
-    // cards leave the form (live.js keeps the scroll position when it draws the answer).
     document.documentElement.style.overflowAnchor = "none";
     document.body.style.overflowAnchor = "none";
     nameButtons();
@@ -697,13 +683,13 @@
     document.addEventListener("outbox", function (event) {
       if (event.detail.session !== session || !form.isConnected) { return; }
       drawQueued();
-      // Sent: the server's state is drawn (live.js).
       if (event.detail.flushed && event.detail.flushed.sent) { document.dispatchEvent(new CustomEvent("scorekeeper:changed", { detail: {} })); }
     });
     drawQueued();
   }
 
   var restoring = null;
+  var offered = null;  // the "Restore" button while it is offered: the bar's words keep it
   /* For a few seconds after an undo the bar offers to record the entry again ("Restore"): a new
      entry with a key of its own, checked again by the server; the history keeps both. */
   function offerRestore(restore, said) {
@@ -727,15 +713,16 @@
         if (answer.body.line) { document.dispatchEvent(new CustomEvent("scorekeeper:changed", { detail: { said: words } })); }
       }).catch(function () { b.disabled = false; });
     });
-    // The bar is drawn anew with the page (live.js): the offer goes with it into the new one.
     var put = function () {
       var now = $(document, "form[data-entry] [data-preview]");
       if (now && !$(now, "[data-restore]")) { now.appendChild(document.createTextNode(" ")); now.appendChild(b); }
     };
     put();
+    offered = b;
     document.addEventListener("scorekeeper:redrawn", put);
     restoring = setTimeout(function () {
       document.removeEventListener("scorekeeper:redrawn", put);
+      offered = null;
       if (b.parentNode) { b.remove(); }
     }, 8000);
   }
@@ -763,7 +750,6 @@
         try { sessionStorage.setItem(DELETED, JSON.stringify({ said: answer.body.said, restore: answer.body.restore })); } catch (e) { /* said by the page's own list */ }
         var back = new URL(answer.body.back, location.href);
         var from = document.referrer ? new URL(document.referrer) : null;
-        // Back, not forward: the browser puts the game page where it was left.
         if (from && from.origin === back.origin && from.pathname === back.pathname && history.length > 1) { history.back(); } else { location.assign(back.href); }
       }).catch(function () { b.disabled = false; });
     });
@@ -773,7 +759,6 @@
     var note = null;
     try { note = JSON.parse(sessionStorage.getItem(DELETED) || "null"); sessionStorage.removeItem(DELETED); } catch (e) { note = null; }
     if (!note) { return; }
-    // Drawn anew at once (live.js): the entry is gone, the bar says so.
     document.dispatchEvent(new CustomEvent("scorekeeper:changed", { detail: { said: note.said } }));
     if (note.restore) { offerRestore(note.restore, note.said); }
   });
@@ -791,7 +776,6 @@
   function send(prepared) {
     var outbox = window.Outbox;
     if (prepared.fields) {
-      // A write goes by the outbox's sender (outbox.js): one path.
       var entry = { url: prepared.url, idempotencyKey: prepared.key || newKey(), fields: outbox.fieldsOf(prepared.fields) };
       return outbox.csrfToken(false).then(function (token) { return outbox.sendForm(entry, token); })
         .then(function (answer) {
@@ -951,7 +935,6 @@
         clearTimeout(timer);
         timer = setTimeout(function () { hear(hand); }, 120);
       });
-      // Hands typed before (the language switched, "Change something") are read at once.
       if (input(hand).value.trim()) { hear(hand); }
     });
     $$(form, "input[name=winner]").forEach(function (radio) { radio.addEventListener("change", seat); });
@@ -1034,7 +1017,6 @@
       var seat = option.textContent;
       var name = function () {
         var typed = input.value.trim();
-        // The seat's own name stays shown while it is chosen and nobody is named yet.
         option.textContent = typed || seat;
         option.hidden = !typed;
         option.disabled = !typed;
@@ -1042,7 +1024,6 @@
       input.addEventListener("input", function () { name(); named(); });
       name();
     });
-    // Before any name is typed the seat chosen stays chosen: it deals once it has a name.
     if (dealer && $$(dealer, "option").some(function (option) { return !option.hidden && option.value !== "lot"; })) { named(); }
   }
 
@@ -1054,7 +1035,6 @@
     $$(document, "form[data-seating]").forEach(function (form) { new Seating(form); });
     if ($(document, "[data-wake-lock]")) { keepAwake(); }
   }
-  // The live table (live.js) drew the game page anew in place: its form records as this one did.
   document.addEventListener("scorekeeper:redrawn", function () {
     $$(document, "form[data-entry]").forEach(function (form) { new Entry(form); });
   });
