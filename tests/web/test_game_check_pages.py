@@ -4,29 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import services
-from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE
-from scorekeeper.models import GameSession
 from tests.helpers import PageTable, entries, meld, meld_id, start
 
 
 def start_german_rummy(client: FlaskClient) -> PageTable:
     """Start a German Rummy session of Ann and Bob through the start page's form."""
-    form = {"names-0": "Ann", "names-1": "Bob", "variant": "german_rummy", "end": "limit"}
-    response = client.post("/sessions", data={**form, "limit": "", "target": "", "dealer": "0"})
-    assert response.status_code == 302
-    public_id = response.location.rsplit("/", 1)[1]
-    with client.application.app_context():
-        session = db.session.scalar(sa.select(GameSession).filter_by(public_id=public_id))
-        assert session is not None
-        game = services.open_game(session)
-        assert game is not None
-        return PageTable(public_id, session.id, game.id, {p.name: p.id for p in session.players})
+    return start(client, ("Ann", "Bob"), target="", variant="german_rummy", end="limit", limit="")
 
 
 def check(client: FlaskClient, table: PageTable, status: int = 200, **body: Any) -> Any:
