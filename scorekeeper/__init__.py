@@ -1,4 +1,4 @@
-"""The Treppenrommé scorekeeper: a Flask app that records melds, layoffs and settlements."""
+"""The rummy scorekeeper: a Flask app that records melds, layoffs and settlements."""
 
 from __future__ import annotations
 

@@ -273,7 +273,8 @@ class AuditLine(db.Model):  # type: ignore[name-defined,misc]
 
     __table_args__ = (
         sa.CheckConstraint(
-            "action IN ('corrected', 'deleted', 'undone', 'reopened')", name="action_known"
+            "action IN ('corrected', 'deleted', 'undone', 'restored', 'reopened')",
+            name="action_known",
         ),
     )
 

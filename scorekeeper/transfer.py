@@ -233,7 +233,7 @@ _SETTLEMENT_LINE = (
 _AUDIT_LINE = (
     _id("id"),
     _Field("at", "time"),
-    _text("action", 10, "corrected", "deleted", "undone", "reopened"),
+    _text("action", 10, "corrected", "deleted", "undone", "restored", "reopened"),
     _id("entry_id", nullable=True),
     _id("player_id", nullable=True),
     _text("kind", 10, "meld", "layoff", "swap", nullable=True),

@@ -457,3 +457,35 @@ def test_going_back_before_the_audit_trail_is_refused_while_lines_exist_and_fine
         upgrade()
         assert differences() == []
         db.engine.dispose()
+
+
+def test_going_back_before_restored_lines_is_refused_while_one_exists_and_fine_without(
+    empty_url: str, backend: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    if backend != "sqlite":
+        # As above: Flask-Migrate exits on the refusal; the guard's SQL is the same on both.
+        pytest.skip("the refusal is checked on SQLite")
+    app = empty_app(empty_url)
+    with app.app_context():
+        upgrade()
+        session = services.create_session(["Ann", "Bob"])
+        game = services.start_game(session.id)
+        ann = game.players[0].id
+        undone = services.record_meld(game.id, ann, "J♣ Q♣ K♣").id
+        services.undo_last_entry(game.id)
+        services.record_meld(game.id, ann, "J♣ Q♣ K♣", restores=undone)
+        db.session.remove()
+        with pytest.raises(SystemExit):
+            downgrade(revision="0014_audit_trail")
+        assert "lines of restored entries" in capfd.readouterr().err
+        with db.engine.begin() as connection:
+            connection.execute(sa.text("DELETE FROM audit_lines WHERE action = 'restored'"))
+        downgrade(revision="0014_audit_trail")
+        # The old check holds again: a restored line no longer fits.
+        with pytest.raises(sa.exc.IntegrityError), db.engine.begin() as connection:
+            connection.execute(
+                sa.text("UPDATE audit_lines SET action = 'restored' WHERE action = 'undone'")
+            )
+        upgrade()
+        assert differences() == []
+        db.engine.dispose()

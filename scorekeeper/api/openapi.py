@@ -1189,7 +1189,7 @@ OPENAPI: dict[str, Any] = {
                 "required": ["at", "action", "entry", "player", "before", "after", "text"],
                 "properties": {
                     "at": {"type": "string", "format": "date-time"},
-                    "action": {"enum": ["corrected", "deleted", "undone", "reopened"]},
+                    "action": {"enum": ["corrected", "deleted", "undone", "restored", "reopened"]},
                     "entry": {
                         "type": ["integer", "null"],
                         "minimum": 1,

@@ -28,6 +28,7 @@ WORDINGS: dict[str, rules.Wording] = {
     "corrected": rules.wording("corrected: %(changes)s"),
     "deleted": rules.wording("deleted: %(entry)s"),
     "undone": rules.wording("undone: %(entry)s"),
+    "restored": rules.wording("restored: %(entry)s"),
     "moved": rules.wording("onto %(before)s → %(after)s"),
     "meld": rules.wording("%(name)s's meld %(cards)s"),
     "melds": rules.wording("%(name)s's melds %(cards)s"),
@@ -377,7 +378,7 @@ def audit_text(
                 )
             )
         return WORDINGS["corrected"].render(lang, changes=", ".join(changes))
-    if line.action in ("deleted", "undone"):
+    if line.action in ("deleted", "undone", "restored"):
         said = _entry_said(before, name(before["player"]), cards, lang)
         if variant.melds_score:
             said += f" ({before['value']})"

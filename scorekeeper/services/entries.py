@@ -147,20 +147,28 @@ _CORRECT_ENTRY = (
 
 
 @write_use_case
-def record_meld(game_id: int, player_id: int, cards: str) -> Recorded:
-    """Record a player's new meld and the value written for it."""
-    recorded = _record_melds(game_id, player_id, [cards])
+def record_meld(game_id: int, player_id: int, cards: str, restores: int | None = None) -> Recorded:
+    """Record a player's new meld and the value written for it.
+
+    ``restores`` names an entry undone or deleted a moment ago that this one records again
+    ("Restore"): the trail keeps a line of it beside the undo.
+    """
+    recorded = _record_melds(game_id, player_id, [cards], restores)
     row, meld = recorded.melds[0]
     return Recorded(row, row, meld, recorded.variant)
 
 
 @write_use_case
-def record_melds(game_id: int, player_id: int, melds: list[str]) -> RecordedMelds:
+def record_melds(
+    game_id: int, player_id: int, melds: list[str], restores: int | None = None
+) -> RecordedMelds:
     """Record the melds a player put down in one go as one entry (e.g. an opening, G3)."""
-    return _record_melds(game_id, player_id, melds)
+    return _record_melds(game_id, player_id, melds, restores)
 
 
-def _record_melds(game_id: int, player_id: int, melds: list[str]) -> RecordedMelds:
+def _record_melds(
+    game_id: int, player_id: int, melds: list[str], restores: int | None
+) -> RecordedMelds:
     if not melds:
         raise InvalidRequestError("no_melds")
     connection = db.session.connection()
@@ -177,12 +185,15 @@ def _record_melds(game_id: int, player_id: int, melds: list[str]) -> RecordedMel
         row = _write(connection, state, "meld", player.id, meld, group_id=group)
         state = replace(state, entries=[*state.entries, row])
         written.append((row, meld))
+    _note_restored(connection, state, restores, written[0][0])
     commit(state.session_id, game_after=state)
     return RecordedMelds(written, state.variant)
 
 
 @write_use_case
-def record_layoff(game_id: int, player_id: int, meld_id: int, cards: str) -> Recorded:
+def record_layoff(
+    game_id: int, player_id: int, meld_id: int, cards: str, restores: int | None = None
+) -> Recorded:
     """Record cards a player lays off onto a meld on the table, valued where they lie (R2)."""
     connection = db.session.connection()
     state = open_state(connection, game_id)
@@ -192,13 +203,20 @@ def record_layoff(game_id: int, player_id: int, meld_id: int, cards: str) -> Rec
     table = table_of(state)
     layoff = table.lay_off(-1, meld_entry.id, state.variant.read_cards(cards))
     entry = _write(connection, state, "layoff", player.id, layoff, meld_id=meld_entry.id)
-    commit(state.session_id, game_after=replace(state, entries=[*state.entries, entry]))
+    state = replace(state, entries=[*state.entries, entry])
+    _note_restored(connection, state, restores, entry)
+    commit(state.session_id, game_after=state)
     return Recorded(entry, meld_entry, layoff.meld, state.variant)
 
 
 @write_use_case
 def record_swap(
-    game_id: int, player_id: int, meld_id: int, cards: str, new_meld: str
+    game_id: int,
+    player_id: int,
+    meld_id: int,
+    cards: str,
+    new_meld: str,
+    restores: int | None = None,
 ) -> RecordedSwap:
     """Record a joker swap (G4): cards put in a joker's place, the joker in a new meld."""
     connection = db.session.connection()
@@ -213,7 +231,9 @@ def record_swap(
     swap_row = _write(connection, state, "swap", player.id, put_in, meld_id=meld_entry.id)
     state = replace(state, entries=[*state.entries, swap_row])
     meld_row = _write(connection, state, "meld", player.id, swap.new_meld, group_id=swap_row.id)
-    commit(state.session_id, game_after=replace(state, entries=[*state.entries, meld_row]))
+    state = replace(state, entries=[*state.entries, meld_row])
+    _note_restored(connection, state, restores, swap_row)
+    commit(state.session_id, game_after=state)
     return RecordedSwap(swap_row, meld_entry, swap.meld, meld_row, swap.new_meld, state.variant)
 
 
@@ -303,6 +323,28 @@ def _refuse_turn(
     ]
     turn = rules.Turn(0, player.id, kind, tuple(melds))
     rules.refuse_turn(turn, earlier, state.variant, player.name)
+
+
+def _note_restored(
+    connection: sa.Connection, state: GameState, restores: int | None, entry: EntryRow
+) -> None:
+    """Write the trail's line of an entry recorded again by "Restore", after its undo or delete.
+
+    Refused when the trail has no undo or delete of the entry named, so a line never claims a
+    restore that did not happen.
+    """
+    if restores is None:
+        return
+    taken_back = {
+        line.entry_id for line in game_audit(connection, state.id) if line.action in TAKEN_BACK
+    }
+    if restores not in taken_back:
+        raise ConflictError("nothing_to_restore", entry=restores)
+    write_line(connection, state.id, "restored", entry_as_it_stood(entry, state.entries))
+
+
+# The trail's actions that take an entry off the table, which "Restore" can bring back.
+TAKEN_BACK = ("undone", "deleted")
 
 
 def _write(

@@ -34,6 +34,9 @@ MESSAGES: dict[str, rules.Wording] = {
     "game_still_open": rules.wording("A game is still open: finish or abandon it first."),
     "game_over": rules.wording("Game %(number)s is over: its entries are final."),
     "nothing_to_undo": rules.wording("There is nothing to undo in this game yet."),
+    "nothing_to_restore": rules.wording(
+        "Entry %(entry)s was not undone or deleted in this game: there is nothing to restore."
+    ),
     "later_entry_builds_on_it": rules.wording(
         "A later entry builds on these cards: %(name)s's %(cards)s (entry %(position)s). Correct "
         "or delete that entry first."

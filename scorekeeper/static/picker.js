@@ -1,4 +1,4 @@
-/* Treppenrommé scorekeeper: the card picker, the live check and the wake lock.
+/* Rummy scorekeeper: the card picker, the live check and the wake lock.
    Progressive enhancement: the forms work without this file; it only fills their fields. */
 (function () {
   "use strict";

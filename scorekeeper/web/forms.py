@@ -349,7 +349,15 @@ class SessionForm(OnceForm):
         return None if self.dealer.data == "lot" else int(self.dealer.data)
 
 
-class MeldForm(OnceForm):
+class EntryForm(OnceForm):
+    """A form that records an entry: a meld, a layoff or a joker swap."""
+
+    # Sent only by "Restore" after an undo or delete: the entry this one records again, so the
+    # audit trail says so. Never drawn on the page.
+    restores = WholeNumberField("Restores", validators=[Optional()])
+
+
+class MeldForm(EntryForm):
     """Record a new meld for a player, or several melds put down together (an opening)."""
 
     player = RadioField(_l("Whose entry?"), coerce=int)
@@ -381,7 +389,7 @@ class MeldForm(OnceForm):
         return [line.strip() for line in lines if line.strip()]
 
 
-class SwapForm(OnceForm):
+class SwapForm(EntryForm):
     """Record a joker swap: the meld the joker leaves, the cards put in, the joker's new meld."""
 
     player = RadioField(_l("Whose entry?"), coerce=int)
@@ -406,7 +414,7 @@ class SwapForm(OnceForm):
         return valid
 
 
-class LayoffForm(OnceForm):
+class LayoffForm(EntryForm):
     """Record cards a player lays off onto a meld on the table."""
 
     player = RadioField(_l("Whose entry?"), coerce=int)

@@ -509,9 +509,10 @@ def record_meld(game_id: int) -> Answer:
         melds = form.meld_lines()
         if len(melds) == 1:
             return helpers.describe_recorded(
-                services.record_meld(game.id, form.player.data, melds[0]), names
+                services.record_meld(game.id, form.player.data, melds[0], form.restores.data),
+                names,
             )
-        recorded = services.record_melds(game.id, form.player.data, melds)
+        recorded = services.record_melds(game.id, form.player.data, melds, form.restores.data)
         return helpers.describe_recorded_melds(recorded, names)
 
     recorded = _record_entry(form, record)
@@ -527,7 +528,7 @@ def record_layoff(game_id: int) -> Answer:
 
     def record() -> str:
         recorded = services.record_layoff(
-            game.id, form.player.data, form.meld.data, form.cards.data
+            game.id, form.player.data, form.meld.data, form.cards.data, form.restores.data
         )
         return helpers.describe_recorded(recorded, _names(game.players))
 
@@ -544,7 +545,12 @@ def record_swap(game_id: int) -> Answer:
 
     def record() -> str:
         services.record_swap(
-            game.id, form.player.data, form.meld.data, form.cards.data, form.new_meld.data
+            game.id,
+            form.player.data,
+            form.meld.data,
+            form.cards.data,
+            form.new_meld.data,
+            form.restores.data,
         )
         # Said as the game lies after the swap: the meld the joker left, and its new meld.
         after = services.read_game(game.id)
@@ -706,7 +712,7 @@ def _restore_of(game: services.GameState, entry_id: int | None = None) -> dict[s
     group = last.group_id if last.group_id is not None else last.id
     rows = [entry for entry in game.entries if group in (entry.id, entry.group_id)]
     first = rows[0]
-    fields: dict[str, Any] = {"player": first.player_id}
+    fields: dict[str, Any] = {"player": first.player_id, "restores": first.id}
     if first.kind == "swap":
         fields.update(meld=first.meld_id, cards=helpers.entry_cards(first))
         fields["new_meld"] = helpers.entry_cards(rows[-1])

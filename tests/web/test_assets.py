@@ -42,3 +42,14 @@ def test_pages_and_json_are_sent_compressed_to_browsers_that_accept_it(client: F
     document = client.get("/api/v1/openapi.json", headers={"Accept-Encoding": "gzip"})
     assert document.headers["Content-Encoding"] == "gzip"
     assert gzip.decompress(document.get_data()).startswith(b"{")
+
+
+def test_the_installed_app_is_named_for_rummy_not_for_one_rule_system(
+    client: FlaskClient,
+) -> None:
+    answer = client.get("/static/manifest.webmanifest")
+    manifest = answer.get_json(force=True)
+    answer.close()
+    assert manifest["name"] == "Rummy scorekeeper"
+    said = " ".join([manifest["name"], manifest["short_name"], manifest["description"]])
+    assert "Treppenromm" not in said

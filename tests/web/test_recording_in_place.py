@@ -71,6 +71,11 @@ def test_an_undo_in_place_names_the_entry_and_its_player(client: FlaskClient, ap
     )
     assert again.get_json()["line"]
     assert entries(app, table.game) == [("Bob", "9♠ 9♥ 9♦", 27)]
+    # The trail keeps both: the undo, then the restore, each naming the meld.
+    assert trail(app, table.game) == [
+        "undone: Bob's meld 9♠ 9♥ 9♦ (27)",
+        "restored: Bob's meld 9♠ 9♥ 9♦ (27)",
+    ]
 
 
 def test_a_delete_in_place_says_where_to_go_back_and_how_to_restore_a_refusal_stays(
@@ -103,6 +108,39 @@ def test_a_delete_in_place_says_where_to_go_back_and_how_to_restore_a_refusal_st
     again = client.post(restore["url"], data={**restore["fields"], "once": "d-3"}, headers=IN_PLACE)
     assert again.get_json()["line"]
     assert entries(app, table.game)[-1] == ("Ann", "7♠ 7♥ 7♦", 21)
+    assert trail(app, table.game) == [
+        "deleted: Ann's meld 7♠ 7♥ 7♦ (21)",
+        "restored: Ann's meld 7♠ 7♥ 7♦ (21)",
+    ]
+
+
+def test_a_restore_naming_an_entry_never_undone_is_refused_and_records_nothing(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    client.post(
+        f"/games/{table.game}/melds", data={"player": table.players["Ann"], "cards": "qc kc ac"}
+    )
+    kept = meld_id(app, table, 1)
+    refused = client.post(
+        f"/games/{table.game}/melds",
+        data={"player": table.players["Bob"], "cards": "5h 5d 5s", "restores": kept, "once": "r"},
+        headers=IN_PLACE,
+    )
+    assert refused.status_code == 409
+    assert refused.get_json()["error"] == (
+        f"Entry {kept} was not undone or deleted in this game: there is nothing to restore."
+    )
+    assert len(entries(app, table.game)) == 1
+    assert trail(app, table.game) == []
+
+
+def trail(app: Flask, game_id: int) -> list[str]:
+    """Return a game's audit trail in English words."""
+    with app.app_context():
+        game = services.with_audit(services.read_game(game_id))
+        names = {player.id: player.name for player in game.players}
+        return [services.audit_text(line, names, game.variant) for line in game.audit]
 
 
 def test_a_watcher_cannot_record_in_place(client: FlaskClient, app: Flask) -> None:
