@@ -235,6 +235,18 @@ def test_a_game_nobody_went_out_of_takes_every_hand_off_with_no_winner(
     assert table.start()["dealer"] == table.ids["Bob"]
 
 
+def test_a_game_nobody_went_out_of_is_reopened_with_its_hands_said(client: FlaskClient) -> None:
+    table = Table(client, ["Ann", "Bob"])
+    table.meld("Ann", "Q♥ K♥ A♥")
+    table.finish(None, {"Ann": "5♦", "Bob": 3})
+    reopened = ok(client.post(f"{API}/games/{table.game['id']}/reopen"))
+    assert reopened["status"] == "open"
+    assert reopened["audit"][-1]["text"] == (
+        "reopened: nobody had gone out; hands: Ann 5♦ (5), Bob (3); points: Ann +30, Bob -3"
+    )
+    assert table.session_now()["totals"] == table.by_id({"Ann": 35, "Bob": 0})
+
+
 def test_nobody_out_needs_the_hand_of_every_player(client: FlaskClient) -> None:
     table = Table(client, ["Ann", "Bob", "Cid"])
     table.meld("Ann", "Q♥ K♥ A♥")

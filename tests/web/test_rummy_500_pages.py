@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from flask import Flask
 from flask.testing import FlaskClient
+from flask_migrate import upgrade
 
-from scorekeeper import services
+from scorekeeper import create_app, services, transfer
+from scorekeeper.extensions import db
 from tests.helpers import PageTable, meld, start, text, totals
 
 
-def start_rum(client: FlaskClient, names: tuple[str, ...] = ("Ann", "Bob", "Cid")) -> PageTable:
+def start_rum(
+    client: FlaskClient, names: tuple[str, ...] = ("Ann", "Bob", "Cid"), **fields: str
+) -> PageTable:
     """Start a 500 Rum session through the new-session form, the target left to its default."""
-    return start(client, names, target="", variant="rummy_500", end="target")
+    return start(client, names, target="", variant="rummy_500", end="target", **fields)
 
 
 def session_page(client: FlaskClient, table: PageTable) -> str:
@@ -81,3 +88,41 @@ def test_the_history_says_nobody_went_out_of_a_game_settled_without_a_winner(
     assert "Ann 5♦ = 5: -5" in history
     booked = text(client.get(f"/games/{table.game}/finish").get_data(as_text=True))
     assert "Nobody went out: every hand was counted." in booked
+
+
+def test_the_sheet_chart_csv_group_and_export_take_up_a_500_rum_session(
+    client: FlaskClient, app: Flask, tmp_path: Path
+) -> None:
+    table = start_rum(client, ("Ann", "Bob"), group="new", group_name="Donnerstagsrunde")
+    meld(client, table, "Bob", "qh kh ah")
+    with app.app_context():
+        services.finish_game(table.game, table.players["Bob"], {table.players["Ann"]: "A♣ K♣"})
+        game = services.start_game(table.session_pk)
+        services.finish_game(game.id, None, {table.players["Ann"]: "5♦", table.players["Bob"]: 3})
+    assert totals(app, table.session_pk) == {"Ann": -30, "Bob": 32}
+    sheet = text(client.get(f"/sessions/{table.session}/sheet").get_data(as_text=True))
+    assert "Target: 500" in sheet
+    chart = client.get(f"/sessions/{table.session}/chart.svg")
+    assert chart.status_code == 200 and "<svg" in chart.get_data(as_text=True)
+    csv = client.get(f"/sessions/{table.session}/sheet.csv").get_data(as_text=True)
+    assert "-30" in csv and "32" in csv
+    session_page = client.get(f"/sessions/{table.session}").get_data(as_text=True)
+    group = re.search(r'href="/groups/([^"?]+)"', session_page)
+    assert group is not None
+    statistics = text(client.get(f"/groups/{group[1]}").get_data(as_text=True))
+    assert "500 Rum" in statistics
+    exported = client.get(f"/sessions/{table.session}/export.json")
+    document = transfer.loads(exported.get_data())
+    assert document["sessions"][0]["variant"] == "rummy_500"
+    second = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'imported.sqlite3'}",
+        }
+    )
+    with second.app_context():
+        upgrade()
+        assert transfer.import_sessions(document) == 1
+        assert transfer.export_sessions()["sessions"] == document["sessions"]
+        db.engine.dispose()
