@@ -1243,12 +1243,18 @@ OPENAPI: dict[str, Any] = {
                 "type": "object",
                 "required": ["winner"],
                 "properties": {
-                    "winner": {"type": ["integer", "null"]},
+                    "winner": {
+                        "type": ["integer", "null"],
+                        "description": "Who went out; null abandons the game, or, where the "
+                        "rule system settles a game nobody went out of (500 Rum, F5), settles "
+                        "it with hands for every player.",
+                    },
                     "hands": {
                         "type": "object",
                         "description": "Each other player's hand: its cards, or the points "
                         "the table counted for it (a whole number). In German Rummy a hand may "
-                        "hold jokers (JKR).",
+                        "hold jokers (JKR). With winner null they are not used, except where "
+                        "the rule system settles a game nobody went out of.",
                         "additionalProperties": {
                             "oneOf": [*_CARDS_IN["oneOf"], {"type": "integer"}]
                         },

@@ -698,8 +698,7 @@ def _finish_fields(
         # A whole number is the points the table counted for that hand.
         is_points = isinstance(hand, int) and not isinstance(hand, bool)
         hands[int(key)] = hand if is_points else _cards(raw_hands, key)
-    if winner is None:  # abandoning: well-formed hands that came along are not used
-        hands = {}
+    # With winner: null the rule system says whether hands settle the game or are not used.
     return winner, hands, romme
 
 

@@ -312,6 +312,15 @@ MESSAGES: dict[str, Wording] = {
         "(%(dealt)s were dealt): a Rommé hand is possible. If %(name)s put cards down in an "
         "earlier turn, choose “No”."
     ),
+    "settlement.no_romme_in_variant": wording(
+        "%(variant)s has no Rommé hand: going out at once earns nothing extra."
+    ),
+    "settlement.hand_missing_nobody_out": wording(
+        "Nobody went out: enter the cards left in every player's hand, or abandon the game."
+    ),
+    "settlement.empty_hand_nobody_out": wording(
+        "Nobody went out, so every player still holds cards: a player with none went out."
+    ),
     "settlement.target": wording("The target must be a positive number of points."),
     # --- seating and the target ---------------------------------------------------------------
     "seating.player_count": plural_wording(
@@ -355,6 +364,7 @@ MESSAGES: dict[str, Wording] = {
     "rules.value": wording("The house rule “%(rule)s” allows %(allowed)s."),
     # The names of rule systems whose name differs by language.
     "variant.german_rummy": wording("German Rummy"),
+    "variant.rummy_500": wording("500 Rum"),
     # --- the score sheet: what a game's numbers are, and how the session ends --------------
     "sheet.points": wording("points"),
     "sheet.minus_points": wording("minus points"),

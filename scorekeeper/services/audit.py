@@ -43,6 +43,9 @@ WORDINGS: dict[str, rules.Wording] = {
     "reopened_abandoned": rules.wording(
         "reopened: the game had been abandoned; points: %(points)s"
     ),
+    "reopened_nobody_out": rules.wording(
+        "reopened: nobody had gone out; hands: %(hands)s; points: %(points)s"
+    ),
 }
 
 
@@ -384,7 +387,7 @@ def audit_text(
             said += f" ({before['value']})"
         return WORDINGS[line.action].render(lang, entry=said)
     points = ", ".join(f"{name(player)} {value:+d}" for player, value in before["points"].items())
-    if before["winner"] is None:
+    if before["winner"] is None and not before["hand_points"]:
         return WORDINGS["reopened_abandoned"].render(lang, points=points)
     hands = []
     for player, hand_points in before["hand_points"].items():
@@ -393,6 +396,8 @@ def audit_text(
         hand = before["hands"].get(player)
         shown = f"{cards(hand)} ({counted})" if hand else f"({counted})"
         hands.append(f"{name(player)} {shown}")
+    if before["winner"] is None:  # a game nobody went out of, every hand counted (F5)
+        return WORDINGS["reopened_nobody_out"].render(lang, hands=", ".join(hands), points=points)
     wording = WORDINGS["reopened_romme" if before["romme"] else "reopened"]
     return wording.render(lang, name=name(before["winner"]), hands=", ".join(hands), points=points)
 

@@ -87,7 +87,7 @@ def preview_finish(
         player_of(game, winner_id)
     names = {player.id: player.name for player in game.players}
     parsed: dict[int, list[rules.Piece] | int] = {}
-    for player_id, hand in hands.items():
+    for player_id, hand in game.variant.hands_settled(winner_id, hands).items():
         if player_id not in names:
             raise InvalidRequestError("hand_of_a_stranger")
         parsed[player_id] = hand if isinstance(hand, int) else game.variant.read_cards(hand)
@@ -99,7 +99,7 @@ def preview_finish(
         parsed,
         entry_players=[player_of_row[entry.key] for entry in replayed],
         entry_cards=[entry.from_hand for entry in replayed],
-        on_table=table_of(game).lying() if winner_id is not None else (),
+        on_table=table_of(game).lying() if winner_id is not None or parsed else (),
         romme=romme,
         dealer=game.dealer_id,
     )
@@ -129,7 +129,7 @@ def finish_game(
     meld_points = game.points()  # while the game is open: its entries
     ended = replace(
         game,
-        status="finished" if finish.winner else "abandoned",
+        status="abandoned" if finish.settlement.abandoned else "finished",
         winner_id=finish.winner.id if finish.winner else None,
         romme=finish.romme if finish.winner else None,
     )

@@ -39,7 +39,7 @@ def test_the_rule_systems_are_listed_with_their_players_and_house_rules(client: 
     response = client.get(f"{API}/variants")
     assert response.status_code == 200
     systems = {system["name"]: system for system in response.get_json()}
-    assert list(systems) == ["treppenromme", "german_rummy", "boathouse_rum"]
+    assert list(systems) == ["treppenromme", "german_rummy", "boathouse_rum", "rummy_500"]
     assert systems["treppenromme"]["players"] == [2, 3, 4]
     assert systems["german_rummy"]["players"] == [2, 3, 4, 5, 6]
     german = {rule["name"]: rule for rule in systems["german_rummy"]["rules"]}

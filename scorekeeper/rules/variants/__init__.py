@@ -20,10 +20,11 @@ from scorekeeper.rules.variants.base import (
 )
 from scorekeeper.rules.variants.boathouse_rum import BoathouseRum
 from scorekeeper.rules.variants.german_rummy import GermanRummy
+from scorekeeper.rules.variants.rummy_500 import Rummy500
 from scorekeeper.rules.variants.treppenromme import Treppenromme
 
 VARIANTS: dict[str, type[Variant]] = {
-    variant.name: variant for variant in (Treppenromme, GermanRummy, BoathouseRum)
+    variant.name: variant for variant in (Treppenromme, GermanRummy, BoathouseRum, Rummy500)
 }
 
 
@@ -53,6 +54,7 @@ __all__ = [
     "GameSettlement",
     "GermanRummy",
     "HouseRule",
+    "Rummy500",
     "SessionStanding",
     "Treppenromme",
     "Variant",

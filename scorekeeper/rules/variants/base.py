@@ -20,6 +20,8 @@ from scorekeeper.rules.grouping import Grouping
 from scorekeeper.rules.messages import Message
 
 P = TypeVar("P", bound=Hashable)
+# A hand as the caller has it: cards, their text, or the points counted.
+H = TypeVar("H")
 
 # Points are stored in 32-bit INTEGER columns on PostgreSQL.
 LARGEST_NUMBER = 2**31 - 1
@@ -153,6 +155,11 @@ class GameSettlement(Generic[P]):
     paid: dict[P, int] = field(default_factory=dict)
     unmatched: dict[P, tuple[Card, ...]] = field(default_factory=dict)
     matched: dict[P, tuple[tuple[Card, ...], ...]] = field(default_factory=dict)
+
+    @property
+    def abandoned(self) -> bool:
+        """Tell whether the game was abandoned (R6): nobody went out and no hand was counted."""
+        return self.winner is None and not self.hand_points
 
 
 @dataclass(frozen=True)
@@ -481,6 +488,14 @@ class Variant:
         return Message(
             "settlement.romme_proposed", {"name": name, "count": count or 0, "dealt": dealt}
         )
+
+    def hands_settled(self, winner: P | None, hands: Mapping[P, H]) -> dict[P, H]:
+        """Return the hands a finish settles: none when nobody went out (abandoned, R6).
+
+        >>> Variant().hands_settled(None, {2: "K♣"}), Variant().hands_settled(1, {2: "K♣"})
+        ({}, {2: 'K♣'})
+        """
+        return dict(hands) if winner is not None else {}
 
     def refuse_winner(self, entry_players: Sequence[P], winner: P, name: str) -> None:
         """Refuse a winner who put nothing down in the game: they cannot have gone out."""
