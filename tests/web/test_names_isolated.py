@@ -10,8 +10,8 @@ from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Player
+from tests.helpers import book, finish_data, meld, start, text
 from tests.rows import count
-from tests.web.test_pages import book, finish_data, meld, start, text
 
 API = "/api/v1"
 ALI = "\u0639\u0644\u064a"  # Ali, written right to left

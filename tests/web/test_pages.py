@@ -16,8 +16,18 @@ from scorekeeper import create_app, services
 from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE
 from scorekeeper.models import Entry, Game, GameSession, SettlementLine
-from tests.helpers import PageTable as Table
-from tests.helpers import entries, lay_off, meld, meld_id, start, text, totals
+from tests.helpers import (
+    book,
+    entries,
+    finish_data,
+    lay_off,
+    meld,
+    meld_id,
+    start,
+    text,
+    totals,
+    win_session,
+)
 from tests.rows import count
 
 # --- starting a session ----------------------------------------------------------------------
@@ -611,19 +621,6 @@ def test_a_correction_a_later_layoff_builds_on_is_refused(client: FlaskClient, a
 # --- the end of a game -----------------------------------------------------------------------
 
 
-def finish_data(table: Table, winner: str, hands: dict[str, str], romme: str = "auto") -> dict:
-    """Return the finish form's fields."""
-    data = {"winner": str(table.players[winner]), "romme": romme}
-    data.update({f"hand_{table.players[name]}": cards for name, cards in hands.items()})
-    return data
-
-
-def book(client: FlaskClient, table: Table, data: dict[str, str]) -> None:
-    """Send the finish form's fields confirmed and check that the settlement was booked."""
-    response = client.post(f"/games/{table.game}/finish", data={**data, "confirm": "1"})
-    assert response.status_code == 302, response.get_data(as_text=True)
-
-
 def test_the_finish_form_has_a_hand_field_for_every_player(client: FlaskClient) -> None:
     table = start(client)
     page = client.get(f"/games/{table.game}/finish").get_data(as_text=True)
@@ -959,16 +956,6 @@ def test_an_unknown_time_zone_stops_the_start_with_a_plain_reason(zone: str) -> 
 
 
 # --- the end of the session ------------------------------------------------------------------
-
-
-def win_session(client: FlaskClient) -> Table:
-    """Play a session to 35 that Ann wins in game 1."""
-    table = start(client, ("Ann", "Bob"), target="35")
-    meld(client, table, "Ann", "qc kc ac")
-    data = finish_data(table, "Ann", {"Bob": "9s"}, romme="no")
-    response = client.post(f"/games/{table.game}/finish", data={**data, "confirm": "1"})
-    assert response.status_code == 302
-    return table
 
 
 def test_play_again_fills_in_the_same_players_and_target_for_this_phone_only(
