@@ -96,6 +96,11 @@ def refused(response: TestResponse, *statuses: int) -> str:
     return body["error"]
 
 
+def bearer(key: str) -> dict[str, str]:
+    """Return the header that sends a session's or group's key."""
+    return {"Authorization": f"Bearer {key}"}
+
+
 def new_session(client: FlaskClient, names: list[str], **extra: Any) -> dict[str, Any]:
     return ok(client.post(f"{API}/sessions", json={"players": names, **extra}), 201)
 

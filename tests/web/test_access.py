@@ -12,16 +12,11 @@ from flask.testing import FlaskClient
 
 from scorekeeper import services
 from scorekeeper.web import access
+from tests.helpers import API, bearer
 from tests.pageforms import links, start_in_browser
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-
-API = "/api/v1"
-
-
-def bearer(key: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"}
 
 
 def table_with_a_meld(client: FlaskClient) -> dict[str, Any]:

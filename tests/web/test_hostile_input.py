@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.models import GameSession
+from tests.helpers import API
 from tests.rows import count
 
-API = "/api/v1"
 HOSTILE_NAMES = ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>"]
 ESCAPED_NAMES = [
     "&lt;script&gt;alert(1)&lt;/script&gt;",

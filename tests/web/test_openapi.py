@@ -10,9 +10,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from jsonschema import Draft202012Validator, ValidationError
 
-from tests.helpers import GROUPS_ONLY, Contract
+from tests.helpers import API, GROUPS_ONLY, Contract
 
-API = "/api/v1"
 METHODS = {"get", "post", "put", "patch", "delete"}
 # Routes that only a German Rummy game answers; test_the_answers_of_a_german_rummy_game checks them.
 GERMAN_RUMMY_ONLY = {("post", f"{API}/games/{{game_id}}/swaps")}
