@@ -216,7 +216,8 @@ def main() -> None:
         args.output.write_text(
             "# Performance: looking back (the score sheet, the chart, the files)\n\n"
             "Each run of `bench/looking_back.py` appends its figures here. The statements do "
-            "not grow with the games or the sessions (`tests/test_sheet_query_counts.py` checks "
+            "not grow with the games or the sessions "
+            "(`tests/web/test_sheet_query_counts.py` checks "
             "it for the sheet, the chart and the files).\n\n",
             encoding="utf-8",
         )

@@ -1,15 +1,29 @@
-"""Talk JSON to a live server (``scorekeeper serve`` or gunicorn) over HTTP, as a client would."""
+"""Talk JSON to a live server (``scorekeeper serve`` or gunicorn) over HTTP, as a client would.
+
+Also a server process a test may kill, and a burst of writes whose acknowledged ones are checked.
+"""
 
 from __future__ import annotations
 
 import http.client
 import http.cookies
 import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
 import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 
 def send(
@@ -97,3 +111,150 @@ class Browser:
                 for name, morsel in http.cookies.SimpleCookie(header).items():
                     self.cookies[name] = morsel.value
         return response.status, response.headers.get("Location", ""), page
+
+
+# --- a server killed mid-burst -----------------------------------------------------------------
+
+
+# Melds and layoffs each thread tries in its game, in order: every one is legal when it comes.
+SCRIPT = [
+    ("meld", "2♠ 3♠ 4♠"),
+    ("meld", "7♥ 7♦ 7♣"),
+    ("layoff", "5♠"),
+    ("meld", "J♦ Q♦ K♦"),
+    ("layoff", "6♠"),
+    ("meld", "9♣ 10♣ J♣"),
+    ("layoff", "7♠"),
+    ("meld", "4♥ 5♥ 6♥"),
+]
+
+
+class Server:
+    """``scorekeeper serve`` as a subprocess on a given database, which the test may kill."""
+
+    def __init__(self, folder: Path, database_url: str) -> None:
+        self.folder = folder
+        self.database_url = database_url
+        self.process: subprocess.Popen[str] | None = None
+        self.base = ""
+
+    def start(self) -> str:
+        """Start the server (which upgrades the database first) and wait until it listens."""
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        command = Path(sys.executable).with_name("scorekeeper")
+        self.process = subprocess.Popen(
+            [str(command), "serve", "--host", "127.0.0.1", "--port", str(port)],
+            cwd=self.folder,
+            env={**os.environ, "DATABASE_URL": self.database_url},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        self.base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 20
+        while True:
+            if self.process.poll() is not None:
+                pytest.fail("the server stopped while starting")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    return self.base
+            except OSError:
+                if time.monotonic() > deadline:
+                    self.kill()
+                    pytest.fail("the server did not start")
+                time.sleep(0.05)
+
+    def kill(self) -> None:
+        """Kill the server with SIGKILL: no cleanup, no checkpoint, no goodbye."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+
+def call(base: str, method: str, path: str, body: Any = None, key: str = "") -> tuple[int, Any]:
+    """Send one JSON request; return the status and the answer (status 0: no answer)."""
+    try:
+        return send(base, method, path, body, key, timeout=10)
+    except (OSError, ValueError, http.client.HTTPException):
+        return 0, None  # refused, reset, or cut off mid-answer by the kill: not acknowledged
+
+
+@dataclass
+class Acknowledged:
+    """What the server acknowledged with 201 before it was killed."""
+
+    sessions: dict[str, str] = field(default_factory=dict)  # session id: edit key
+    games: dict[int, str] = field(default_factory=dict)  # game id: session id
+    entries: dict[int, tuple[int, str, list[str], int]] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def count(self) -> int:
+        """Return how many 201s have been recorded."""
+        with self.lock:
+            return len(self.sessions) + len(self.games) + len(self.entries)
+
+
+def burst(base: str, acknowledged: Acknowledged, stop: threading.Event) -> None:
+    """Start sessions and games and record melds and layoffs until stopped or cut off."""
+    while not stop.is_set():
+        status, session = call(base, "POST", "/api/v1/sessions", {"players": ["Ann", "Bob"]})
+        if status != 201:
+            return
+        key = session["edit_key"]
+        with acknowledged.lock:
+            acknowledged.sessions[session["id"]] = key
+        players = [player["id"] for player in session["players"]]
+        status, game = call(base, "POST", f"/api/v1/sessions/{session['id']}/games", key=key)
+        if status != 201:
+            return
+        with acknowledged.lock:
+            acknowledged.games[game["id"]] = session["id"]
+        first_meld = None
+        for number, (kind, cards) in enumerate(SCRIPT):
+            player = players[number % 2]
+            if kind == "meld":
+                path, body = "melds", {"player": player, "cards": cards}
+            else:
+                path, body = "layoffs", {"player": player, "meld": first_meld, "cards": cards}
+            status, answer = call(base, "POST", f"/api/v1/games/{game['id']}/{path}", body, key)
+            if status != 201:
+                return
+            first_meld = first_meld or answer["id"]
+            entry = answer["entry"] if kind == "meld" else answer["id"]
+            with acknowledged.lock:
+                acknowledged.entries[entry] = (game["id"], kind, answer["cards"], answer["value"])
+
+
+def check_survivors(base: str, acknowledged: Acknowledged) -> int:
+    """Check every acknowledged session, game and entry on the restarted server; count them."""
+    for session_id, key in acknowledged.sessions.items():
+        status, _ = call(base, "GET", f"/api/v1/sessions/{session_id}", key=key)
+        assert status == 200, f"session {session_id} was acknowledged and is gone"
+    games: dict[int, Any] = {}
+    for game_id, session_id in acknowledged.games.items():
+        key = acknowledged.sessions[session_id]
+        status, game = call(base, "GET", f"/api/v1/games/{game_id}", key=key)
+        assert status == 200, f"game {game_id} was acknowledged and is gone"
+        assert game["session"] == session_id
+        games[game_id] = game
+    for entry_id, (game_id, kind, cards, value) in acknowledged.entries.items():
+        recorded = {entry["id"]: entry for entry in games[game_id]["entries"]}
+        assert entry_id in recorded, f"{kind} {entry_id} ({cards}) was acknowledged and is gone"
+        assert recorded[entry_id]["type"] == kind
+        assert recorded[entry_id]["cards"] == cards
+        assert recorded[entry_id]["value"] == value
+    for game in games.values():
+        lying = [card for meld in game["melds"] for card in meld["cards"]]
+        assert len(lying) == len(set(lying)), f"a card lies twice in game {game['id']}"
+        entered = [card for entry in game["entries"] for card in entry["cards"]]
+        assert sorted(entered) == sorted(lying)
+        assert sum(game["points"].values()) == sum(entry["value"] for entry in game["entries"])
+    return len(acknowledged.sessions) + len(acknowledged.games) + len(acknowledged.entries)
+
+
+def integrity(path: Path) -> str:
+    """Run SQLite's own integrity check on the database file."""
+    with sqlite3.connect(path) as connection:
+        return str(connection.execute("PRAGMA integrity_check").fetchone()[0])

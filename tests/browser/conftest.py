@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -116,3 +116,99 @@ def new_phone(browser: Browser, live_server: str) -> Iterator[Callable[..., Phon
 def phone(new_phone: Callable[..., Phone]) -> Phone:
     """Return an English phone."""
     return new_phone("en")
+
+
+# --- what a test does on a phone ------------------------------------------------------------
+
+
+def record(phone: Phone, *cards: str, player: str | None = None, onto: str | None = None) -> None:
+    """Tap whose entry it is (if given), the meld to lay off onto (if any), the cards, record."""
+    page = phone.page
+    if player is not None:
+        phone.tap(page.locator(".players label.chip", has_text=player))
+    if onto is not None:
+        phone.tap(page.locator("label.meld-choice", has_text=onto))
+    phone.tap_cards(*cards)
+    expect(page.locator("[data-preview]")).to_contain_text("✓")
+    mode = "layoff" if onto else "meld"
+    phone.in_place(f'button[data-mode="{mode}"]')
+
+
+def whose_entry(phone: Phone) -> str:
+    """Return the name of the player chosen for the next entry."""
+    return phone.page.locator(".players input:checked + span").inner_text().strip("✓ ")
+
+
+def totals(phone: Phone) -> dict[str, int]:
+    """Return the totals of the session page by name."""
+    rows = phone.page.locator("table.standing tbody tr")
+    found = {}
+    for index in range(rows.count()):
+        name = rows.nth(index).locator("th").inner_text().split()[0]
+        found[name] = int(rows.nth(index).locator("td").first.inner_text())
+    return found
+
+
+def no_sideways_scrolling(page: Page) -> None:
+    """Assert that the page is no wider than the screen."""
+    root = "document.documentElement"
+    width = page.evaluate(f"[{root}.scrollWidth, {root}.clientWidth]")
+    assert width[0] <= width[1], (page.url, width)
+
+
+NARROW = {"width": 360, "height": 740}
+
+
+def fits(phone: Phone) -> None:
+    """Check that the page does not scroll sideways."""
+    root = "document.documentElement"
+    width = phone.page.evaluate(f"[{root}.scrollWidth, {root}.clientWidth]")
+    assert width[0] <= width[1], (phone.page.url, width)
+
+
+def big_enough(phone: Phone, selector: str) -> None:
+    """Check that every element matched is a tap target of at least 44 px."""
+    boxes = phone.page.locator(selector).evaluate_all(
+        "found => found.map(b => [b.offsetWidth, b.offsetHeight])"
+    )
+    assert boxes, selector
+    assert min(min(box) for box in boxes) >= 44, (selector, boxes)
+
+
+def start(phone: Phone, *names: str, variant: str | None = None) -> None:
+    """Start a session with these players by the start page's form, of a rule system if given."""
+    page = phone.page
+    phone.open()
+    new_session = page.locator("details.new-session > summary")
+    if new_session.count():
+        new_session.tap()
+    if variant is not None:
+        phone.tap(page.locator(f".variants label.chip:has(input[value={variant}])"))
+    for seat, name in enumerate(names):
+        page.fill(f"#names-{seat}", name)
+    with page.expect_navigation():
+        phone.tap(page.locator("form[data-seating] button[type=submit]"))
+
+
+def watching(recorder: Phone, watcher: Phone) -> None:
+    """Open the session of ``recorder`` on ``watcher`` through its view-only link."""
+    view_link = recorder.page.locator("a.share-link").first.get_attribute("href")
+    assert view_link is not None
+    watcher.page.goto(view_link)
+    expect(watcher.page.get_by_text("This page updates itself.")).to_be_visible()
+
+
+def entry_and_undo_show_by_themselves(recorder: Phone, watcher: Phone) -> None:
+    """Record a meld and undo it on ``recorder``; wait until ``watcher`` shows each by itself."""
+    game = watcher.page.locator("#game")
+    expect(game).not_to_contain_text("Q♣")
+    # The watcher asks every 2 s whether anything changed; nobody reloads it by hand.
+    record(recorder, "Q♣", "K♣", "A♣")
+    expect(game).to_contain_text("Q♣ K♣ A♣", timeout=SHOWN_WITHIN_MS)
+    recorder.tap(recorder.page.get_by_role("button", name="Undo the last entry"))
+    expect(game).not_to_contain_text("Q♣ K♣ A♣", timeout=SHOWN_WITHIN_MS)
+    assert watcher.errors == []
+
+
+# A bound for the wait, not a measurement: a watching phone asks every 2 s, then reloads.
+SHOWN_WITHIN_MS = 8_000

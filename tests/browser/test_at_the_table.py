@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import Phone
+from tests.browser.conftest import Phone, record, totals, whose_entry
 
 # The taps the recorder needs for Bob's turn of RULES.md, measured by the test below; the README
 # quotes this number.
@@ -63,34 +63,6 @@ WORDS = {
         over="Spiel 1 ist vorbei: Cid hat ausgemacht und bekommt 60 Punkte.",
     ),
 }
-
-
-def record(phone: Phone, *cards: str, player: str | None = None, onto: str | None = None) -> None:
-    """Tap whose entry it is (if given), the meld to lay off onto (if any), the cards, record."""
-    page = phone.page
-    if player is not None:
-        phone.tap(page.locator(".players label.chip", has_text=player))
-    if onto is not None:
-        phone.tap(page.locator("label.meld-choice", has_text=onto))
-    phone.tap_cards(*cards)
-    expect(page.locator("[data-preview]")).to_contain_text("✓")
-    mode = "layoff" if onto else "meld"
-    phone.in_place(f'button[data-mode="{mode}"]')
-
-
-def whose_entry(phone: Phone) -> str:
-    """Return the name of the player chosen for the next entry."""
-    return phone.page.locator(".players input:checked + span").inner_text().strip("✓ ")
-
-
-def totals(phone: Phone) -> dict[str, int]:
-    """Return the totals of the session page by name."""
-    rows = phone.page.locator("table.standing tbody tr")
-    found = {}
-    for index in range(rows.count()):
-        name = rows.nth(index).locator("th").inner_text().split()[0]
-        found[name] = int(rows.nth(index).locator("td").first.inner_text())
-    return found
 
 
 @pytest.mark.parametrize("language", ["en", "de"])

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from tests.browser.conftest import Phone
-from tests.browser.test_at_the_table import record, totals
+from tests.browser.conftest import Phone, no_sideways_scrolling, record, totals
 
 WORDS = {
     "en": {
@@ -30,13 +29,6 @@ WORDS = {
         "confirm": "Abrechnung bestätigen und buchen",
     },
 }
-
-
-def no_sideways_scrolling(page: Page) -> None:
-    """Assert that the page is no wider than the screen."""
-    root = "document.documentElement"
-    width = page.evaluate(f"[{root}.scrollWidth, {root}.clientWidth]")
-    assert width[0] <= width[1], (page.url, width)
 
 
 @pytest.mark.parametrize("language", ["en", "de"])

@@ -11,9 +11,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Phone
-from tests.browser.test_at_the_table import totals
-from tests.browser.test_boathouse_at_the_table import no_sideways_scrolling
+from tests.browser.conftest import Phone, no_sideways_scrolling, totals
 
 WORDS = {
     "en": {

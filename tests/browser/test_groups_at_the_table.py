@@ -7,8 +7,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import Phone
-from tests.browser.test_boathouse_at_the_table import no_sideways_scrolling
+from tests.browser.conftest import Phone, no_sideways_scrolling
 from tests.live import send
 
 NAMES = ["Annemarie", "Bartholomäus", "Christiane", "Dorothea"]

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import Phone
-from tests.browser.test_phone_basics import entry_and_undo_show_by_themselves, start, watching
+from tests.browser.conftest import Phone, entry_and_undo_show_by_themselves, start, watching
 
 # On PostgreSQL the conftest's live server is three gunicorn workers that log who answered.
 pytestmark = pytest.mark.parametrize("backend", ["postgresql"])

@@ -10,32 +10,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import Phone
+from tests.browser.conftest import Phone, fits, start
 
 NARROW = {"width": 360, "height": 740}
 WORDS = {
     "en": {"new": "New session", "mine": "Sessions on this phone"},
     "de": {"new": "Neue Partie", "mine": "Partien auf diesem Handy"},
 }
-
-
-def start(phone: Phone, *names: str) -> None:
-    """Start a session with these players by the start page's form."""
-    phone.open()
-    new_session = phone.page.locator("details.new-session > summary")
-    if new_session.count():
-        new_session.tap()
-    for seat, name in enumerate(names):
-        phone.page.fill(f"#names-{seat}", name)
-    with phone.page.expect_navigation():
-        phone.page.locator("form[data-seating] button[type=submit]").tap()
-
-
-def fits(phone: Phone) -> None:
-    """Check that the page does not scroll sideways."""
-    root = "document.documentElement"
-    width = phone.page.evaluate(f"[{root}.scrollWidth, {root}.clientWidth]")
-    assert width[0] <= width[1], (phone.page.url, width)
 
 
 @pytest.mark.parametrize("language", ["en", "de"])

@@ -43,7 +43,7 @@ PUT_PAGE = "(path) => caches.open('scorekeeper-pages').then((c) => c.put(path, n
 KEPT_PAGE = "(path) => caches.open('scorekeeper-pages').then((c) => c.match(path)).then(Boolean)"
 
 
-def start(page: Page, base: str, *names: str) -> str:
+def path_of_a_new_session(page: Page, base: str, *names: str) -> str:
     """Start a session by the start page; return its page's path."""
     page.goto(base + "/")
     for seat, name in enumerate(names):
@@ -78,7 +78,7 @@ def test_a_session_page_opens_offline_says_what_waits_and_leaves_the_phone_with_
 ) -> None:
     phone = new_phone(language, viewport=NARROW)
     page = phone.page
-    path = start(page, phone.base, "Ann", "Bob")
+    path = path_of_a_new_session(page, phone.base, "Ann", "Bob")
     session, url, players = the_table(page)
     kept_by_the_worker(page)
     banner = page.locator("[data-offline]")
@@ -178,7 +178,7 @@ def test_waiting_entries_survive_a_restart_and_are_sent_in_order_once_up_to_a_re
     profile = tmp_path / "profile"
     context = restarted(browser, profile, language)
     page = context.pages[0] if context.pages else context.new_page()
-    path = start(page, live_server, "Ann", "Bob")
+    path = path_of_a_new_session(page, live_server, "Ann", "Bob")
     session, url, players = the_table(page)
     game = int(url.rsplit("/", 2)[1])
     kept_by_the_worker(page)
@@ -273,7 +273,7 @@ def test_entries_recorded_offline_wait_greyed_through_a_reload_and_are_sent_once
 ) -> None:
     phone = new_phone(language, viewport=NARROW)
     page = phone.page
-    path = start(page, phone.base, "Ann", "Bob")
+    path = path_of_a_new_session(page, phone.base, "Ann", "Bob")
     session, url, _ = the_table(page)
     game = int(url.rsplit("/", 2)[1])
     kept_by_the_worker(page)

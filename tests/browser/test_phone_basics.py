@@ -6,8 +6,14 @@ from collections.abc import Callable
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import Phone
-from tests.browser.test_at_the_table import record
+from tests.browser.conftest import (
+    SHOWN_WITHIN_MS,
+    Phone,
+    entry_and_undo_show_by_themselves,
+    record,
+    start,
+    watching,
+)
 
 UNNAMED_CONTROLS = """
 () => [...document.querySelectorAll('button, a, input:not([type=hidden]), select')]
@@ -20,15 +26,6 @@ UNNAMED_CONTROLS = """
   })
   .map(el => el.outerHTML)
 """
-
-
-def start(phone: Phone, *names: str) -> None:
-    """Start a session with these players by the home page."""
-    phone.open()
-    for seat, name in enumerate(names):
-        phone.page.fill(f"#names-{seat}", name)
-    with phone.page.expect_navigation():
-        phone.page.locator("form button[type=submit]").tap()
 
 
 def test_without_javascript_the_typed_forms_record_and_finish_a_game(
@@ -124,30 +121,6 @@ def test_the_live_check_refuses_typed_cards_that_lie_on_the_table_already(
     page.fill("#cards", "7s 8s 9s")
     expect(preview).to_have_text("✓ Folge 7♠ 8♠ 9♠: 24")
     assert phone.errors == []
-
-
-def watching(recorder: Phone, watcher: Phone) -> None:
-    """Open the session of ``recorder`` on ``watcher`` through its view-only link."""
-    view_link = recorder.page.locator("a.share-link").first.get_attribute("href")
-    assert view_link is not None
-    watcher.page.goto(view_link)
-    expect(watcher.page.get_by_text("This page updates itself.")).to_be_visible()
-
-
-def entry_and_undo_show_by_themselves(recorder: Phone, watcher: Phone) -> None:
-    """Record a meld and undo it on ``recorder``; wait until ``watcher`` shows each by itself."""
-    game = watcher.page.locator("#game")
-    expect(game).not_to_contain_text("Q♣")
-    # The watcher asks every 2 s whether anything changed; nobody reloads it by hand.
-    record(recorder, "Q♣", "K♣", "A♣")
-    expect(game).to_contain_text("Q♣ K♣ A♣", timeout=SHOWN_WITHIN_MS)
-    recorder.tap(recorder.page.get_by_role("button", name="Undo the last entry"))
-    expect(game).not_to_contain_text("Q♣ K♣ A♣", timeout=SHOWN_WITHIN_MS)
-    assert watcher.errors == []
-
-
-# A bound for the wait, not a measurement: a watching phone asks every 2 s, then reloads.
-SHOWN_WITHIN_MS = 8_000
 
 
 def test_a_watching_phone_shows_new_entries_by_itself(new_phone: Callable[..., Phone]) -> None:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import Phone
+from tests.browser.conftest import Phone, start
 
 PHONE_360 = {"width": 360, "height": 740}
 
@@ -38,17 +38,6 @@ WORDS = {
 }
 
 
-def start(phone: Phone, variant: str, *names: str) -> None:
-    """Start a session of a rule system by the start page, its first player dealing."""
-    page = phone.page
-    phone.open()
-    phone.tap(page.locator(f".variants label.chip:has(input[value={variant}])"))
-    for seat, name in enumerate(names):
-        page.fill(f"#names-{seat}", name)
-    with page.expect_navigation():
-        phone.tap(page.locator("form[data-seating] button[type=submit]"))
-
-
 def stays(page: Page) -> None:
     """Mark the page: a reload or another page loses the mark (see ``still_the_same``)."""
     page.evaluate("window.notReloaded = true")
@@ -70,7 +59,7 @@ def test_a_refused_opening_and_a_refused_swap_are_said_in_view_with_everything_k
     phone = new_phone(language, viewport=PHONE_360)
     page = phone.page
     preview = page.locator("[data-preview]")
-    start(phone, "german_rummy", "Ann", "Bob", "Cid")
+    start(phone, "Ann", "Bob", "Cid", variant="german_rummy")
     stays(page)
     meld_button = page.locator('button[data-mode="meld"]')
     expect(meld_button).to_have_text(words["record_ann"])
@@ -136,7 +125,7 @@ def test_a_watcher_and_a_second_recorder_see_the_entry_in_place_with_picked_card
     new_phone: Callable[..., Phone],
 ) -> None:
     first = new_phone("en", viewport=PHONE_360)
-    start(first, "treppenromme", "Ann", "Bob", "Cid")
+    start(first, "Ann", "Bob", "Cid", variant="treppenromme")
     edit_link = first.page.locator("a.share-link").last.get_attribute("href")
     view_link = first.page.locator("a.share-link").first.get_attribute("href")
     assert edit_link is not None and view_link is not None
@@ -179,7 +168,7 @@ def test_boathouse_preselects_the_first_player_and_the_button_names_whom_it_reco
 ) -> None:
     phone = new_phone("de", viewport=PHONE_360)
     page = phone.page
-    start(phone, "boathouse_rum", "Ann", "Bob", "Cid")
+    start(phone, "Ann", "Bob", "Cid", variant="boathouse_rum")
     # Ann deals; her left neighbour Bob plays first, and is chosen.
     expect(page.locator(".players input:checked + span")).to_contain_text("Bob")
     expect(page.locator('button[data-mode="meld"]')).to_have_text("Für Bob eintragen")
@@ -192,7 +181,7 @@ def test_switching_the_language_keeps_the_melds_picked_the_cards_and_the_player(
 ) -> None:
     phone = new_phone("de", viewport=PHONE_360)
     page = phone.page
-    start(phone, "treppenromme", "Ann", "Bob", "Cid")
+    start(phone, "Ann", "Bob", "Cid", variant="treppenromme")
     phone.tap(page.locator(".players label.chip", has_text="Bob"))
     phone.tap_cards("5♥", "5♦", "5♣", "5♠")
     phone.tap(page.locator("button[data-another]"))

@@ -6,8 +6,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import Phone
-from tests.browser.test_rough_edges_at_the_table import NARROW, big_enough, fits, start
+from tests.browser.conftest import NARROW, Phone, big_enough, fits, start
 
 
 def test_a_player_joins_and_another_leaves_between_games_at_360_pixels(

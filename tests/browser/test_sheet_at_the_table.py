@@ -11,8 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import ARTIFACTS, Phone
-from tests.browser.test_boathouse_at_the_table import no_sideways_scrolling
+from tests.browser.conftest import ARTIFACTS, Phone, no_sideways_scrolling
 
 SIX = ["Annemarie", "Bartholomäus", "Cid", "Dorothea", "Ede", "Friedrich-Wilhelm"]
 FOUR = ["Ann", "Bob", "Cid", "Dora"]

@@ -12,19 +12,14 @@ from flask.testing import FlaskClient
 
 from scorekeeper import services
 from scorekeeper.web import access
+from tests.helpers import API, bearer
 from tests.pageforms import links, start_in_browser
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 
-API = "/api/v1"
 
-
-def bearer(key: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"}
-
-
-def start(client: FlaskClient) -> dict[str, Any]:
+def table_with_a_meld(client: FlaskClient) -> dict[str, Any]:
     """Start a session of Ann, Bob and Cid with game 1 and one meld; return ids and keys."""
     session = client.post(f"{API}/sessions", json={"players": ["Ann", "Bob", "Cid"]})
     assert session.status_code == 201
@@ -81,7 +76,7 @@ def send(client: FlaskClient, request: tuple[str, str, Any], headers: dict[str, 
 def test_a_new_session_hands_out_two_different_keys_and_an_id_nobody_can_guess(
     client: FlaskClient,
 ) -> None:
-    first, second = start(client), start(client)
+    first, second = table_with_a_meld(client), table_with_a_meld(client)
     assert len({first["edit_key"], first["view_key"], second["edit_key"]}) == 3
     assert all(len(key) >= 32 for key in (first["edit_key"], first["view_key"]))
     # Random ids of 22 characters, not numbers that count up.
@@ -106,7 +101,7 @@ def test_without_the_key_every_request_about_a_session_answers_404_and_changes_n
     app: Flask, headers: dict[str, str]
 ) -> None:
     owner, stranger = app.test_client(), app.test_client()
-    table = start(owner)
+    table = table_with_a_meld(owner)
     before = state(owner, table)
     for request in writes(table) + reads(table):
         answer = send(stranger, request, headers)
@@ -117,7 +112,7 @@ def test_without_the_key_every_request_about_a_session_answers_404_and_changes_n
 
 def test_a_missing_key_looks_exactly_like_a_session_that_does_not_exist(app: Flask) -> None:
     owner, stranger = app.test_client(), app.test_client()
-    table = start(owner)
+    table = table_with_a_meld(owner)
     real = stranger.get(f"{API}/sessions/{table['id']}")
     invented = stranger.get(f"{API}/sessions/AAAAAAAAAAAAAAAAAAAAAA")
     assert (real.status_code, real.get_json()) == (invented.status_code, invented.get_json())
@@ -128,7 +123,7 @@ def test_a_missing_key_looks_exactly_like_a_session_that_does_not_exist(app: Fla
 
 def test_the_key_of_another_session_opens_nothing_here(app: Flask) -> None:
     client = app.test_client()
-    mine, theirs = start(client), start(client)
+    mine, theirs = table_with_a_meld(client), table_with_a_meld(client)
     before = state(client, theirs)
     for request in writes(theirs) + reads(theirs):
         assert send(client, request, bearer(mine["edit_key"])).status_code == 404, request
@@ -137,7 +132,7 @@ def test_the_key_of_another_session_opens_nothing_here(app: Flask) -> None:
 
 def test_the_view_key_reads_everything_and_changes_nothing(app: Flask) -> None:
     owner, watcher = app.test_client(), app.test_client()
-    table = start(owner)
+    table = table_with_a_meld(owner)
     before = state(owner, table)
     view = bearer(table["view_key"])
     for request in reads(table):
@@ -150,7 +145,7 @@ def test_the_view_key_reads_everything_and_changes_nothing(app: Flask) -> None:
 
 def test_the_edit_key_works_from_any_client(app: Flask) -> None:
     owner, second_phone = app.test_client(), app.test_client()
-    table = start(owner)
+    table = table_with_a_meld(owner)
     edit = bearer(table["edit_key"])
     layoff = second_phone.post(
         f"{API}/games/{table['game']}/layoffs",
@@ -164,7 +159,7 @@ def test_the_edit_key_works_from_any_client(app: Flask) -> None:
 
 def test_an_idempotent_repeat_without_the_key_gets_404_not_the_first_answer(app: Flask) -> None:
     owner, stranger = app.test_client(), app.test_client()
-    table = start(owner)
+    table = table_with_a_meld(owner)
     path = f"{API}/games/{table['game']}/melds"
     body = {"player": table["ann"], "cards": "2♠ 3♠ 4♠"}
     once = {"Idempotency-Key": "meld-1"}

@@ -8,12 +8,11 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.web.test_openapi import Contract
+from tests.helpers import API, Contract
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 
-API = "/api/v1"
 GAME = f"{API}/games/{{game_id}}"
 
 

@@ -10,7 +10,8 @@ from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
 from scorekeeper.models import AuditLine, Entry
-from tests.web.test_pages import Table, book, finish_data, meld, meld_id, start, text
+from tests.helpers import PageTable as Table
+from tests.helpers import book, finish_data, meld, meld_id, start, text
 
 
 def history(client: FlaskClient, table: Table, language: str = "en") -> str:

@@ -10,35 +10,23 @@ from flask.testing import FlaskClient
 
 from scorekeeper import services
 from scorekeeper.models import Entry
+from tests.helpers import (
+    API,
+    FOUR,
+    book,
+    finish_data,
+    meld_id,
+    melds,
+    ok,
+    opened,
+    session_page,
+    start_boathouse,
+    text,
+    totals,
+)
+from tests.helpers import PageTable as Table
+from tests.helpers import start_german_rummy as start
 from tests.rows import count
-from tests.web.test_api import API, ok
-from tests.web.test_pages import Table, book, finish_data, meld_id, text, totals
-from tests.web.test_rule_systems_pages import session_page
-from tests.web.test_rule_systems_pages import start as start_boathouse
-
-FOUR = ("Ann", "Bob", "Cid", "Dan")
-
-
-def start(client: FlaskClient, names: tuple[str, ...] = FOUR, **fields: str) -> Table:
-    """Start a German Rummy session through the form, ending at the usual limit."""
-    form = {"variant": "german_rummy", "end": "limit", "limit": "", "target": "", **fields}
-    return start_boathouse(client, names, **form)
-
-
-def melds(client: FlaskClient, table: Table, name: str, *lines: str, status: int = 302):
-    """Post melds put down together through the form without script: all lines but the last
-    in the melds field, the last in the cards field."""
-    *earlier, last = lines
-    data = {"player": table.players[name], "melds": "\n".join(earlier), "cards": last}
-    response = client.post(f"/games/{table.game}/melds", data=data)
-    assert response.status_code == status, text(response.get_data(as_text=True))
-    return response
-
-
-def opened(client: FlaskClient, table: Table, name: str, *lines: str) -> str:
-    """Record an opening and return the session page after it."""
-    melds(client, table, name, *lines)
-    return session_page(client, table)
 
 
 def test_the_start_page_offers_german_rummy_with_its_house_rules(client: FlaskClient):

@@ -8,15 +8,10 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.web.test_api import API, ok, refused
-from tests.web.test_openapi import GROUPS_ONLY, Contract
+from tests.helpers import API, GROUPS_ONLY, Contract, bearer, ok, refused
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-
-
-def bearer(key: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"}
 
 
 def new_group(client: FlaskClient, name: str = "Donnerstagsrunde") -> dict[str, Any]:

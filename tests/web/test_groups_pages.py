@@ -13,8 +13,8 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE
 from scorekeeper.models import GameSession, Group
+from tests.helpers import text
 from tests.pageforms import form_to, links
-from tests.web.test_pages import text
 
 
 def start_with_group(

@@ -1,18 +1,23 @@
-"""The history page: the latest games a page at a time, with links to the earlier ones."""
+"""The history page: each game with its settlement, in the set time zone, a page at a time."""
 
 from __future__ import annotations
 
 import csv
 import io
 import re
+from collections.abc import Callable
+from datetime import UTC, datetime
 
 import pytest
+import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import services
+from scorekeeper import create_app, services
+from scorekeeper.extensions import db
 from scorekeeper.keys import SessionKeys
-from tests.helpers import text
+from scorekeeper.models import Entry
+from tests.helpers import book, finish_data, lay_off, meld, meld_id, start, text
 
 PAGE = services.HISTORY_GAMES
 # A link to another page of the history (the sheet's button goes elsewhere).
@@ -139,3 +144,94 @@ def test_the_score_sheet_and_its_csv_keep_every_game_and_link_each_to_its_page_o
         assert int(number) in numbers(history(client, address.replace("&amp;", "&")))
     assert addresses[0][0] == f"/sessions/{session}/history?before=2"
     assert addresses[-1][0] == f"/sessions/{session}/history"  # the latest games' page
+
+
+# --- history ---------------------------------------------------------------------------------
+
+
+def test_history_shows_each_game_its_entries_in_order_and_its_settlement(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client, ("Ann", "Bob"))
+    meld(client, table, "Bob", "6c 6h 6d")
+    meld(client, table, "Ann", "qc kc ac")
+    lay_off(client, table, "Bob", meld_id(app, table, 2), "jc")
+    data = finish_data(table, "Ann", {"Bob": "9s 2s"})
+    book(client, table, data)
+    client.post(f"/sessions/{table.session}/games")
+    page = text(client.get(f"/sessions/{table.session}/history").get_data(as_text=True))
+    first = page.index("Bob set 6♥ 6♦ 6♣ 18 points")
+    second = page.index("Ann sequence Q♣ K♣ A♣ 30 points")
+    third = page.index("Bob layoff J♣ → Q♣ K♣ A♣ 10 points")
+    assert first < second < third
+    assert re.search(r"\d\d:\d\d Bob set", page)
+    assert "Ann went out." in page
+    assert "Points: Ann 41 · Bob 28" in page
+    assert "Bob 9♠ 2♠ = 11" in page
+    assert "Ann went out: +11" in page
+    assert "Game 2" in page
+    assert "Being played." in page
+
+
+def test_history_marks_the_doubling_of_a_romme_hand(client: FlaskClient, app: Flask) -> None:
+    table = start(client, ("Ann", "Bob"))
+    meld(client, table, "Ann", "qc kc ac")
+    meld(client, table, "Ann", "4d 5d 6d 7d")  # a Rommé hand puts down 7 cards at least
+    data = finish_data(table, "Ann", {"Bob": "9s"}, romme="yes")
+    book(client, table, data)
+    page = text(client.get(f"/sessions/{table.session}/history").get_data(as_text=True))
+    assert "Ann went out with a Rommé hand." in page
+    assert "Bob 9♠ = 9 × 2 (Rommé hand)" in page
+    assert "Ann went out: +18" in page
+
+
+def test_history_shows_a_hand_given_as_points_as_counted_and_no_settlement_for_an_abandon(
+    client: FlaskClient,
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    meld(client, table, "Ann", "4d 5d 6d 7d")  # a Rommé hand puts down 7 cards at least
+    data = {
+        **finish_data(table, "Ann", {"Bob": "9s"}, romme="yes"),
+        f"points_{table.players['Cid']}": "12",
+    }
+    book(client, table, data)
+    client.post(f"/sessions/{table.session}/games")
+    client.post(f"/games/{table.game + 1}/abandon")
+    page = text(client.get(f"/sessions/{table.session}/history").get_data(as_text=True))
+    assert "Cid counted = 12 × 2 (Rommé hand)" in page
+    assert "Ann went out: +42" in page
+    assert page.count("went out:") == 1
+    assert "Abandoned: the melds stand, nobody won it." in page
+    assert page.count("Settlement") == 1
+
+
+@pytest.mark.parametrize(
+    ("zone", "shown"), [("Europe/Berlin", "20:15"), ("Europe/Vienna", "20:15"), ("UTC", "18:15")]
+)
+def test_entry_times_are_shown_in_the_configured_time_zone(
+    app_with: Callable[..., Flask], zone: str, shown: str
+) -> None:
+    client = app_with(TIMEZONE=zone).test_client()
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    with client.application.app_context():
+        db.session.execute(
+            sa.update(Entry).values(created_at=datetime(2026, 7, 1, 18, 15, tzinfo=UTC))
+        )
+        db.session.commit()
+    page = text(client.get(f"/sessions/{table.session}/history").get_data(as_text=True))
+    assert f"{shown} Ann sequence Q♣ K♣ A♣" in page
+
+
+def test_the_time_zone_is_read_from_the_environment(
+    app_from_environment: Callable[..., Flask],
+) -> None:
+    app = app_from_environment(TIMEZONE="Europe/Vienna")
+    assert app.config["BABEL_DEFAULT_TIMEZONE"] == "Europe/Vienna"
+
+
+@pytest.mark.parametrize("zone", ["Mars/Olympus", "", "Berlin"])
+def test_an_unknown_time_zone_stops_the_start_with_a_plain_reason(zone: str) -> None:
+    with pytest.raises(ValueError, match="TIMEZONE must be a time zone name such as Europe/Berlin"):
+        create_app({"SECRET_KEY": "test", "TIMEZONE": zone})

@@ -21,12 +21,12 @@ from scorekeeper.api import idempotency
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, GameSession, IdempotencyRecord
 from tests import live
+from tests.helpers import API
 from tests.rows import count
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 
-API = "/api/v1"
 NOT_A_SECRET = (
     "An Idempotency-Key for a new session must be a secret nobody can guess, of at least 128 "
     "random bits: a UUID, 32 hexadecimal digits or 22 characters of base64url."
@@ -34,7 +34,7 @@ NOT_A_SECRET = (
 NEW_SESSION = {"players": ["Ann", "Bob", "Cid"]}
 
 
-def open_table(client: FlaskClient) -> dict[str, Any]:
+def table_with_keys(client: FlaskClient) -> dict[str, Any]:
     """Start a session with a game open; return its ids and keys."""
     session = client.post(f"{API}/sessions", json=NEW_SESSION).json
     game = client.post(f"{API}/sessions/{session['id']}/games").json
@@ -58,7 +58,7 @@ def stored_keys(app: Flask) -> list[str]:
 
 def test_two_sessions_each_record_a_meld_with_the_same_key(app: Flask) -> None:
     first, second = app.test_client(), app.test_client()
-    tables = [open_table(first), open_table(second)]
+    tables = [table_with_keys(first), table_with_keys(second)]
     once = {"Idempotency-Key": "meld-1"}
 
     answers = [
@@ -80,7 +80,7 @@ def test_two_sessions_each_record_a_meld_with_the_same_key(app: Flask) -> None:
 
 
 def test_the_same_key_and_body_in_two_sessions_are_two_requests(client: FlaskClient) -> None:
-    tables = [open_table(client), open_table(client)]
+    tables = [table_with_keys(client), table_with_keys(client)]
     once = {"Idempotency-Key": "next"}
     for table in tables:
         path = f"{API}/games/{table['game']}/undo"
@@ -99,7 +99,7 @@ def test_the_same_key_and_body_in_two_sessions_are_two_requests(client: FlaskCli
 
 def test_a_view_key_cannot_replay_what_the_edit_key_recorded(app: Flask) -> None:
     owner, watcher = app.test_client(), app.test_client()
-    table = open_table(owner)
+    table = table_with_keys(owner)
     path = f"{API}/games/{table['game']}/melds"
     body, once = {"player": table["ann"], "cards": "2♠ 3♠ 4♠"}, {"Idempotency-Key": "meld-1"}
     assert owner.post(path, json=body, headers={**once, **table["edit"]}).status_code == 201
@@ -114,7 +114,7 @@ def test_a_view_key_cannot_replay_what_the_edit_key_recorded(app: Flask) -> None
 def test_a_key_used_on_another_endpoint_of_the_same_session_is_another_record(
     client: FlaskClient,
 ) -> None:
-    table = open_table(client)
+    table = table_with_keys(client)
     game, edit = f"{API}/games/{table['game']}", table["edit"]
     once = {**edit, "Idempotency-Key": "step-1"}
 
@@ -137,7 +137,7 @@ def test_a_key_used_on_another_endpoint_of_the_same_session_is_another_record(
 def test_the_same_key_on_the_same_endpoint_of_a_session_is_still_one_request(
     client: FlaskClient,
 ) -> None:
-    table = open_table(client)
+    table = table_with_keys(client)
     path, once = f"{API}/games/{table['game']}/melds", {**table["edit"], "Idempotency-Key": "k"}
     client.post(path, json={"player": table["ann"], "cards": "6♠ 6♥ 6♦"}, headers=once)
 
@@ -148,7 +148,7 @@ def test_the_same_key_on_the_same_endpoint_of_a_session_is_still_one_request(
 
 
 def test_what_is_stored_is_a_digest_of_the_scope_not_the_key(client: FlaskClient) -> None:
-    table = open_table(client)
+    table = table_with_keys(client)
     client.post(
         f"{API}/games/{table['game']}/melds",
         json={"player": table["ann"], "cards": "6♠ 6♥ 6♦"},
@@ -236,7 +236,7 @@ def test_a_session_key_sent_along_does_not_make_a_guessable_key_acceptable(
     client: FlaskClient,
 ) -> None:
     """Creating a session checks no key: one sent along is anybody's, and scopes nothing."""
-    table = open_table(client)
+    table = table_with_keys(client)
     answer = client.post(
         f"{API}/sessions",
         json=NEW_SESSION,

@@ -8,7 +8,8 @@ from dataclasses import replace
 from flask.testing import FlaskClient
 
 from scorekeeper.web.kept import KEPT
-from tests.web.test_pages import Table, book, finish_data, meld, meld_id, start, text
+from tests.helpers import PageTable as Table
+from tests.helpers import book, finish_data, meld, meld_id, start, text
 
 
 def entries_of(client: FlaskClient, table: Table, path: str, language: str = "en") -> str:

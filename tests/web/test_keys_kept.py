@@ -19,10 +19,10 @@ from flask.testing import FlaskClient
 from scorekeeper import services
 from scorekeeper.keys import SessionKeys
 from scorekeeper.web import access
+from tests.helpers import API
 from tests.live import Browser
 from tests.pageforms import form_to, links, start_in_browser
 
-API = "/api/v1"
 FOREIGN_LINKS = 30
 NOT_KEPT = "This phone keeps 20 sessions already, so this one was not kept"
 KEEP_IT = "Keep it on this phone"

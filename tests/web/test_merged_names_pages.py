@@ -31,7 +31,7 @@ MERGED_DE = (
 )
 
 
-def start(client: FlaskClient, names: tuple[str, ...], group: str) -> TestResponse:
+def post_the_start_form(client: FlaskClient, names: tuple[str, ...], group: str) -> TestResponse:
     """Post the start page's form: the names in seating order, in a group ("new": a new one)."""
     data = {f"names-{seat}": name for seat, name in enumerate(names)}
     named = "Donnerstagsrunde" if group == "new" else ""
@@ -39,7 +39,7 @@ def start(client: FlaskClient, names: tuple[str, ...], group: str) -> TestRespon
 
 
 def started(client: FlaskClient, names: tuple[str, ...], group: str) -> str:
-    answer = start(client, names, group)
+    answer = post_the_start_form(client, names, group)
     assert answer.status_code == 302, answer.get_data(as_text=True)
     return str(answer.headers["Location"].rsplit("/", 1)[1])
 
@@ -83,7 +83,7 @@ def group(app: Flask, client: FlaskClient) -> str:
 def test_the_start_page_refuses_both_merged_names_with_the_reason_beside_the_name(
     client: FlaskClient, group: str
 ) -> None:
-    answer = start(client, ("Anna", "Bob", "Anni"), group)
+    answer = post_the_start_form(client, ("Anna", "Bob", "Anni"), group)
     assert answer.status_code == 422
     page = answer.get_data(as_text=True)
     assert error_beside(page, "names-2") == MERGED
@@ -91,7 +91,8 @@ def test_the_start_page_refuses_both_merged_names_with_the_reason_beside_the_nam
     client.set_cookie(LANGUAGE_COOKIE, "de")
     assert (
         error_beside(
-            start(client, ("Anna", "Bob", "Anni"), group).get_data(as_text=True), "names-2"
+            post_the_start_form(client, ("Anna", "Bob", "Anni"), group).get_data(as_text=True),
+            "names-2",
         )
         == MERGED_DE
     )

@@ -10,10 +10,9 @@ from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Player
+from tests.helpers import API, book, finish_data, meld, start, text
 from tests.rows import count
-from tests.web.test_pages import book, finish_data, meld, start, text
 
-API = "/api/v1"
 ALI = "\u0639\u0644\u064a"  # Ali, written right to left
 A_RING = "\u00c5"  # Å written as one character
 A_AND_RING = "A\u030a"  # Å written as A and a combining ring

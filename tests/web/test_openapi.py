@@ -4,27 +4,17 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from jsonschema import Draft202012Validator, ValidationError
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
 
-API = "/api/v1"
-DOCUMENT_URI = "urn:scorekeeper:openapi"
+from tests.helpers import API, GROUPS_ONLY, Contract
+
 METHODS = {"get", "post", "put", "patch", "delete"}
 # Routes that only a German Rummy game answers; test_the_answers_of_a_german_rummy_game checks them.
 GERMAN_RUMMY_ONLY = {("post", f"{API}/games/{{game_id}}/swaps")}
-# Routes about groups; tests/web/test_groups_api.py checks their answers.
-GROUPS_ONLY = {
-    ("post", f"{API}/groups"),
-    ("get", f"{API}/groups/{{group_id}}"),
-    ("get", f"{API}/groups/{{group_id}}/statistics"),
-    ("post", f"{API}/groups/{{group_id}}/merges"),
-}
 
 
 @pytest.fixture
@@ -36,39 +26,6 @@ def document(client: FlaskClient) -> dict[str, Any]:
     body = response.get_json()
     assert isinstance(body, dict)
     return body
-
-
-def pointer(*parts: str) -> str:
-    """Return a URI fragment that points to a place in the document."""
-    escaped = (part.replace("~", "~0").replace("/", "~1") for part in parts)
-    return "#/" + "/".join(quote(part, safe="~") for part in escaped)
-
-
-class Contract:
-    """Validate answers against the response schemas, resolving $refs in the document."""
-
-    def __init__(self, document: dict[str, Any]) -> None:
-        self.document = document
-        resource = Resource.from_contents(document, default_specification=DRAFT202012)
-        self.registry: Registry[Any] = Registry().with_resource(DOCUMENT_URI, resource)
-        self.checked: set[tuple[str, str, str]] = set()
-
-    def validate(self, method: str, path: str, status: int, body: Any) -> None:
-        """Validate one answer against the schema the document gives for it."""
-        responses = self.document["paths"][path][method]["responses"]
-        assert str(status) in responses, f"{method.upper()} {path} does not document {status}"
-        content = responses[str(status)].get("content")
-        if content is None:
-            assert body is None, f"{method.upper()} {path} {status} documents no body"
-            return
-        if "application/json" not in content:  # a file (CSV): not JSON, nothing to validate
-            assert body is None, f"{method.upper()} {path} {status} documents no JSON"
-            self.checked.add((method, path, str(status)))
-            return
-        where = pointer("paths", path, method, "responses", str(status), "content")
-        schema = {"$ref": DOCUMENT_URI + where + "/application~1json/schema"}
-        Draft202012Validator(schema, registry=self.registry).validate(body)
-        self.checked.add((method, path, str(status)))
 
 
 def flask_path(rule: str) -> str:

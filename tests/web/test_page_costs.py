@@ -15,10 +15,9 @@ from flask.testing import FlaskClient
 from scorekeeper import i18n
 from scorekeeper.i18n import LANGUAGE_COOKIE
 from scorekeeper.web import helpers
-from tests.web.test_german_rummy_pages import opened
-from tests.web.test_german_rummy_pages import start as start_german
-from tests.web.test_pages import meld
-from tests.web.test_pages import start as start_treppenromme
+from tests.helpers import meld, opened
+from tests.helpers import start as start_treppenromme
+from tests.helpers import start_german_rummy as start_german
 
 
 def test_the_picker_draws_its_buttons_once_per_language_and_number_of_packs(

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from scorekeeper import rules, services
 from scorekeeper.i18n import LANGUAGE_COOKIE
 from scorekeeper.web import helpers
-from tests.web.test_pages import book, finish_data, meld, meld_id, start, text, totals
+from tests.helpers import book, finish_data, meld, meld_id, start, text, totals
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "scorekeeper" / "translations"

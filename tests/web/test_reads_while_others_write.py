@@ -17,7 +17,8 @@ from flask.testing import FlaskClient
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from tests.web.test_pages import Table, book, finish_data, meld, start, text
+from tests.helpers import PageTable as Table
+from tests.helpers import book, finish_data, meld, start, text
 
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 

@@ -12,10 +12,10 @@ import re
 import urllib.parse
 from typing import Any
 
+from tests.helpers import API
 from tests.live import Browser, send
 from tests.pageforms import form_to
 
-API = "/api/v1"
 REFUSED_EN = (
     "Game 1 cannot be reopened: the seating changed after game 2 was dealt, and game 2 would "
     "have to go. Finish game 2 and play on."

@@ -8,8 +8,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from scorekeeper.models import GameSession
+from tests.helpers import API, ok, refused
 from tests.rows import count
-from tests.web.test_api import API, ok, refused
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -20,7 +20,7 @@ def boathouse(client: FlaskClient, names: list[str], **extra: Any) -> dict[str, 
     return ok(client.post(f"{API}/sessions", json=body), 201)
 
 
-def start(client: FlaskClient, session: dict[str, Any]) -> dict[str, Any]:
+def next_game(client: FlaskClient, session: dict[str, Any]) -> dict[str, Any]:
     return ok(client.post(f"{API}/sessions/{session['id']}/games"), 201)
 
 
@@ -149,7 +149,7 @@ def test_a_boathouse_game_says_the_cards_dealt_and_who_plays_first(
     client: FlaskClient, players: int, cards: int
 ):
     session = boathouse(client, [f"P{seat}" for seat in range(players)], dealer=1)
-    game = start(client, session)
+    game = next_game(client, session)
     assert game["cards_dealt"] == cards
     assert game["dealer"] == ids(session)[1]
     assert game["first_player"] == ids(session)[2 % players]
@@ -158,7 +158,7 @@ def test_a_boathouse_game_says_the_cards_dealt_and_who_plays_first(
 
 def test_a_treppenromme_game_has_the_dealer_play_first(client: FlaskClient):
     session = ok(client.post(f"{API}/sessions", json={"players": ["A", "B", "C"]}), 201)
-    game = start(client, session)
+    game = next_game(client, session)
     assert game["cards_dealt"] == 7
     assert game["first_player"] == game["dealer"] == ids(session)[0]
 
@@ -166,7 +166,7 @@ def test_a_treppenromme_game_has_the_dealer_play_first(client: FlaskClient):
 def test_boathouse_melds_and_layoffs_are_checked_and_score_nothing(client: FlaskClient):
     session = boathouse(client, ["Ann", "Bob", "Cid"])
     ann, bob, _cid = ids(session)
-    game = start(client, session)
+    game = next_game(client, session)
     meld = ok(post(client, game, "melds", {"player": ann, "cards": "2♠ K♠ A♠"}), 201)
     assert meld["value"] == 0
     assert meld["cards"] == ["K♠", "A♠", "2♠"]
@@ -182,7 +182,7 @@ def test_boathouse_melds_and_layoffs_are_checked_and_score_nothing(client: Flask
 def test_a_boathouse_settlement_pays_for_the_unmatched_cards(client: FlaskClient):
     session = boathouse(client, ["Ann", "Bob", "Cid"])
     ann, bob, cid = ids(session)
-    game = start(client, session)
+    game = next_game(client, session)
     ok(post(client, game, "melds", {"player": ann, "cards": "J♥ Q♥ K♥"}), 201)
     ok(post(client, game, "melds", {"player": bob, "cards": "4♣ 5♣ 6♣"}), 201)
     hands = {str(bob): "7♠ 7♥ 7♦ 8♦ 9♦", str(cid): "K♠ A♠ 2♠ 9♥"}
@@ -200,7 +200,7 @@ def test_a_boathouse_settlement_pays_for_the_unmatched_cards(client: FlaskClient
 def test_a_boathouse_romme_makes_every_loser_pay_double(client: FlaskClient):
     session = boathouse(client, ["P1", "P2", "P3"])
     p1, p2, p3 = ids(session)
-    game = start(client, session)
+    game = next_game(client, session)
     ok(post(client, game, "melds", {"player": p2, "cards": "4♣ 5♣ 6♣"}), 201)
     ok(post(client, game, "melds", {"player": p1, "cards": "J♥ Q♥ K♥"}), 201)
     ok(post(client, game, "melds", {"player": p1, "cards": "2♦ 3♦ 4♦ 5♦"}), 201)
@@ -217,7 +217,7 @@ def test_a_boathouse_romme_makes_every_loser_pay_double(client: FlaskClient):
 def test_a_boathouse_romme_is_refused_after_an_earlier_entry(client: FlaskClient):
     session = boathouse(client, ["Ann", "Bob"])
     ann, bob = ids(session)
-    game = start(client, session)
+    game = next_game(client, session)
     ok(post(client, game, "melds", {"player": ann, "cards": "J♥ Q♥ K♥"}), 201)
     ok(post(client, game, "melds", {"player": bob, "cards": "4♣ 5♣ 6♣"}), 201)
     ok(post(client, game, "melds", {"player": ann, "cards": "2♦ 3♦ 4♦"}), 201)
@@ -228,39 +228,39 @@ def test_a_boathouse_romme_is_refused_after_an_earlier_entry(client: FlaskClient
 def test_with_two_players_the_winner_deals_the_next_game(client: FlaskClient):
     session = boathouse(client, ["Ann", "Bob"], dealer=0)
     ann, bob = ids(session)
-    game = start(client, session)
+    game = next_game(client, session)
     assert game["dealer"] == ann and game["first_player"] == bob
     ok(post(client, game, "melds", {"player": bob, "cards": "J♥ Q♥ K♥"}), 201)
     finished = ok(post(client, game, "finish", {"winner": bob, "hands": {str(ann): "9♥"}}))
     assert finished["session"]["dealer"] == bob
-    game = start(client, session)
+    game = next_game(client, session)
     assert game["dealer"] == bob and game["first_player"] == ann
     # The same winner deals again.
     ok(post(client, game, "melds", {"player": bob, "cards": "J♠ Q♠ K♠"}), 201)
     ok(post(client, game, "finish", {"winner": bob, "hands": {str(ann): "9♠"}}))
-    game = start(client, session)
+    game = next_game(client, session)
     assert game["dealer"] == bob
     # An abandoned game passes the deal.
     ok(post(client, game, "finish", {"winner": None}))
-    assert start(client, session)["dealer"] == ann
+    assert next_game(client, session)["dealer"] == ann
 
 
 def test_with_three_players_the_deal_passes_left_whoever_wins(client: FlaskClient):
     session = boathouse(client, ["Ann", "Bob", "Cid"], dealer=2)
     ann, bob, cid = ids(session)
-    game = start(client, session)
+    game = next_game(client, session)
     assert (game["dealer"], game["first_player"]) == (cid, ann)
     ok(post(client, game, "melds", {"player": cid, "cards": "J♥ Q♥ K♥"}), 201)
     hands = {str(ann): "9♥", str(bob): "9♠"}
     ok(post(client, game, "finish", {"winner": cid, "hands": hands}))
-    assert start(client, session)["dealer"] == ann
+    assert next_game(client, session)["dealer"] == ann
 
 
 def test_a_whole_boathouse_session_to_its_target(client: FlaskClient):
     session = boathouse(client, ["Ann", "Bob", "Cid"])
     ann, bob, cid = ids(session)
     for number in range(1, 10):
-        game = start(client, session)
+        game = next_game(client, session)
         ok(post(client, game, "melds", {"player": ann, "cards": "J♥ Q♥ K♥"}), 201)
         ok(post(client, game, "melds", {"player": bob, "cards": "2♣ 3♣ 4♣"}), 201)
         # Bob's 10♦ and Cid's K♣ are unmatched: 20 a game for Ann.
@@ -283,7 +283,7 @@ def test_a_session_of_a_fixed_number_of_games_ends_after_the_last(client: FlaskC
     ann, bob = ids(session)
     assert session["games_left"] == 2
     for left in (1, 0):
-        game = start(client, session)
+        game = next_game(client, session)
         ok(post(client, game, "melds", {"player": bob, "cards": "J♥ Q♥ K♥"}), 201)
         finished = ok(post(client, game, "finish", {"winner": bob, "hands": {str(ann): "9♥"}}))
         assert finished["session"]["games_left"] == left
@@ -295,7 +295,7 @@ def test_a_tie_at_the_top_after_the_last_game_plays_another(client: FlaskClient)
     session = boathouse(client, ["Ann", "Bob"], rules={"end": {"games": 2}})
     ann, bob = ids(session)
     for winner, loser in ((ann, bob), (bob, ann)):
-        game = start(client, session)
+        game = next_game(client, session)
         ok(post(client, game, "melds", {"player": winner, "cards": "J♥ Q♥ K♥"}), 201)
         ok(post(client, game, "melds", {"player": loser, "cards": "2♣ 3♣ 4♣"}), 201)
         body = {"winner": winner, "hands": {str(loser): "9♥"}}
@@ -303,7 +303,7 @@ def test_a_tie_at_the_top_after_the_last_game_plays_another(client: FlaskClient)
     assert finished["session"]["status"] == "open"
     assert finished["session"]["games_left"] == 0
     assert finished["session"]["totals"] == {str(ann): 9, str(bob): 9}
-    game = start(client, session)
+    game = next_game(client, session)
     ok(post(client, game, "melds", {"player": bob, "cards": "J♠ Q♠ K♠"}), 201)
     ok(post(client, game, "melds", {"player": ann, "cards": "2♦ 3♦ 4♦"}), 201)
     finished = ok(post(client, game, "finish", {"winner": ann, "hands": {str(bob): "5♥"}}))
@@ -314,7 +314,7 @@ def test_a_tie_at_the_top_after_the_last_game_plays_another(client: FlaskClient)
 def test_reopening_the_last_game_of_a_session_of_games_plays_it_on(client: FlaskClient):
     session = boathouse(client, ["Ann", "Bob"], rules={"end": {"games": 1}})
     ann, bob = ids(session)
-    game = start(client, session)
+    game = next_game(client, session)
     ok(post(client, game, "melds", {"player": bob, "cards": "J♥ Q♥ K♥"}), 201)
     ok(post(client, game, "melds", {"player": ann, "cards": "2♣ 3♣ 4♣"}), 201)
     finished = ok(post(client, game, "finish", {"winner": bob, "hands": {str(ann): "9♥"}}))
@@ -334,11 +334,11 @@ def test_the_highest_total_at_the_end_of_a_game_wins_not_the_first_to_cross(
 ):
     session = boathouse(client, ["Ann", "Bob"], target=20)
     ann, bob = ids(session)
-    game = start(client, session)
+    game = next_game(client, session)
     ok(post(client, game, "melds", {"player": ann, "cards": "J♥ Q♥ K♥"}), 201)
     ok(post(client, game, "melds", {"player": bob, "cards": "2♣ 3♣ 4♣"}), 201)
     ok(post(client, game, "finish", {"winner": ann, "hands": {str(bob): "9♥ 8♥"}}))
-    game = start(client, session)
+    game = next_game(client, session)
     ok(post(client, game, "melds", {"player": ann, "cards": "J♠ Q♠ K♠"}), 201)
     ok(post(client, game, "melds", {"player": bob, "cards": "2♦ 3♦ 4♦"}), 201)
     finished = ok(post(client, game, "finish", {"winner": bob, "hands": {str(ann): "K♣ Q♦"}}))

@@ -5,36 +5,14 @@ from __future__ import annotations
 import re
 
 import pytest
-import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import services
-from scorekeeper.extensions import db
 from scorekeeper.models import GameSession
+from tests.helpers import FIVE, book, finish_data, meld, session_page, text
+from tests.helpers import start_boathouse as start
 from tests.rows import count
-from tests.web.test_pages import Table, book, finish_data, meld, text
-
-FIVE = ("Ann", "Bob", "Cid", "Dan", "Eve")
-
-
-def start(client: FlaskClient, names: tuple[str, ...] = FIVE, **fields: str) -> Table:
-    """Start a session through the form with the fields given; return its ids."""
-    data = {f"names-{seat}": name for seat, name in enumerate(names)}
-    form = {"variant": "boathouse_rum", "target": "100", "dealer": "0", **data, **fields}
-    response = client.post("/sessions", data=form)
-    assert response.status_code == 302, text(response.get_data(as_text=True))
-    public_id = response.location.rsplit("/", 1)[1]
-    with client.application.app_context():
-        session = db.session.scalar(sa.select(GameSession).filter_by(public_id=public_id))
-        assert session is not None
-        game = services.open_game(session)
-        assert game is not None
-        return Table(public_id, session.id, game.id, {p.name: p.id for p in session.players})
-
-
-def session_page(client: FlaskClient, table: Table) -> str:
-    return text(client.get(f"/sessions/{table.session}").get_data(as_text=True))
 
 
 def test_the_start_page_offers_the_rule_systems_six_seats_and_the_house_rules(

@@ -9,8 +9,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.helpers import API, ok
 from tests.pageforms import form_to, forms_on
-from tests.web.test_api import API, ok
 
 
 def opened(client: FlaskClient, names: list[str], **body: Any) -> dict[str, Any]:

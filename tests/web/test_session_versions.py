@@ -8,8 +8,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.test_query_counts import counted
-from tests.web.test_api import API, ok
+from tests.helpers import API, counted, ok
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])

@@ -8,8 +8,9 @@ import pytest
 from flask.testing import FlaskClient
 
 from scorekeeper.models import Entry
+from tests.helpers import API, ok, open_table, refused
+from tests.helpers import ApiTable as Table
 from tests.rows import count
-from tests.web.test_api import API, Table, ok, open_table, refused
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])

@@ -6,7 +6,6 @@ import codecs
 import csv
 import io
 import itertools
-from typing import Any
 
 import pytest
 from flask import Flask
@@ -14,44 +13,17 @@ from flask.testing import FlaskClient
 
 from scorekeeper import transfer
 from scorekeeper.services.sheet import WORDS
-from tests.web.test_api import API, ok
+from tests.helpers import API, ok, play_games_through_api
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-
-OPENING = {"treppenromme": "Q♣ K♣ A♣", "german_rummy": "Q♥ Q♦ Q♣ Q♠", "boathouse_rum": "8♥ 8♦ 8♠"}
-
-
-def play(client: FlaskClient, variant: str, games: int, **rules: Any) -> dict[str, Any]:
-    """Play a session of three through the API; the third game is abandoned, the others won.
-
-    Return the session's answer after the games, with its keys.
-    """
-    body: dict[str, Any] = {"players": ["Ann", "Bob", "Cid"], "variant": variant}
-    if rules:
-        body["rules"] = rules
-    created = ok(client.post(f"{API}/sessions", json=body), 201)
-    players = [player["id"] for player in created["players"]]
-    for number in range(1, games + 1):
-        game = ok(client.post(f"{API}/sessions/{created['id']}/games"), 201)
-        winner = players[number % 3]
-        meld = {"player": winner, "cards": OPENING[variant]}
-        ok(client.post(f"{API}/games/{game['id']}/melds", json=meld), 201)
-        finish: dict[str, Any] = {"winner": None}
-        if number != 3:
-            hands = {str(player): 2 + 3 * number + player % 5 for player in players}
-            del hands[str(winner)]
-            finish = {"winner": winner, "hands": hands, "romme": False}
-        ok(client.post(f"{API}/games/{game['id']}/finish", json=finish))
-    session = ok(client.get(f"{API}/sessions/{created['id']}"))
-    return {**session, "edit_key": created["edit_key"], "view_key": created["view_key"]}
 
 
 @pytest.mark.parametrize("variant", ["treppenromme", "german_rummy", "boathouse_rum"])
 def test_the_sheet_adds_up_the_sessions_games_to_its_totals(
     client: FlaskClient, variant: str
 ) -> None:
-    session = play(client, variant, games=5)
+    session = play_games_through_api(client, variant, games=5)
     sheet = ok(client.get(f"{API}/sessions/{session['id']}/sheet"))
     assert sheet["session"] == session["id"]
     assert sheet["variant"] == variant
@@ -75,11 +47,11 @@ def test_the_sheet_adds_up_the_sessions_games_to_its_totals(
 def test_the_sheet_says_the_limit_or_the_games_left_as_the_session_does(
     client: FlaskClient,
 ) -> None:
-    german = play(client, "german_rummy", games=2)
+    german = play_games_through_api(client, "german_rummy", games=2)
     sheet = ok(client.get(f"{API}/sessions/{german['id']}/sheet"))
     assert (sheet["target"], sheet["limit"]) == (None, -500)
     assert "games_left" not in sheet
-    counted = play(client, "boathouse_rum", games=3, end={"games": 7})
+    counted = play_games_through_api(client, "boathouse_rum", games=3, end={"games": 7})
     sheet = ok(client.get(f"{API}/sessions/{counted['id']}/sheet"))
     assert sheet["games_left"] == counted["games_left"] == 4
     assert sheet["target"] is None
@@ -89,7 +61,7 @@ def test_the_sheet_says_the_limit_or_the_games_left_as_the_session_does(
 def test_the_view_key_reads_the_sheet_the_csv_and_the_export(
     app: Flask, client: FlaskClient
 ) -> None:
-    session = play(client, "treppenromme", games=2)
+    session = play_games_through_api(client, "treppenromme", games=2)
     stranger = app.test_client()
     view = {"Authorization": f"Bearer {session['view_key']}"}
     wrong = {"Authorization": "Bearer not-the-key"}
@@ -106,7 +78,7 @@ def test_the_view_key_reads_the_sheet_the_csv_and_the_export(
 
 
 def test_the_sheet_answers_304_while_nothing_changed(client: FlaskClient) -> None:
-    session = play(client, "boathouse_rum", games=1)
+    session = play_games_through_api(client, "boathouse_rum", games=1)
     address = f"{API}/sessions/{session['id']}/sheet"
     first = client.get(address)
     assert first.status_code == 200 and first.headers["ETag"]
@@ -129,7 +101,7 @@ def test_the_sheet_answers_304_while_nothing_changed(client: FlaskClient) -> Non
 def test_the_csv_is_games_by_players_in_utf_8_with_the_headers_in_the_language_asked(
     client: FlaskClient,
 ) -> None:
-    session = play(client, "german_rummy", games=4)
+    session = play_games_through_api(client, "german_rummy", games=4)
     answer = client.get(f"{API}/sessions/{session['id']}/sheet.csv")
     assert answer.status_code == 200
     assert answer.mimetype == "text/csv"
@@ -158,7 +130,7 @@ def test_the_csv_is_games_by_players_in_utf_8_with_the_headers_in_the_language_a
 def test_the_csv_for_a_spreadsheet_has_a_byte_order_mark_and_the_languages_separator(
     client: FlaskClient, language: str, separator: str
 ) -> None:
-    session = play(client, "german_rummy", games=2)
+    session = play_games_through_api(client, "german_rummy", games=2)
     address = f"{API}/sessions/{session['id']}/sheet.csv?lang={language}"
     plain = client.get(address).get_data()
     assert not plain.startswith(codecs.BOM_UTF8)
@@ -177,8 +149,8 @@ def test_the_csv_for_a_spreadsheet_has_a_byte_order_mark_and_the_languages_separ
 def test_the_export_is_the_document_scorekeeper_import_reads_with_this_session_alone(
     app: Flask, client: FlaskClient
 ) -> None:
-    play(client, "boathouse_rum", games=2)
-    session = play(client, "treppenromme", games=3)
+    play_games_through_api(client, "boathouse_rum", games=2)
+    session = play_games_through_api(client, "treppenromme", games=3)
     answer = ok(client.get(f"{API}/sessions/{session['id']}/export"))
     assert answer["format"] == transfer.FORMAT
     assert answer["version"] == transfer.VERSION

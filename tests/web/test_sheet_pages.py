@@ -22,9 +22,7 @@ from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE
 from scorekeeper.models import GameSession
 from scorekeeper.services.sheet import WORDS
-from tests.web.test_api import API, ok
-from tests.web.test_pages import text
-from tests.web.test_sheet_api import play
+from tests.helpers import API, ok, play_games_through_api, text
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -50,7 +48,7 @@ def foot_totals(html: str) -> list[int]:
 def test_the_sheet_shows_every_game_with_its_points_over_the_running_totals(
     client: FlaskClient,
 ) -> None:
-    session = play(client, "treppenromme", games=5)
+    session = play_games_through_api(client, "treppenromme", games=5)
     sid = opened(client, session)
     page = client.get(f"/sessions/{sid}/sheet")
     assert page.status_code == 200
@@ -75,7 +73,7 @@ def test_the_sheet_shows_every_game_with_its_points_over_the_running_totals(
 
 
 def test_each_row_opens_its_game_in_the_history(client: FlaskClient) -> None:
-    session = play(client, "boathouse_rum", games=3)
+    session = play_games_through_api(client, "boathouse_rum", games=3)
     sid = opened(client, session)
     history = client.get(f"/sessions/{sid}/history").get_data(as_text=True)
     for number in (1, 2, 3):
@@ -107,7 +105,7 @@ def test_the_sheet_marks_the_dealer_the_winner_and_a_romme_hand(client: FlaskCli
 def test_the_view_link_opens_the_sheet_the_chart_and_the_downloads_and_nothing_else_does(
     app: Flask, client: FlaskClient
 ) -> None:
-    session = play(client, "german_rummy", games=2)
+    session = play_games_through_api(client, "german_rummy", games=2)
     watcher = app.test_client()
     sid = opened(watcher, session, "view_key")
     stranger = app.test_client()
@@ -124,7 +122,7 @@ def test_the_view_link_opens_the_sheet_the_chart_and_the_downloads_and_nothing_e
 def test_the_chart_draws_a_line_per_player_to_its_total_with_its_name_at_the_end(
     client: FlaskClient, variant: str
 ) -> None:
-    session = play(client, variant, games=4)
+    session = play_games_through_api(client, variant, games=4)
     sid = opened(client, session)
     answer = client.get(f"/sessions/{sid}/chart.svg")
     assert answer.mimetype == "image/svg+xml"
@@ -196,7 +194,7 @@ def test_the_first_game_open_with_nothing_recorded_shows_no_chart_yet(client: Fl
 def test_between_games_the_session_page_offers_the_chart_the_result_and_the_files(
     client: FlaskClient,
 ) -> None:
-    session = play(client, "treppenromme", games=4)
+    session = play_games_through_api(client, "treppenromme", games=4)
     sid = opened(client, session)
     html = client.get(f"/sessions/{sid}").get_data(as_text=True)
     assert 'class="chart"' in html
@@ -219,7 +217,7 @@ def test_between_games_the_session_page_offers_the_chart_the_result_and_the_file
 def test_while_a_game_is_open_the_chart_stays_and_the_sharing_waits(
     client: FlaskClient,
 ) -> None:
-    session = play(client, "boathouse_rum", games=2)
+    session = play_games_through_api(client, "boathouse_rum", games=2)
     ok(client.post(f"{API}/sessions/{session['id']}/games"), 201)
     sid = opened(client, session)
     html = client.get(f"/sessions/{sid}").get_data(as_text=True)
@@ -238,7 +236,7 @@ def test_while_a_game_is_open_the_chart_stays_and_the_sharing_waits(
 def test_the_csv_download_is_for_a_spreadsheet_in_the_pages_language(
     app: Flask, client: FlaskClient, language: str, separator: str, name: str
 ) -> None:
-    session = play(client, "german_rummy", games=3)
+    session = play_games_through_api(client, "german_rummy", games=3)
     sid = opened(client, session)
     with app.app_context():
         started = db.session.scalars(sa.select(GameSession).filter_by(public_id=sid)).one()
@@ -266,8 +264,8 @@ def test_the_csv_download_is_for_a_spreadsheet_in_the_pages_language(
 
 
 def test_the_export_download_is_the_sessions_document(app: Flask, client: FlaskClient) -> None:
-    play(client, "treppenromme", games=1)
-    session = play(client, "boathouse_rum", games=2)
+    play_games_through_api(client, "treppenromme", games=1)
+    session = play_games_through_api(client, "boathouse_rum", games=2)
     sid = opened(client, session)
     answer = client.get(f"/sessions/{sid}/export.json")
     assert answer.mimetype == "application/json"
@@ -285,7 +283,7 @@ def test_the_export_download_is_the_sessions_document(app: Flask, client: FlaskC
 def test_the_sheet_and_the_session_page_have_no_inline_script_or_style(
     client: FlaskClient, language: str
 ) -> None:
-    session = play(client, "treppenromme", games=3)
+    session = play_games_through_api(client, "treppenromme", games=3)
     sid = opened(client, session)
     client.set_cookie(LANGUAGE_COOKIE, language)
     for address in (f"/sessions/{sid}/sheet", f"/sessions/{sid}", f"/sessions/{sid}/chart.svg"):

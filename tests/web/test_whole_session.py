@@ -8,11 +8,10 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from tests.helpers import API
+
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-
-
-API = "/api/v1"
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -12,6 +12,7 @@ from flask import Flask
 from scorekeeper import rules, services
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, Game, GameSession
+from tests.helpers import assert_refused, dump, first_game, ids, seated, unversioned
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -22,50 +23,6 @@ def ctx(app: Flask) -> Iterator[None]:
     """Run the test inside an app context, as a request would."""
     with app.app_context():
         yield
-
-
-def dump() -> dict[str, list[tuple[Any, ...]]]:
-    """Return every committed row of every table, read on a connection of its own."""
-    # End the ORM session's read transaction first: SQLite transactions hold the write lock.
-    db.session.rollback()
-    with db.engine.connect() as connection:
-        return {
-            table.name: sorted(
-                (tuple(row) for row in connection.execute(sa.select(table))), key=repr
-            )
-            for table in db.metadata.sorted_tables
-        }
-
-
-def unversioned(rows: dict[str, list[tuple[Any, ...]]]) -> dict[str, list[tuple[Any, ...]]]:
-    """Return the rows with each session's version left out (every change counts it up)."""
-    at = list(GameSession.__table__.c.keys()).index("version")
-    sessions = [row[:at] + row[at + 1 :] for row in rows["sessions"]]
-    return {**rows, "sessions": sessions}
-
-
-def assert_refused(
-    error: type[BaseException], call: Callable[[], object], match: str | None = None
-) -> None:
-    """Assert that the call raises and leaves neither the database nor the session changed."""
-    before = dump()
-    with pytest.raises(error, match=match):
-        call()
-    assert not (db.session.new or db.session.dirty or db.session.deleted)
-    assert dump() == before
-
-
-def seated(names: tuple[str, ...] = ("Ann", "Bob", "Cid"), **kwargs: Any) -> GameSession:
-    return services.create_session(list(names), **kwargs)
-
-
-def ids(session: GameSession) -> list[int]:
-    return [player.id for player in session.players]
-
-
-def first_game(names: tuple[str, ...] = ("Ann", "Bob", "Cid")) -> tuple[int, list[int]]:
-    session = seated(names)
-    return services.start_game(session.id).id, ids(session)
 
 
 # --- sessions and games ------------------------------------------------------------------------

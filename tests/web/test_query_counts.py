@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -13,98 +12,10 @@ from flask.testing import FlaskClient
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.keys import SessionKeys
+from tests.helpers import MELDS, counted, session_with_games, statements_for
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-
-
-# Melds of one game: four sequences that take layoffs one card at a time, then sets.
-MELDS = [
-    "2♠ 3♠ 4♠",
-    "2♥ 3♥ 4♥",
-    "2♦ 3♦ 4♦",
-    "2♣ 3♣ 4♣",
-    "K♠ K♥ K♣",
-    "Q♠ Q♥ Q♦",
-    "J♠ J♥ J♦",
-    "10♠ 10♥ 10♦",
-]
-LAYOFF_RANKS = ["5", "6", "7", "8", "9", "10", "J", "Q"]
-
-
-@contextmanager
-def counted(app: Flask) -> Iterator[list[str]]:
-    """Collect the SQL statements sent while the block runs."""
-    statements: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        statements.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    sa.event.listen(engine, "before_cursor_execute", count)
-    try:
-        yield statements
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", count)
-
-
-def statements_for(app: Flask, request: Callable[[], Any]) -> int:
-    with counted(app) as statements:
-        answer = request()
-    assert answer.status_code < 400, answer.get_data(as_text=True)
-    return len(statements)
-
-
-def play(
-    app: Flask,
-    client: FlaskClient,
-    finished_games: int,
-    melds_in_open_game: int,
-    layoffs_in_open_game: int,
-    other_sessions: int = 0,
-) -> dict[str, Any]:
-    """Make a session with finished games and an open game; return the ids to ask about.
-
-    The client gets the session's edit key, for the API and (through the edit link) the pages.
-    ``other_sessions`` are started before it, each with a game in progress, and the client
-    holds their keys too (the start page lists them).
-    """
-    for _ in range(other_sessions):
-        play(app, client, 0, 1, 0)
-    keys = SessionKeys.new()
-    with app.app_context():
-        session = services.create_session(["Ann", "Bob", "Cid"], target=10**6, keys=keys)
-        public_id = session.public_id
-        ann, bob, cid = (player.id for player in session.players)
-        session_id = session.id
-        finished = None
-        for _ in range(finished_games):
-            game_id = finished = services.start_game(session_id).id
-            for cards in MELDS[:4]:
-                services.record_meld(game_id, ann, cards)
-            services.finish_game(game_id, ann, {bob: "K♥ 9♦", cid: "A♠"})
-        game_id = services.start_game(session_id).id
-        melds = [
-            services.record_meld(game_id, bob, cards).id for cards in MELDS[:melds_in_open_game]
-        ]
-        last = melds[-1]
-        for index in range(layoffs_in_open_game):
-            suit = "♠♥♦♣"[index % 4]
-            rank = LAYOFF_RANKS[index // 4]
-            last = services.record_layoff(game_id, cid, melds[index % 4], f"{rank}{suit}").id
-    client.keys[public_id] = keys.edit  # type: ignore[attr-defined]
-    client.game_sessions[game_id] = public_id  # type: ignore[attr-defined]
-    assert client.get(f"/sessions/{public_id}?key={keys.edit}").status_code == 302
-    return {
-        "session": public_id,
-        "game": game_id,
-        "player": ann,
-        "meld": melds[0],
-        "last": last,
-        "finished": finished,
-    }
 
 
 REQUESTS: dict[str, Callable[[FlaskClient, dict[str, Any]], Any]] = {
@@ -209,7 +120,7 @@ GROWTH = {
 def test_statements_do_not_grow_with_the_games_or_the_entries(
     app: Flask, client: FlaskClient, name: str, grows: str
 ) -> None:
-    small, large = (play(app, client, *sizes) for sizes in GROWTH[grows])
+    small, large = (session_with_games(app, client, *sizes) for sizes in GROWTH[grows])
     request = REQUESTS[name]
     assert statements_for(app, lambda: request(client, large)) == statements_for(
         app, lambda: request(client, small)
@@ -221,7 +132,9 @@ def test_the_history_pages_statements_do_not_grow_beyond_a_page_of_games(
     app: Flask, client: FlaskClient, before: str
 ) -> None:
     # The history shows a page of games at a time: three pages' worth costs what one game does.
-    small, large = (play(app, client, games, 1, 0) for games in (1, 3 * services.HISTORY_GAMES))
+    small, large = (
+        session_with_games(app, client, games, 1, 0) for games in (1, 3 * services.HISTORY_GAMES)
+    )
     assert statements_for(
         app, lambda: client.get(f"/sessions/{large['session']}/history{before}")
     ) == statements_for(app, lambda: client.get(f"/sessions/{small['session']}/history{before}"))
@@ -243,7 +156,7 @@ def test_an_unchanged_answer_is_one_read_whatever_the_games_and_sessions(
     asked: list[list[str]] = []
     # The second session has more games, and more sessions were started before it.
     for sizes in ((1, 4, 2, 0), (8, 4, 2, 6)):
-        path = UNCHANGED[name](play(app, client, *sizes))
+        path = UNCHANGED[name](session_with_games(app, client, *sizes))
         etag = client.get(path).headers["ETag"]
         with counted(app) as statements:
             answer = client.get(path, headers={"If-None-Match": etag})
@@ -268,7 +181,9 @@ def test_a_write_through_the_api_is_one_transaction_answer_included(
     app: Flask, client: FlaskClient, name: str
 ) -> None:
     # A second transaction for the answer would wait in line behind every other writer again.
-    ids = play(app, client, finished_games=1, melds_in_open_game=4, layoffs_in_open_game=2)
+    ids = session_with_games(
+        app, client, finished_games=1, melds_in_open_game=4, layoffs_in_open_game=2
+    )
     if name == "start the next game":
         client.post(f"/api/v1/games/{ids['game']}/finish", json={"winner": None})
         request = lambda: client.post(f"/api/v1/sessions/{ids['session']}/games")  # noqa: E731

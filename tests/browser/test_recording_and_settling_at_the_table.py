@@ -8,10 +8,7 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import Phone
-from tests.browser.test_at_the_table import record, whose_entry
-
-NARROW = {"width": 360, "height": 740}
+from tests.browser.conftest import NARROW, Phone, big_enough, fits, record, start, whose_entry
 
 
 @dataclass(frozen=True)
@@ -50,31 +47,6 @@ WORDS = {
         save="Korrektur speichern",
     ),
 }
-
-
-def fits(phone: Phone) -> None:
-    """Check that the page does not scroll sideways."""
-    root = "document.documentElement"
-    width = phone.page.evaluate(f"[{root}.scrollWidth, {root}.clientWidth]")
-    assert width[0] <= width[1], (phone.page.url, width)
-
-
-def big_enough(phone: Phone, selector: str) -> None:
-    """Check that every element matched is a tap target of at least 44 px."""
-    boxes = phone.page.locator(selector).evaluate_all(
-        "found => found.map(b => [b.offsetWidth, b.offsetHeight])"
-    )
-    assert boxes, selector
-    assert min(min(box) for box in boxes) >= 44, (selector, boxes)
-
-
-def start(phone: Phone, *names: str) -> None:
-    """Start a session with these players by the home page."""
-    phone.open()
-    for seat, name in enumerate(names):
-        phone.page.fill(f"#names-{seat}", name)
-    with phone.page.expect_navigation():
-        phone.page.locator("form[data-seating] button[type=submit]").tap()
 
 
 @pytest.mark.parametrize("language", ["en", "de"])

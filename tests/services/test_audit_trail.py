@@ -11,7 +11,7 @@ from flask import Flask
 from scorekeeper import rules, services
 from scorekeeper.extensions import db
 from scorekeeper.models import AuditLine
-from tests.test_services import assert_refused, first_game
+from tests.helpers import assert_refused, first_game
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = [

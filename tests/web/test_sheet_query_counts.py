@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.test_query_counts import play, statements_for
+from tests.helpers import session_with_games, statements_for
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -31,7 +31,10 @@ def test_the_statements_do_not_grow_with_the_games(
     app: Flask, client: FlaskClient, name: str
 ) -> None:
     # (finished games, melds in the open game, layoffs in the open game)
-    small, large = play(app, client, 1, 4, 2), play(app, client, 12, 8, 6)
+    small, large = (
+        session_with_games(app, client, 1, 4, 2),
+        session_with_games(app, client, 12, 8, 6),
+    )
     request = REQUESTS[name]
     counted = statements_for(app, lambda: request(client, small))
     assert statements_for(app, lambda: request(client, large)) == counted

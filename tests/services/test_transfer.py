@@ -29,6 +29,7 @@ from scorekeeper.transfer import (
     export_sessions,
     import_sessions,
 )
+from tests.helpers import as_version_5
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 # What touches the database's own behaviour (ids, sequences, times, transactions) runs on
@@ -161,21 +162,6 @@ def grouped_document(app: Flask) -> dict[str, Any]:
         build_tables()
         build_group()
         return export_sessions()
-
-
-def as_version_5(document: dict[str, Any]) -> dict[str, Any]:
-    """Return a copy of a version 6 document as version 5 wrote it (no copies, swaps, seats)."""
-    older = copy.deepcopy(document)
-    older["version"] = 5
-    for session in older["sessions"]:
-        for player in session["players"]:
-            del player["joined_game"], player["left_game"]
-        for game in session["games"]:
-            for entry in game["entries"]:
-                del entry["group_id"]
-                for card in entry["cards"]:
-                    del card["copy"], card["stands_for"]
-    return older
 
 
 def build_german_rummy() -> int:

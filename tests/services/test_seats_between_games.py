@@ -14,7 +14,7 @@ from flask_migrate import downgrade, upgrade
 from scorekeeper import create_app, rules, services
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Player
-from tests.test_services import assert_refused
+from tests.helpers import assert_refused
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])

@@ -9,7 +9,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper import services
 from scorekeeper.keys import SessionKeys
-from tests.test_query_counts import statements_for
+from tests.helpers import statements_for
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])

@@ -18,8 +18,7 @@ from scorekeeper.extensions import db
 from scorekeeper.keys import Access, SessionKeys
 from scorekeeper.models import GameSession, Group
 from scorekeeper.rules.groups import GroupError, PersonStatistics, RuleSystemStatistics
-from tests.test_query_counts import counted
-from tests.test_transfer import as_version_5
+from tests.helpers import as_version_5, counted
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])

@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 
 from scorekeeper import rules, services
-from tests.test_services import assert_refused
+from tests.helpers import assert_refused
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = [

@@ -12,7 +12,7 @@ from flask import Flask
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.services import rows
-from tests.test_query_counts import counted
+from tests.helpers import counted
 
 
 @pytest.fixture

@@ -10,18 +10,9 @@ import urllib.parse
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.helpers import PageTable as Table
+from tests.helpers import entries, finish_data, meld, meld_id, start, text, totals, win_session
 from tests.pageforms import form_to, links
-from tests.web.test_pages import (
-    Table,
-    entries,
-    finish_data,
-    meld,
-    meld_id,
-    start,
-    text,
-    totals,
-    win_session,
-)
 
 
 def preview(client: FlaskClient, table: Table, data: dict[str, str]) -> str:

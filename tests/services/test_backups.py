@@ -20,8 +20,7 @@ import pytest
 
 from scorekeeper import PROJECT_ROOT, cli, create_app
 from scorekeeper.backup import back_up_today, backup_folder, keep_daily_backup, sqlite_file
-from tests.live import send
-from tests.test_crash_safety import Acknowledged, Server, burst, check_survivors, integrity
+from tests.live import Acknowledged, Server, burst, check_survivors, integrity, send
 
 BURST_THREADS = 4
 
