@@ -97,18 +97,22 @@ from scorekeeper.rules.table import (
     values_after_replay,
 )
 from scorekeeper.rules.variants import (
+    DEFAULT_VARIANT,
     TREPPENROMME,
     VARIANTS,
     AcePosition,
     BoathouseRum,
+    Choice,
     GermanRummy,
     HouseRule,
+    HouseRules,
     Treppenromme,
     Variant,
     find_variant,
 )
 
 __all__ = [
+    "DEFAULT_VARIANT",
     "LANGUAGES",
     "MESSAGES",
     "TREPPENROMME",
@@ -119,6 +123,7 @@ __all__ = [
     "CardAlreadyPlayedError",
     "CardNotationError",
     "CardTwiceError",
+    "Choice",
     "CornerNotAllowedError",
     "GameSettlement",
     "GapInSequenceError",
@@ -126,6 +131,7 @@ __all__ = [
     "Grouping",
     "HouseRule",
     "HouseRuleError",
+    "HouseRules",
     "InvalidLayoffError",
     "InvalidMeldError",
     "Joker",
