@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper import rules
+from scorekeeper import transfer
+from scorekeeper.api import rules_schema
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
 _POINTS = {
@@ -108,44 +109,13 @@ _SECRET_IDEMPOTENCY_KEY = {
 }
 
 
-_VARIANT_NAME = {
-    "enum": list(rules.VARIANTS),
-    "default": "treppenromme",
-    "description": "The rule system.",
-}
+_VARIANT_NAME = rules_schema.variant_name_schema()
 _LANG = {
     "name": "lang",
     "in": "query",
     "required": False,
     "schema": {"type": "string"},
     "description": "de for German; English otherwise.",
-}
-
-
-# German Rummy's house rules, on POST /sessions and /check; the other systems have none of them.
-_GERMAN_RULES: dict[str, Any] = {
-    "opening": {
-        "type": "integer",
-        "minimum": 0,
-        "default": 40,
-        "description": "German Rummy: what an opening must count at the least; 0 for none (G3).",
-    },
-    "joker_in_hand": {
-        "enum": [20, 25, 30],
-        "default": 30,
-        "description": "German Rummy: what a joker left in a hand costs (G5).",
-    },
-    "hand_romme_doubles": {
-        "type": "boolean",
-        "default": False,
-        "description": "German Rummy: a Hand-Rommé doubles every loser's minus points (G6).",
-    },
-    "joker_swap_from_set": {
-        "enum": ["any", "four"],
-        "default": "any",
-        "description": 'German Rummy: "four" (the German Skat Association\'s reading) takes a '
-        "joker from a set only when the set becomes four natural cards (G4).",
-    },
 }
 
 
@@ -204,11 +174,9 @@ OPENAPI: dict[str, Any] = {
                                 "oneOf": [*_CARDS_IN["oneOf"], {"type": "null"}],
                             },
                             "variant": _VARIANT_NAME,
-                            "rules": {
-                                "type": "object",
-                                "description": "The house rules, as on POST /api/v1/sessions.",
-                                "properties": _GERMAN_RULES,
-                            },
+                            "rules": rules_schema.house_rules_schema(
+                                "The house rules, as on POST /api/v1/sessions."
+                            ),
                             "new_meld": {
                                 **_CARDS_IN,
                                 "description": "German Rummy, a joker swap: the new meld's "
@@ -232,32 +200,10 @@ OPENAPI: dict[str, Any] = {
                         "type": "object",
                         "required": ["players"],
                         "properties": {
-                            "players": {
-                                "type": "array",
-                                "items": {"type": "string", "minLength": 1, "maxLength": 40},
-                                "minItems": 2,
-                                "maxItems": 6,
-                                "description": "Names in seating order (clockwise), each "
-                                "different and at most 40 characters: 2 to 4 in Treppenrommé, "
-                                "2 to 6 in Boathouse Rum and German Rummy (GET /api/v1/variants).",
-                            },
+                            "players": rules_schema.players_schema(),
                             "variant": _VARIANT_NAME,
-                            "rules": {
-                                "type": "object",
-                                "description": "House rules, every key optional (defaults in "
-                                'GET /api/v1/variants): "end": {"target": N} or {"games": N}; '
-                                'Treppenrommé\'s "romme_doubling": "winner" or "loser". German '
-                                'Rummy: "end": {"limit": -N} (default {"limit": -500}) or '
-                                '{"games": N}, and the keys below.',
-                                "properties": _GERMAN_RULES,
-                            },
-                            "target": {
-                                "type": "integer",
-                                "description": 'Short for "rules": {"end": {"target": N}}; '
-                                "500 in Treppenrommé and 100 in Boathouse Rum by default.",
-                                "minimum": 1,
-                                "maximum": 2147483647,
-                            },
+                            "rules": rules_schema.house_rules_schema(),
+                            "target": rules_schema.target_schema(),
                             "dealer": {
                                 "description": "First dealer: seat (0 = first player, the "
                                 'default), a name, or "lot".',
@@ -615,8 +561,8 @@ OPENAPI: dict[str, Any] = {
                 "a joker stands for (in a set: a missing suit) into its place in a meld on the "
                 "table, and melds the joker at once with cards from the hand. One entry of type "
                 "swap, undone and deleted like the others. 422 before the player's opening, and "
-                'for a swap against G4 (the wrong card; under "joker_swap_from_set": "four", a '
-                "set that does not become four natural cards).",
+                "for a swap against G4 (the wrong card; under the house rule that takes a joker "
+                "from a set only for four natural cards, a set that does not become four).",
                 "parameters": [_IDEMPOTENCY_KEY],
                 "requestBody": _body(
                     {
@@ -1098,7 +1044,7 @@ OPENAPI: dict[str, Any] = {
                 "type": "object",
                 "required": ["format", "version", "sessions"],
                 "properties": {
-                    "format": {"const": "treppenromme-scorekeeper"},
+                    "format": {"const": transfer.FORMAT},
                     "version": {"type": "integer"},
                     "sessions": {"type": "array", "items": {"type": "object"}},
                 },
@@ -1285,7 +1231,7 @@ OPENAPI: dict[str, Any] = {
                     "romme": {
                         "type": "boolean",
                         "description": "Whether the winner had a Rommé hand (German Rummy: a "
-                        "Hand-Rommé, which doubles only by the house rule hand_romme_doubles).",
+                        "Hand-Rommé, which doubles only by a house rule, GET /api/v1/variants).",
                     },
                     "romme_possible": {"type": "boolean"},
                     "romme_reason": {
@@ -1297,8 +1243,8 @@ OPENAPI: dict[str, Any] = {
                     "hand_points": {
                         **_POINTS,
                         "description": "What each loser's hand counts before doubling (Boathouse "
-                        "Rum: its unmatched cards; German Rummy: all its cards, a joker 30 or by "
-                        "the house rule joker_in_hand).",
+                        "Rum: its unmatched cards; German Rummy: all its cards, a joker 30 or as "
+                        "the house rules say).",
                     },
                     "factors": _POINTS,
                     "settlement": {

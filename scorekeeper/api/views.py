@@ -233,7 +233,7 @@ def check() -> Response:
     A joker in doubt (G2) is no meld yet: the answer names the cards it may stand for.
     """
     body = _body()
-    variant = rules.find_variant(_name(body, "variant", rules.TREPPENROMME.name), _rules(body))
+    variant = rules.find_variant(_name(body, "variant", rules.DEFAULT_VARIANT), _rules(body))
     read = variant.read_cards
     cards = read(_cards(body, "cards"))
     onto_text = body.get("onto")
@@ -313,7 +313,7 @@ def create_session() -> tuple[Response, int]:
     target = body.get("target")
     if "target" in body and not _is_int(target):
         raise BadBody(_l("target must be a whole number of points, e.g. 500."))
-    variant = _name(body, "variant", rules.TREPPENROMME.name)
+    variant = _name(body, "variant", rules.DEFAULT_VARIANT)
     house_rules = _rules(body)
     dealer = _first_dealer(body.get("dealer", 0), names)
     group = _group_of(body)
@@ -640,7 +640,9 @@ def _is_int(value: object) -> bool:
 def _name(body: dict[str, Any], field: str, default: str) -> str:
     value = body.get(field, default)
     if not isinstance(value, str):
-        raise BadBody(_l("%(field)s must be a name, e.g. “treppenromme”.", field=field))
+        raise BadBody(
+            _l("%(field)s must be a name, e.g. “%(example)s”.", field=field, example=default)
+        )
     return value
 
 

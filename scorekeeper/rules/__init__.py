@@ -97,12 +97,15 @@ from scorekeeper.rules.table import (
     values_after_replay,
 )
 from scorekeeper.rules.variants import (
+    DEFAULT_VARIANT,
     TREPPENROMME,
     VARIANTS,
     AcePosition,
     BoathouseRum,
+    Choice,
     GermanRummy,
     HouseRule,
+    HouseRules,
     Rummy500,
     Treppenromme,
     Variant,
@@ -110,6 +113,7 @@ from scorekeeper.rules.variants import (
 )
 
 __all__ = [
+    "DEFAULT_VARIANT",
     "LANGUAGES",
     "MESSAGES",
     "TREPPENROMME",
@@ -120,6 +124,7 @@ __all__ = [
     "CardAlreadyPlayedError",
     "CardNotationError",
     "CardTwiceError",
+    "Choice",
     "CornerNotAllowedError",
     "GameSettlement",
     "GapInSequenceError",
@@ -127,6 +132,7 @@ __all__ = [
     "Grouping",
     "HouseRule",
     "HouseRuleError",
+    "HouseRules",
     "InvalidLayoffError",
     "InvalidMeldError",
     "Joker",

@@ -362,6 +362,40 @@ MESSAGES: dict[str, Wording] = {
         "%(variant)s has no house rule “%(rule)s”; its house rules are %(allowed)s."
     ),
     "rules.value": wording("The house rule “%(rule)s” allows %(allowed)s."),
+    # How the rules of a session say a number of points and a number of games.
+    "house.points": plural_wording("%(num)s point", "%(num)s points"),
+    "house.games": plural_wording("%(num)s game", "%(num)s games"),
+    # --- the news of a game just booked, and the explanation of a settlement ----------------
+    "news.gains": wording("Game %(number)s is over: %(name)s went out and gains %(points)s."),
+    "news.books": wording("%(name)s books %(points)s"),
+    "news.minus": wording("Game %(number)s is over: %(name)s went out; %(minus)s."),
+    "explain.minus": wording(
+        "%(name)s went out and books 0; every other player books minus the cards left in their "
+        "hand."
+    ),
+    "explain.minus_values": wording(
+        "%(name)s went out and books 0; every other player books minus the cards left in their "
+        "hand (an ace 11, a joker %(joker)s)."
+    ),
+    "explain.minus_ace": wording(
+        "%(name)s went out and books 0; every other player books minus the cards left in their "
+        "hand (an ace %(ace)s)."
+    ),
+    "explain.minus_doubled": wording(
+        "A Hand-Rommé: under the rules of this session the minus points count double."
+    ),
+    "explain.romme": wording(
+        "%(name)s put every card down in the turn of going out, so the hands count double: "
+        "%(hands)s × 2 = %(gain)s."
+    ),
+    "explain.never_melded": wording(
+        "The hands of the players who never melded or laid off count double: %(name)s scores "
+        "%(gain)s."
+    ),
+    "explain.once": wording("%(name)s scores the cards left in the other hands once: %(gain)s."),
+    "explain.melds_stay": wording("The points of the melds and layoffs stay with every player."),
+    "explain.only_hands": wording("Melds score nothing: only the cards left in the hands count."),
+    "explain.only_paid": wording("Melds score nothing: only the cards paid for count."),
     # The names of rule systems whose name differs by language.
     "variant.german_rummy": wording("German Rummy"),
     "variant.rummy_500": wording("500 Rum"),
@@ -443,6 +477,21 @@ class OneOf:
     def label(self, language: str = "en") -> str:
         """Return the values in a language, joined by "or"."""
         return _joined(self.items, _OR, language)
+
+
+@dataclass(frozen=True)
+class Listed:
+    """Values listed one after the other, separated by commas.
+
+    >>> Listed((Message("news.books", {"name": "Bob", "points": -7}),) * 2).label("en")
+    'Bob books -7, Bob books -7'
+    """
+
+    items: tuple[object, ...]
+
+    def label(self, language: str = "en") -> str:
+        """Return the values in a language, separated by commas."""
+        return ", ".join(render_param(item, language) for item in self.items)
 
 
 @dataclass(frozen=True)

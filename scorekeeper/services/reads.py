@@ -486,7 +486,7 @@ class SessionSummary:
 
     @property
     def variant(self) -> str:
-        """Return the name of the rule system, e.g. ``boathouse_rum``."""
+        """Return the name the registry knows the rule system by."""
         return self.rule_system.name
 
     @property

@@ -52,7 +52,7 @@ def create_session(
     target: int | None = None,
     first_dealer: int | None = 0,
     *,
-    variant: str = rules.Treppenromme.name,
+    variant: str = rules.DEFAULT_VARIANT,
     house_rules: Mapping[str, object] | None = None,
     start_first_game: bool = False,
     keys: SessionKeys | None = None,

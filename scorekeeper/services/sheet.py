@@ -83,7 +83,7 @@ class Sheet:
 
     @property
     def variant(self) -> str:
-        """Return the name of the rule system, e.g. ``german_rummy``."""
+        """Return the name the registry knows the rule system by."""
         return self.rule_system.name
 
     def to_go(self, player_id: int) -> int | None:

@@ -175,7 +175,7 @@
     var url = form.getAttribute("data-check") + "?lang=" + encodeURIComponent(form.getAttribute("data-lang") || "en");
     var rules = JSON.parse(form.getAttribute("data-rules") || "null");
     return function (body) {
-      body.variant = form.getAttribute("data-variant") || "treppenromme";
+      if (form.getAttribute("data-variant")) { body.variant = form.getAttribute("data-variant"); }
       if (rules) { body.rules = rules; }
       return fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
         .then(function (response) { return response.json(); });
@@ -990,7 +990,7 @@
     var show = function () {
       endings();
       $$(form, "[data-variant-only]").forEach(function (part) {
-        part.hidden = part.getAttribute("data-variant-only") !== value("variant");
+        part.hidden = part.getAttribute("data-variant-only").split(" ").indexOf(value("variant")) < 0;
       });
       $$(form, "[data-end-only]").forEach(function (part) {
         part.hidden = part.getAttribute("data-end-only") !== value("end");

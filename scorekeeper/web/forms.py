@@ -7,6 +7,7 @@ from typing import Any, Protocol
 
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
+from flask_babel.speaklater import LazyString
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
 from wtforms import (
@@ -98,7 +99,6 @@ NO_LIMIT = _l("%(variant)s has no limit of minus points: choose a target or a nu
 # The new-session form's choice of a group to start with the session.
 NEW_GROUP = "new"
 NEW_GROUP_ONLY = _l("To start a new group, choose “A new group” above.")
-GERMAN_RUMMY = rules.GermanRummy
 
 
 class WholeNumberField(IntegerField):  # type: ignore[misc]
@@ -147,7 +147,7 @@ class SessionForm(OnceForm):
     variant = RadioField(
         _l("Rule system"),
         choices=[SelectChoice(name, variant.title) for name, variant in rules.VARIANTS.items()],
-        default=rules.TREPPENROMME.name,
+        default=rules.DEFAULT_VARIANT,
     )
     names = FieldList(StringField(_l("Name")), min_entries=SEATS)
     end = RadioField(
@@ -187,49 +187,6 @@ class SessionForm(OnceForm):
                 message=_l("The limit is a negative number, e.g. -500."),
             ),
         ],
-    )
-    opening = WholeNumberField(
-        _l("Opening at least (points)"),
-        default=GERMAN_RUMMY.first_meld_minimum,
-        validators=[
-            Optional(),
-            NumberRange(
-                min=0,
-                max=LARGEST_TARGET,
-                message=_l("The opening minimum is a whole number from 0 (no minimum) up."),
-            ),
-        ],
-    )
-    joker_in_hand = RadioField(
-        _l("A joker left in a hand costs"),
-        choices=[SelectChoice(points, str(points)) for points in (30, 25, 20)],
-        coerce=int,
-        default=GERMAN_RUMMY.joker_in_hand,
-    )
-    hand_romme_doubles = RadioField(
-        _l("Hand-Rommé"),
-        choices=[
-            SelectChoice("no", _l("counts single")),
-            SelectChoice("yes", _l("doubles the minus points")),
-        ],
-        coerce=_yes,
-        default=False,
-    )
-    joker_swap_from_set = RadioField(
-        _l("A joker is taken from a set"),
-        choices=[
-            SelectChoice("any", _l("for any missing card")),
-            SelectChoice("four", _l("only when the set becomes four natural cards")),
-        ],
-        default="any",
-    )
-    romme_doubling = RadioField(
-        _l("Rommé hand (Treppenrommé)"),
-        choices=[
-            SelectChoice("winner", _l("all hands double when the winner went out at once")),
-            SelectChoice("loser", _l("the hand of each player who never melded doubles")),
-        ],
-        default="winner",
     )
     dealer = SelectField(
         _l("First dealer"),
@@ -273,7 +230,9 @@ class SessionForm(OnceForm):
         if self.end.data == "games" and self.games.data is None and not self.games.errors:
             self.games.errors.append(str(GAMES_REQUIRED))
             valid = False
-        variant = rules.VARIANTS.get(str(self.variant.data), rules.Treppenromme)()
+        variant = rules.VARIANTS.get(
+            str(self.variant.data), rules.VARIANTS[rules.DEFAULT_VARIANT]
+        )()
         if self.end.data in ("target", "limit") and self.end.data not in variant.end_rule().ends:
             refused = NO_TARGET if self.end.data == "target" else NO_LIMIT
             self.end.errors.append(str(refused) % {"variant": variant.label(_language())})
@@ -337,6 +296,21 @@ class SessionForm(OnceForm):
                 chosen[rule.name] = rule.default if data is None else data
         return chosen
 
+    def house_rule_parts(self) -> list[tuple[str, list[Any]]]:
+        """Return the house rules' fields, each group with the rule systems it belongs to.
+
+        The names are space-separated (``data-variant-only``); the fields keep the registry's
+        order, those of the same rule systems together.
+        """
+        parts: list[tuple[str, list[Any]]] = []
+        for name, owners in HOUSE_RULE_OWNERS.items():
+            said = " ".join(owners)
+            if parts and parts[-1][0] == said:
+                parts[-1][1].append(self[name])
+            else:
+                parts.append((said, [self[name]]))
+        return parts
+
     def player_names(self) -> list[str]:
         """Return the names typed, without the empty seats at the end."""
         names = [str(name or "") for name in self.names.data]
@@ -347,6 +321,64 @@ class SessionForm(OnceForm):
     def first_dealer(self) -> int | None:
         """Return the first dealer's seat, or None to draw the dealer by lot."""
         return None if self.dealer.data == "lot" else int(self.dealer.data)
+
+
+def _in_language(words: rules.Wording | None, otherwise: str = "") -> LazyString:
+    """Return a rules wording that is said in the page's language when it is shown."""
+    return LazyString(lambda: words.render(_language()) if words is not None else otherwise)
+
+
+def _form_value(value: object) -> str:
+    """Return a house rule's value as the form sends it: ``yes`` and ``no`` for True and False."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _house_rule_field(rule: rules.HouseRule) -> Any:
+    """Return the new-session form's field of a house rule, built from the rule's words."""
+    label = _in_language(rule.label, rule.key)
+    if rule.whole is not None:
+        low, high = rule.whole
+        return WholeNumberField(
+            label,
+            default=rule.default,
+            validators=[
+                Optional(),
+                NumberRange(
+                    min=low,
+                    max=high,
+                    message=None if rule.refusal is None else _in_language(rule.refusal),
+                ),
+            ],
+            render_kw={"min": low, "inputmode": "numeric"},
+        )
+    options = rule.offered_options()
+    values = [option.value for option in options]
+    coerce: Any = str
+    if all(isinstance(value, bool) for value in values):
+        coerce = _yes
+    elif all(isinstance(value, int) for value in values):
+        coerce = int
+    return RadioField(
+        label,
+        choices=[
+            SelectChoice(_form_value(option.value), _in_language(option.offered, str(option.value)))
+            for option in options
+        ],
+        coerce=coerce,
+        default=rule.default,
+    )
+
+
+# Each house rule (the end aside: its fields are the form's own) and the rule systems that have
+# it, in the registry's order; the new-session form gets a field for each.
+HOUSE_RULE_OWNERS: dict[str, list[str]] = {}
+for _variant in rules.VARIANTS.values():
+    for _rule in _variant.HOUSE_RULES:
+        if _rule.key not in HOUSE_RULE_OWNERS:
+            setattr(SessionForm, _rule.key, _house_rule_field(_rule))
+        HOUSE_RULE_OWNERS.setdefault(_rule.key, []).append(_variant.name)
 
 
 class EntryForm(OnceForm):

@@ -8,7 +8,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Generic, Protocol, TypeVar
 from urllib.parse import quote, urlsplit
@@ -755,30 +755,14 @@ def house_rules_said(variant: rules.Variant) -> list[str]:
 # Every page of a session says its rules: said once per rule system and language.
 @functools.lru_cache(maxsize=256)
 def _house_rules_said(variant: rules.Variant, lang: str) -> tuple[str, ...]:
-    said = [variant.label(lang)]
-    end = variant.house_rules["end"]
-    if "target" in end:
-        said.append(str(gettext("to %(target)s points", target=end["target"])))
-    elif "games" in end:
-        said.append(str(ngettext("%(num)s game", "%(num)s games", end["games"])))
-    elif "limit" in end:
-        said.append(str(gettext("until a total reaches %(limit)s", limit=end["limit"])))
-    house = variant.house_rules
-    if variant.opening_minimum():
-        said.append(str(gettext("opening at least %(minimum)s", minimum=variant.opening_minimum())))
-    if variant.jokers:
-        joker = variant.joker_hand_value()
-        said.append(str(gettext("a joker in a hand %(points)s", points=points(joker))))
-    if house.get("hand_romme_doubles"):
-        said.append(str(gettext("a Hand-Rommé doubles the minus points")))
-    if house.get("joker_swap_from_set") == "four":
-        said.append(str(gettext("a joker leaves a set only for four natural cards")))
-    doubling = variant.house_rules.get("romme_doubling")
-    if doubling == "winner":
-        said.append(str(gettext("a Rommé hand doubles every hand")))
-    elif doubling == "loser":
-        said.append(str(gettext("the hand of a player who never melded doubles")))
-    return tuple(said)
+    return variant.rules_said(lang)
+
+
+def said_naming(message: rules.Message) -> Markup:
+    """Return a message of the rules as HTML, its ``name`` param isolated as a name (``bdi``)."""
+    stand_in = "\x00name\x00"
+    text = replace(message, params={**message.params, "name": stand_in})
+    return escape(text.render(language())).replace(stand_in, bdi(message.params.get("name", "")))
 
 
 def safe_next(target: str | None) -> str:

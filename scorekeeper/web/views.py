@@ -133,6 +133,7 @@ bp.add_app_template_filter(helpers.entry_cards_label, "entry_cards_label")
 bp.add_app_template_filter(helpers.cards_label, "cards_label")
 bp.add_app_template_filter(helpers.bdi, "bdi")
 bp.add_app_template_filter(helpers.said, "said")
+bp.add_app_template_filter(helpers.said_naming, "said_naming")
 bp.record_once(lambda state: state.app.jinja_env.globals.update(kept_pages=KEPT_PAGES))
 
 
@@ -472,7 +473,7 @@ def history(public_id: str) -> Page:
         page=page,
         names=names,
         house_rules=helpers.house_rules_said(variant),
-        doubles_never_melded=variant.house_rules.get("romme_doubling") == "loser",
+        doubles_never_melded=variant.doubles_never_melded(),
     )
 
 
@@ -891,27 +892,9 @@ def finish(game_id: int) -> Answer:
         return _finish_page(game, form, status=422, problem=helpers.rules_message(error))
     if commit:
         assert done.winner is not None
-        gains = done.settlement.gains
-        minus = [player for player in players if gains.get(player.id, 0) < 0]
-        if minus:
-            # Minus points (German Rummy): what each loser books is the news, not the winner's 0.
-            booked = [
-                gettext("%(name)s books %(points)s", name=loser.name, points=gains[loser.id])
-                for loser in minus
-            ]
-            said = gettext(
-                "Game %(number)s is over: %(name)s went out; %(minus)s.",
-                number=number,
-                name=done.winner.name,
-                minus=", ".join(booked),
-            )
-        else:
-            said = gettext(
-                "Game %(number)s is over: %(name)s went out and gains %(points)s.",
-                number=number,
-                name=done.winner.name,
-                points=helpers.points(gains[done.winner.id]),
-            )
+        # The rule system says the news: what the winner gains, or what the losers book.
+        names = _names(players)
+        said = helpers.said(game.variant.game_news(number, names, done.settlement))
         flash(said, "success")
         return _to_session()
     db.session.rollback()
@@ -1212,7 +1195,7 @@ def _session_page(
                 picker=helpers.table_picker(table),
                 joker_places={meld: places for meld, places in jokers.items() if places},
                 # Whose first entry is still to come: it is their opening (G3).
-                opened=sorted({entry.player_id for entry in game.entries}),
+                opened=sorted(variant.opened(entry.player_id for entry in game.entries)),
                 opening_minimum=variant.opening_minimum(),
                 melds_typed=entry_form.melds.data if isinstance(entry_form, MeldForm) else "",
                 new_meld=swap_form.new_meld if swap_form is not None else None,

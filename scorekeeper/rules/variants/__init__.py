@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from scorekeeper.rules.errors import HouseRuleError
+from scorekeeper.rules.house_rules import Choice, HouseRule, HouseRules
 from scorekeeper.rules.variants.base import (
     AcePosition,
     GameSettlement,
-    HouseRule,
     SessionStanding,
     Variant,
     refuse_repeated_cards,
@@ -45,15 +45,20 @@ def find_variant(
 
 
 TREPPENROMME = Treppenromme()
+# The rule system a session is played by when nobody chooses one.
+DEFAULT_VARIANT = TREPPENROMME.name
 
 __all__ = [
+    "DEFAULT_VARIANT",
     "TREPPENROMME",
     "VARIANTS",
     "AcePosition",
     "BoathouseRum",
+    "Choice",
     "GameSettlement",
     "GermanRummy",
     "HouseRule",
+    "HouseRules",
     "Rummy500",
     "SessionStanding",
     "Treppenromme",

@@ -8,7 +8,6 @@ ends). An instance carries the house rules a session chose, checked and with def
 from __future__ import annotations
 
 import enum
-import json
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -17,7 +16,8 @@ from typing import Any, ClassVar, Generic, TypeVar, cast
 from scorekeeper.rules.cards import Card, Piece, Rank, Suit, parse_cards, parse_pieces
 from scorekeeper.rules.errors import CardAlreadyPlayedError, HouseRuleError, SettlementError
 from scorekeeper.rules.grouping import Grouping
-from scorekeeper.rules.messages import Message
+from scorekeeper.rules.house_rules import HouseRule, HouseRules
+from scorekeeper.rules.messages import Listed, Message, wording
 
 P = TypeVar("P", bound=Hashable)
 # A hand as the caller has it: cards, their text, or the points counted.
@@ -30,6 +30,17 @@ MOST_GAMES = 1000
 # The foot of the score sheet for a session that ends at a total: a target or a limit.
 
 
+# The words of how a session ends, common to every rule system (``end_rule``).
+END_LABEL = wording("The session ends")
+END_DESCRIPTION = wording(
+    "how the session ends: at a target, at a limit of minus points or after a number of games"
+)
+END_SAID = {
+    "target": wording("to %(target)s points"),
+    "limit": wording("until a total reaches %(limit)s"),
+}
+
+
 class AcePosition(enum.Enum):
     """Where an ace lies in a meld, which decides what it is worth."""
 
@@ -37,69 +48,6 @@ class AcePosition(enum.Enum):
     HIGH = "high"
     CORNER = "corner"
     LOW = "low"
-
-
-@dataclass(frozen=True)
-class HouseRule:
-    """One house rule of a rule system: its name, its default and the values it allows.
-
-    ``choices`` lists the allowed values (words, whole numbers or ``True`` and ``False``, each
-    only as itself: ``1`` is not ``True``); a rule with ``whole`` allows any whole number within
-    those bounds instead; an ``end`` rule allows ``{kind: whole number}`` for each kind in
-    ``ends``, within the bounds given there.
-
-    >>> HouseRule("opening", 40, whole=(0, 1000)).check(0)
-    0
-    >>> HouseRule("doubles", False, choices=(False, True)).describe()["allowed"]
-    [False, True]
-    """
-
-    name: str
-    default: Any
-    choices: tuple[str | int, ...] = ()
-    ends: Mapping[str, tuple[int, int]] = field(default_factory=dict)
-    whole: tuple[int, int] | None = None
-
-    def check(self, value: object) -> Any:
-        """Return the value if the rule allows it, or raise why not."""
-        if self.ends:
-            return self._check_end(value)
-        if self.whole is not None:
-            low, high = self.whole
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise HouseRuleError("rules.value", rule=self.name, allowed=f"{low}…{high}")
-            return value
-        if not any(type(value) is type(choice) and value == choice for choice in self.choices):
-            allowed = " | ".join(_json_word(choice) for choice in self.choices)
-            raise HouseRuleError("rules.value", rule=self.name, allowed=allowed)
-        return value
-
-    def _check_end(self, value: object) -> dict[str, int]:
-        allowed = " | ".join(
-            f'{{"{kind}": {low}…{high}}}' for kind, (low, high) in self.ends.items()
-        )
-        if not isinstance(value, Mapping) or len(value) != 1:
-            raise HouseRuleError("rules.value", rule=self.name, allowed=allowed)
-        ((kind, number),) = value.items()
-        if kind not in self.ends or not _whole(number):
-            raise HouseRuleError("rules.value", rule=self.name, allowed=allowed)
-        low, high = self.ends[kind]
-        if not low <= number <= high:
-            raise HouseRuleError("rules.value", rule=self.name, allowed=allowed)
-        return {kind: number}
-
-    def describe(self) -> dict[str, Any]:
-        """Return the rule as the API lists it: name, default and allowed values."""
-        if self.ends:
-            allowed: list[Any] = [
-                {kind: {"min": low, "max": high}} for kind, (low, high) in self.ends.items()
-            ]
-        elif self.whole is not None:
-            low, high = self.whole
-            allowed = [{"min": low, "max": high}]
-        else:
-            allowed = list(self.choices)
-        return {"name": self.name, "default": self.default, "allowed": allowed}
 
 
 def repeated_cards(groups: Iterable[Iterable[Card]], packs: int = 1) -> list[Card]:
@@ -122,17 +70,6 @@ def refuse_repeated_cards(groups: Iterable[Iterable[Card]], packs: int = 1) -> N
             cards=repeated,
             count=len(repeated),
         )
-
-
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _json_word(value: str | int) -> str:
-    """Return an allowed value as the JSON of the API writes it: ``true``, ``25``, ``any``."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 @dataclass(frozen=True)
@@ -242,16 +179,18 @@ class Variant:
     HOUSE_RULES: ClassVar[tuple[HouseRule, ...]] = ()
 
     def __init__(self, house_rules: Mapping[str, object] | None = None) -> None:
-        self._house_rules = self.check_house_rules(house_rules or {})
-        # Instances are shared (cached) and hashed: the rules are kept as text and handed out
-        # as a copy, so nobody changes them under another caller's feet.
-        self._key = json.dumps(self._house_rules, sort_keys=True)
+        # Checked and frozen once: instances are shared (cached) and hashed by their rules.
+        self._house = HouseRules(self.check_house_rules(house_rules or {}))
+
+    @property
+    def house(self) -> HouseRules:
+        """Return the session's house rules, every default filled in, frozen."""
+        return self._house
 
     @property
     def house_rules(self) -> dict[str, Any]:
-        """Return the session's house rules, every default filled in (a copy)."""
-        result: dict[str, Any] = json.loads(self._key)
-        return result
+        """Return the session's house rules, every default filled in, as a plain dict (a copy)."""
+        return self._house.as_dict()
 
     @classmethod
     def end_rule(cls) -> HouseRule:
@@ -260,6 +199,8 @@ class Variant:
             "end",
             {"target": cls.default_target},
             ends={"target": (1, LARGEST_NUMBER), "games": (1, MOST_GAMES)},
+            label=END_LABEL,
+            description=END_DESCRIPTION,
         )
 
     @classmethod
@@ -286,7 +227,7 @@ class Variant:
 
     def with_end(self, end: Mapping[str, int]) -> Variant:
         """Return the same rule system with another end of the session, e.g. ``{"games": 5}``."""
-        return type(self)({**self.house_rules, "end": end})
+        return type(self)({**self.house, "end": end})
 
     # --- the table ---------------------------------------------------------------------------
 
@@ -691,7 +632,7 @@ class Variant:
         totals = dict(totals)
         top = max(totals.values(), default=0)
         leaders = tuple(player for player, total in totals.items() if total == top)
-        ((kind, number),) = self.house_rules["end"].items()
+        ((kind, number),) = self.house["end"].items()
         over = self._over(kind, number, totals, games_ended)
         winner = None
         if over and not game_in_progress and len(leaders) == 1:
@@ -734,7 +675,7 @@ class Variant:
         >>> find_variant("german_rummy").to_go_message().render("de")
         'Bis -500'
         """
-        ((kind, number),) = self.house_rules["end"].items()
+        ((kind, number),) = self.house["end"].items()
         if kind == "limit":
             return Message("sheet.to_limit", {"number": number})
         return Message("sheet.to_target")
@@ -748,7 +689,7 @@ class Variant:
         >>> find_variant("boathouse_rum", {"end": {"games": 5}}).end_message(4).render("en")
         '5 games, 1 left'
         """
-        ((kind, number),) = self.house_rules["end"].items()
+        ((kind, number),) = self.house["end"].items()
         if kind == "games":
             left = max(0, number - games_ended)
             return Message("sheet.end_games", {"count": number, "left": left})
@@ -767,15 +708,106 @@ class Variant:
             "rules": [rule.describe() for rule in self.all_house_rules()],
         }
 
+    # --- words ---------------------------------------------------------------------------------
+
+    def rules_said(self, language: str = "en") -> tuple[str, ...]:
+        """Say the rules of a session: the rule system, how it ends, each house rule chosen.
+
+        >>> from scorekeeper.rules.variants import find_variant
+        >>> find_variant("german_rummy", {"joker_in_hand": 25}).rules_said("de")[2:]
+        ('erstes Auslegen mindestens 40', 'ein Joker in der Hand 25 Punkte')
+        """
+        said = [self.label(language), self.end_said(language)]
+        for rule in self.HOUSE_RULES:
+            words = rule.say(self.house[rule.name], language)
+            if words is not None:
+                said.append(words)
+        return tuple(said)
+
+    def end_said(self, language: str = "en") -> str:
+        """Say how the session ends, e.g. ``to 500 points`` or ``5 games``."""
+        ((kind, number),) = self.house["end"].items()
+        if kind == "games":
+            return Message("house.games", {"count": number, "num": number}).render(language)
+        return END_SAID[kind].render(language, **{kind: number})
+
+    def game_news(self, number: int, names: Mapping[P, str], settled: GameSettlement[P]) -> Message:
+        """Say the news of a game just booked: what the winner gains, or what the losers book.
+
+        >>> from scorekeeper.rules.cards import parse_cards
+        >>> settled = Variant().settle([1, 2], 1, {2: parse_cards("K♣")})
+        >>> Variant().game_news(3, {1: "Ann", 2: "Bob"}, settled).render("en")
+        'Game 3 is over: Ann went out and gains 10 points.'
+        """
+        gains = settled.gains
+        winner = names[settled.winner] if settled.winner is not None else ""
+        minus = [player for player in names if gains.get(player, 0) < 0]
+        if minus:
+            booked = tuple(
+                Message("news.books", {"name": names[player], "points": gains[player]})
+                for player in minus
+            )
+            return Message(
+                "news.minus", {"number": number, "name": winner, "minus": Listed(booked)}
+            )
+        won = gains.get(settled.winner, 0) if settled.winner is not None else 0
+        points = Message("house.points", {"count": won, "num": won})
+        return Message("news.gains", {"number": number, "name": winner, "points": points})
+
+    def settlement_explained(self, settled: GameSettlement[P], name: str) -> tuple[Message, ...]:
+        """Explain a settlement before it is booked; ``name`` is the winner's.
+
+        >>> from scorekeeper.rules.cards import parse_cards
+        >>> settled = Variant().settle([1, 2], 1, {2: parse_cards("K♣")})
+        >>> Variant().settlement_explained(settled, "Ann")[0].render("en")
+        'Ann scores the cards left in the other hands once: 10.'
+        """
+        factors = list(settled.factors.values())
+        all_double = bool(factors) and min(factors) > 1
+        some_double = bool(factors) and max(factors) > 1
+        minus = min(settled.gains.values(), default=0) < 0
+        gain = settled.gains.get(settled.winner, 0) if settled.winner is not None else 0
+        said: list[Message] = []
+        if minus:
+            said.append(self.minus_explained(name))
+            if settled.romme and all_double:
+                said.append(Message("explain.minus_doubled"))
+        elif settled.romme and all_double:
+            hands = sum(settled.hand_points.values())
+            said.append(Message("explain.romme", {"name": name, "hands": hands, "gain": gain}))
+        elif some_double:
+            said.append(Message("explain.never_melded", {"name": name, "gain": gain}))
+        else:
+            said.append(Message("explain.once", {"name": name, "gain": gain}))
+        if self.melds_score:
+            said.append(Message("explain.melds_stay"))
+        elif minus:
+            said.append(Message("explain.only_hands"))
+        else:
+            said.append(Message("explain.only_paid"))
+        return tuple(said)
+
+    def minus_explained(self, name: str) -> Message:
+        """Explain minus points: the winner books 0, every other player minus their hand."""
+        return Message("explain.minus", {"name": name})
+
+    def doubles_never_melded(self) -> bool:
+        """Tell whether a hand counts double because its player never melded (not a Rommé)."""
+        return False
+
+    def opened(self, entry_players: Iterable[P]) -> set[P]:
+        """Return who has opened in a game (G3): every player with an entry."""
+        return set(entry_players)
+
     def __repr__(self) -> str:
-        if self.house_rules == type(self)().house_rules:
+        if self.house == type(self)().house:
             return f"find_variant({self.name!r})"
         return f"find_variant({self.name!r}, {self.house_rules!r})"
 
     # Two instances with the same house rules are the same rule system (meld values are cached
     # by it).
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other._key == self._key
+        return type(other) is type(self) and other._house == self._house
 
     def __hash__(self) -> int:
-        return hash((type(self), self._key))
+        return hash((type(self), self._house))

@@ -8,13 +8,15 @@ from typing import ClassVar
 
 from scorekeeper.rules.cards import Card, Joker, Piece, Rank
 from scorekeeper.rules.errors import CardAlreadyPlayedError, OpeningError
-from scorekeeper.rules.messages import Message
+from scorekeeper.rules.house_rules import Choice, HouseRule
+from scorekeeper.rules.messages import Message, wording
 from scorekeeper.rules.variants.base import (
+    END_DESCRIPTION,
+    END_LABEL,
     LARGEST_NUMBER,
     MOST_GAMES,
     AcePosition,
     GameSettlement,
-    HouseRule,
     P,
     Variant,
     refuse_repeated_cards,
@@ -54,11 +56,58 @@ class GermanRummy(Variant):
         AcePosition.LOW: 1,
     }
     HOUSE_RULES = (
-        HouseRule("opening", first_meld_minimum, whole=(0, LARGEST_NUMBER)),
-        HouseRule("joker_in_hand", joker_in_hand, choices=(20, 25, 30)),
-        HouseRule("hand_romme_doubles", False, choices=(False, True)),
+        HouseRule(
+            "opening",
+            first_meld_minimum,
+            whole=(0, LARGEST_NUMBER),
+            label=wording("Opening at least (points)"),
+            description=wording("what an opening must count at the least; 0 for none (G3)"),
+            said=wording("opening at least %(value)s"),
+            unsaid=(0,),
+            refusal=wording("The opening minimum is a whole number from 0 (no minimum) up."),
+        ),
+        HouseRule(
+            "joker_in_hand",
+            joker_in_hand,
+            choices=(20, 25, 30),
+            offered=(30, 25, 20),
+            label=wording("A joker left in a hand costs"),
+            description=wording("what a joker left in a hand costs (G5)"),
+            said=wording("a joker in a hand %(value)s"),
+            in_points=True,
+        ),
+        HouseRule(
+            "hand_romme_doubles",
+            False,
+            choices=(
+                Choice(False, offered=wording("counts single")),
+                Choice(
+                    True,
+                    offered=wording("doubles the minus points"),
+                    said=wording("a Hand-Rommé doubles the minus points"),
+                ),
+            ),
+            label=wording("Hand-Rommé"),
+            description=wording("a Hand-Rommé doubles every loser's minus points (G6)"),
+        ),
         # G4: "four" is the German Skat Association's reading.
-        HouseRule("joker_swap_from_set", "any", choices=("any", "four")),
+        HouseRule(
+            "joker_swap_from_set",
+            "any",
+            choices=(
+                Choice("any", offered=wording("for any missing card")),
+                Choice(
+                    "four",
+                    offered=wording("only when the set becomes four natural cards"),
+                    said=wording("a joker leaves a set only for four natural cards"),
+                ),
+            ),
+            label=wording("A joker is taken from a set"),
+            description=wording(
+                "“four” (the German Skat Association's reading) takes a joker from a set only "
+                "when the set becomes four natural cards (G4)"
+            ),
+        ),
     )
 
     @classmethod
@@ -68,6 +117,8 @@ class GermanRummy(Variant):
             "end",
             {"limit": DEFAULT_LIMIT},
             ends={"limit": (-LARGEST_NUMBER, -1), "games": (1, MOST_GAMES)},
+            label=END_LABEL,
+            description=END_DESCRIPTION,
         )
 
     # --- the table ---------------------------------------------------------------------------
@@ -102,7 +153,7 @@ class GermanRummy(Variant):
 
     def joker_hand_value(self) -> int:
         """Return what a joker left in a hand costs, by the house rule (30, 25 or 20)."""
-        value: int = self.house_rules["joker_in_hand"]
+        value: int = self.house["joker_in_hand"]
         return value
 
     def pieces_points(self, hand: Sequence[Piece]) -> int:
@@ -113,7 +164,7 @@ class GermanRummy(Variant):
 
     def opening_minimum(self) -> int:
         """Return what an opening must be worth at the least: 40, or the house rule's (G3)."""
-        minimum: int = self.house_rules["opening"]
+        minimum: int = self.house["opening"]
         return minimum
 
     def refuse_before_opening(self, kind: str, earlier: Sequence[str], name: str = "") -> None:
@@ -126,7 +177,7 @@ class GermanRummy(Variant):
 
     def swap_needs_full_set(self) -> bool:
         """Tell whether a joker leaves a set only when it becomes four natural cards (G4)."""
-        return bool(self.house_rules["joker_swap_from_set"] == "four")
+        return bool(self.house["joker_swap_from_set"] == "four")
 
     # --- the end of a game -------------------------------------------------------------------
 
@@ -155,7 +206,7 @@ class GermanRummy(Variant):
 
     def factor(self, loser: P, romme: bool, never_melded: frozenset[P]) -> int:
         """Return how often a loser's hand counts: twice for a Hand-Rommé by house rule (G6)."""
-        if romme and self.house_rules["hand_romme_doubles"]:
+        if romme and self.house["hand_romme_doubles"]:
             return self.romme_factor
         return 1
 
@@ -198,6 +249,10 @@ class GermanRummy(Variant):
                     count=len(taken),
                 )
         self.refuse_copies([lying, *(hand for hand in hands.values() if not isinstance(hand, int))])
+
+    def minus_explained(self, name: str) -> Message:
+        """Explain minus points with what a card costs: an ace 11, a joker 30 (or 25, 20)."""
+        return Message("explain.minus_values", {"name": name, "joker": self.joker_hand_value()})
 
     # --- the session -------------------------------------------------------------------------
 

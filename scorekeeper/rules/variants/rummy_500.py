@@ -159,6 +159,14 @@ class Rummy500(Variant):
         factors = dict.fromkeys(players, 1)
         return GameSettlement(None, False, hand_points, gains, factors, paid=dict(hand_points))
 
+    def minus_explained(self, name: str) -> Message:
+        """Explain minus points with what an ace costs in a hand: 15 (F1).
+
+        >>> Rummy500().minus_explained("Ann").render("en").endswith("(an ace 15).")
+        True
+        """
+        return Message("explain.minus_ace", {"name": name, "ace": self.ace_in_hand})
+
     def book(self, winner: P, owed: Mapping[P, int], players: Sequence[P]) -> dict[P, int]:
         """Return each player's gain: 0 for the winner, minus their hand for every other (F2)."""
         gains = dict.fromkeys(players, 0)
