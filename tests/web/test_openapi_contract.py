@@ -35,11 +35,14 @@ def served(client: FlaskClient) -> dict[str, Any]:
 
 
 def missing(kept: dict[str, Any], now: dict[str, Any]) -> list[str]:
-    """Name each field of ``kept`` that ``now`` lacks or gives another default."""
+    """Name each field of ``kept`` that ``now`` lacks or gives another default.
+
+    A field that had no default may have one now.
+    """
     return sorted(
         f"{field} (default {default!r})" if field in now else field
         for field, default in kept.items()
-        if field not in now or now[field] != default
+        if field not in now or (default is not None and now[field] != default)
     )
 
 
@@ -64,7 +67,8 @@ def test_an_operation_keeps_its_parameters_fields_defaults_and_status_codes(
 
 
 def test_the_comparison_finds_a_lost_field_and_a_changed_default() -> None:
-    assert missing({"rules.opening": 40, "cards": None}, {"rules.opening": 30}) == [
+    kept = {"rules.opening": 40, "cards": None, "dealer": None}
+    assert missing(kept, {"rules.opening": 30, "dealer": 0}) == [
         "cards",
         "rules.opening (default 40)",
     ]

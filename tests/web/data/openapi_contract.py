@@ -18,7 +18,8 @@ Fields = dict[str, Any]
 def contract_of(document: dict[str, Any]) -> dict[str, Any]:
     """Return each operation's parameters, request fields, status codes and answer fields.
 
-    A field is a path of property names (``rules.opening``, ``players[]``, ``totals{}``)
+    A field is a path of property names (``rules.opening``, ``players[]``, ``totals{}``: a map's
+    values, whether ``additionalProperties`` or ``patternProperties`` say them)
     mapped to its default, or to None where it has none; ``$ref``s are followed, and the
     alternatives of ``oneOf``/``anyOf``/``allOf`` are read together.
     """
@@ -78,6 +79,8 @@ def _walk(
         _walk(document, schema["items"], f"{where}[]", found, seen)
     if isinstance(schema.get("additionalProperties"), dict):
         _walk(document, schema["additionalProperties"], f"{where}{{}}", found, seen)
+    for inner in schema.get("patternProperties", {}).values():  # a map whose keys are checked
+        _walk(document, inner, f"{where}{{}}", found, seen)
 
 
 def _resolve(document: dict[str, Any], reference: str) -> Any:
