@@ -1,22 +1,21 @@
-"""The OpenAPI 3.1 document of /api/v1, served at /api/v1/openapi.json."""
+"""The OpenAPI 3.1 document of /api/v1, served at /api/v1/openapi.json.
+
+The request bodies' schemas come from the models that validate them (``api.models``); the
+answers are still described here.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from scorekeeper import transfer
-from scorekeeper.api import rules_schema
+from scorekeeper.api import models
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
 _POINTS = {
     "type": "object",
     "description": "Points keyed by player id (as a string).",
     "additionalProperties": {"type": "integer"},
-}
-_CARDS_IN = {
-    "description": 'Cards as text ("Q♣ K♣ A♣", "qc kc ac", "D♣ K♣ A♣") or a list of cards. '
-    "In German Rummy a joker is JKR (also Joker, any case), and JKR=7♠ says what it stands for.",
-    "oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
 }
 _CARDS_OUT = {"type": "array", "items": {"type": "string"}}
 _KIND = {"enum": ["set", "sequence"]}
@@ -109,7 +108,6 @@ _SECRET_IDEMPOTENCY_KEY = {
 }
 
 
-_VARIANT_NAME = rules_schema.variant_name_schema()
 _LANG = {
     "name": "lang",
     "in": "query",
@@ -161,30 +159,7 @@ OPENAPI: dict[str, Any] = {
                 "cards (the natural card or cards put in the joker's place) and new_meld (the "
                 "new meld's cards, the joker taken written JKR). A joker in doubt (5♠ 6♠ JKR: 4♠ "
                 "or 7♠) answers valid false with an error naming the choices and joker_choices.",
-                "requestBody": _body(
-                    {
-                        "type": "object",
-                        "required": ["cards"],
-                        "properties": {
-                            "cards": _CARDS_IN,
-                            "onto": {
-                                "description": "The meld to lay off onto; null or left out "
-                                "checks the cards as a new meld. With new_meld: the meld the "
-                                "joker is taken from.",
-                                "oneOf": [*_CARDS_IN["oneOf"], {"type": "null"}],
-                            },
-                            "variant": _VARIANT_NAME,
-                            "rules": rules_schema.house_rules_schema(
-                                "The house rules, as on POST /api/v1/sessions."
-                            ),
-                            "new_meld": {
-                                **_CARDS_IN,
-                                "description": "German Rummy, a joker swap: the new meld's "
-                                "cards, with the joker taken from onto (G4).",
-                            },
-                        },
-                    }
-                ),
+                "requestBody": _body(models.CheckCards.request_schema()),
                 "responses": {
                     "200": _answer("The verdict.", {"$ref": "#/components/schemas/Check"}),
                     **_errors(400, 413, 415, 422),
@@ -195,35 +170,7 @@ OPENAPI: dict[str, Any] = {
             "post": {
                 "summary": "Start a session",
                 "parameters": [_SECRET_IDEMPOTENCY_KEY],
-                "requestBody": _body(
-                    {
-                        "type": "object",
-                        "required": ["players"],
-                        "properties": {
-                            "players": rules_schema.players_schema(),
-                            "variant": _VARIANT_NAME,
-                            "rules": rules_schema.house_rules_schema(),
-                            "target": rules_schema.target_schema(),
-                            "dealer": {
-                                "description": "First dealer: seat (0 = first player, the "
-                                'default), a name, or "lot".',
-                                "oneOf": [{"type": "integer"}, {"type": "string"}],
-                            },
-                            "group": {
-                                **_GROUP_ID,
-                                "type": ["string", "null"],
-                                "description": "The group the session belongs to (POST "
-                                "/api/v1/groups); null or left out: none. Needs group_key. "
-                                "Two players whose names the group merged into one person: "
-                                "422.",
-                            },
-                            "group_key": {
-                                "type": "string",
-                                "description": "The group's edit_key, to add a session to it.",
-                            },
-                        },
-                    }
-                ),
+                "requestBody": _body(models.NewSession.request_schema()),
                 "responses": {
                     "201": _answer(
                         "The new session with its keys, handed out only here.",
@@ -251,25 +198,7 @@ OPENAPI: dict[str, Any] = {
                 "(German Rummy) or a number of games. 409 while a game is open, or when the "
                 "totals have passed that end already; another house rule: 422.",
                 "parameters": [_IDEMPOTENCY_KEY],
-                "requestBody": _body(
-                    {
-                        "type": "object",
-                        "properties": {
-                            "rules": {
-                                "type": "object",
-                                "properties": {"end": {"type": "object"}},
-                                "description": 'Only "end": {"target": N}, {"limit": -N} or '
-                                '{"games": N}.',
-                            },
-                            "target": {
-                                "type": "integer",
-                                "minimum": 1,
-                                "maximum": 2147483647,
-                                "description": 'Short for "rules": {"end": {"target": N}}.',
-                            },
-                        },
-                    }
-                ),
+                "requestBody": _body(models.NewEnd.request_schema()),
                 "responses": {
                     "200": _answer(
                         "The session with its new end.", {"$ref": "#/components/schemas/Session"}
@@ -285,13 +214,7 @@ OPENAPI: dict[str, Any] = {
                 "summary": "Give a player another name",
                 "description": "The name is checked as at the start; the player's points stay.",
                 "parameters": [_IDEMPOTENCY_KEY],
-                "requestBody": _body(
-                    {
-                        "type": "object",
-                        "required": ["name"],
-                        "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 40}},
-                    }
-                ),
+                "requestBody": _body(models.PlayerName.request_schema()),
                 "responses": {
                     "200": _answer(
                         "The session with the player renamed.",
@@ -333,30 +256,7 @@ OPENAPI: dict[str, Any] = {
                 "not at the table, a table that is full, or a name that the session's group "
                 "merged with a player's of the session (one person).",
                 "parameters": [_IDEMPOTENCY_KEY],
-                "requestBody": _body(
-                    {
-                        "type": "object",
-                        "required": ["name"],
-                        "properties": {
-                            "name": {"type": "string", "minLength": 1, "maxLength": 40},
-                            "seat": {
-                                "type": ["integer", "null"],
-                                "minimum": 0,
-                                "description": "The new player's place in the new seating, "
-                                "clockwise from 0 (0: before the first player); the end when "
-                                "left out.",
-                            },
-                            "after": {
-                                "type": ["integer", "null"],
-                                "minimum": 0,
-                                "description": "Instead of seat: the id of the player at the "
-                                "table to sit after (0: first). The new player sits there even "
-                                "when another client changed the seating at the same moment. "
-                                "422 for a player not at the table, or with seat too.",
-                            },
-                        },
-                    }
-                ),
+                "requestBody": _body(models.NewPlayer.request_schema()),
                 "responses": {
                     "201": _answer(
                         "The session with the new player at the table.",
@@ -458,18 +358,7 @@ OPENAPI: dict[str, Any] = {
                 "(G3), its melds together worth at least the opening minimum; under it: 422 "
                 "naming their value and the minimum. A joker in doubt is 422 (write JKR=7♠).",
                 "parameters": [_IDEMPOTENCY_KEY],
-                "requestBody": _body(
-                    {
-                        "type": "object",
-                        "required": ["player"],
-                        "description": "Either cards (one meld) or melds (several, one entry).",
-                        "properties": {
-                            "player": _ID,
-                            "cards": _CARDS_IN,
-                            "melds": {"type": "array", "minItems": 1, "items": _CARDS_IN},
-                        },
-                    }
-                ),
+                "requestBody": _body(models.NewMeld.request_schema()),
                 "responses": {
                     "201": _answer(
                         "For cards: the meld, and entry, the id of the entry that recorded it "
@@ -521,13 +410,7 @@ OPENAPI: dict[str, Any] = {
                 "description": "German Rummy: no layoff before the player's opening (422), and a "
                 "joker laid off in doubt is 422 (write JKR=7♠).",
                 "parameters": [_IDEMPOTENCY_KEY],
-                "requestBody": _body(
-                    {
-                        "type": "object",
-                        "required": ["player", "meld", "cards"],
-                        "properties": {"player": _ID, "meld": _ID, "cards": _CARDS_IN},
-                    }
-                ),
+                "requestBody": _body(models.NewLayoff.request_schema()),
                 "responses": {
                     "201": _answer(
                         "The layoff, with the meld as it lies now.",
@@ -564,26 +447,7 @@ OPENAPI: dict[str, Any] = {
                 "for a swap against G4 (the wrong card; under the house rule that takes a joker "
                 "from a set only for four natural cards, a set that does not become four).",
                 "parameters": [_IDEMPOTENCY_KEY],
-                "requestBody": _body(
-                    {
-                        "type": "object",
-                        "required": ["player", "meld", "cards", "new_meld"],
-                        "properties": {
-                            "player": _ID,
-                            "meld": {**_ID, "description": "The meld the joker is taken from."},
-                            "cards": {
-                                **_CARDS_IN,
-                                "description": "The natural card or cards put in the joker's "
-                                'place, e.g. "6♣".',
-                            },
-                            "new_meld": {
-                                **_CARDS_IN,
-                                "description": "The new meld's cards with the joker taken, "
-                                'written JKR, e.g. "8♥ JKR 10♥".',
-                            },
-                        },
-                    }
-                ),
+                "requestBody": _body(models.NewSwap.request_schema()),
                 "responses": {
                     "201": _answer(
                         "The swap's entry, the meld as it lies now, and the new meld.",
@@ -627,17 +491,7 @@ OPENAPI: dict[str, Any] = {
                 "they are. A layoff's meld moves it onto another meld that lay on the table "
                 "when it was recorded.",
                 "parameters": [_IDEMPOTENCY_KEY],
-                "requestBody": _body(
-                    {
-                        "type": "object",
-                        "anyOf": [
-                            {"required": ["cards"]},
-                            {"required": ["player"]},
-                            {"required": ["meld"]},
-                        ],
-                        "properties": {"player": _ID, "cards": _CARDS_IN, "meld": _ID},
-                    }
-                ),
+                "requestBody": _body(models.Correction.request_schema()),
                 "responses": {
                     "200": _answer(
                         "The entry as corrected, and the game after it.",
@@ -667,26 +521,7 @@ OPENAPI: dict[str, Any] = {
                 "error recording would give, when recording would be refused: a card whose "
                 "copies lie on the table, or an opening under the minimum (the cards' "
                 "opening_value is answered beside it). Either key may ask.",
-                "requestBody": _body(
-                    {
-                        "type": "object",
-                        "properties": {
-                            "player": {**_ID, "description": "Whose entry it would be."},
-                            "cards": _CARDS_IN,
-                            "melds": {
-                                "type": "array",
-                                "items": _CARDS_IN,
-                                "minItems": 1,
-                                "description": "Melds put down together (not with cards).",
-                            },
-                            "onto": {**_ID, "description": "A layoff or swap: the meld's id."},
-                            "new_meld": {
-                                **_CARDS_IN,
-                                "description": "A joker swap: the new meld's cards (G4).",
-                            },
-                        },
-                    }
-                ),
+                "requestBody": _body(models.GameCheck.request_schema()),
                 "responses": {
                     "200": _answer("The verdict.", {"$ref": "#/components/schemas/Check"}),
                     **_errors(400, 404, 409, 413, 415, 422),
@@ -701,16 +536,7 @@ OPENAPI: dict[str, Any] = {
                 "parameters": [_IDEMPOTENCY_KEY],
                 "requestBody": {
                     "required": False,
-                    "content": {
-                        "application/json": {
-                            "schema": {
-                                "type": "object",
-                                "description": "The entry the client saw last: when it is no "
-                                "longer the latest, nothing is undone (409).",
-                                "properties": {"entry": _ID},
-                            }
-                        }
-                    },
+                    "content": {"application/json": {"schema": models.Undo.request_schema()}},
                 },
                 "responses": {
                     "200": _answer(
@@ -1185,33 +1011,7 @@ OPENAPI: dict[str, Any] = {
                     },
                 },
             },
-            "FinishRequest": {
-                "type": "object",
-                "required": ["winner"],
-                "properties": {
-                    "winner": {
-                        "type": ["integer", "null"],
-                        "description": "Who went out; null abandons the game, or, where the "
-                        "rule system settles a game nobody went out of (500 Rum, F5), settles "
-                        "it with hands for every player.",
-                    },
-                    "hands": {
-                        "type": "object",
-                        "description": "Each other player's hand: its cards, or the points "
-                        "the table counted for it (a whole number). In German Rummy a hand may "
-                        "hold jokers (JKR). With winner null they are not used, except where "
-                        "the rule system settles a game nobody went out of.",
-                        "additionalProperties": {
-                            "oneOf": [*_CARDS_IN["oneOf"], {"type": "integer"}]
-                        },
-                    },
-                    "romme": {
-                        "type": ["boolean", "null"],
-                        "description": "A Rommé hand (German Rummy: a Hand-Rommé); inferred "
-                        "from the entries when left out or null.",
-                    },
-                },
-            },
+            "FinishRequest": models.Settlement.request_schema(),
             "Finish": {
                 "type": "object",
                 "required": [
@@ -1287,7 +1087,6 @@ def _group_errors(*codes: int) -> dict[str, Any]:
     return answers
 
 
-_NAME_OF_SOMEONE = {"type": "string", "minLength": 1, "maxLength": 40}
 _MERGE: dict[str, Any] = {
     "type": "object",
     "required": ["name", "same_as"],
@@ -1319,15 +1118,7 @@ OPENAPI["paths"].update(
                 "description": "Sessions join it with group and group_key on POST "
                 "/api/v1/sessions; its statistics add them up per rule system.",
                 "parameters": [_SECRET_IDEMPOTENCY_KEY],
-                "requestBody": _body(
-                    {
-                        "type": "object",
-                        "required": ["name"],
-                        "properties": {
-                            "name": {**_NAME_OF_SOMEONE, "description": "e.g. Donnerstagsrunde"}
-                        },
-                    }
-                ),
+                "requestBody": _body(models.NewGroup.request_schema()),
                 "responses": {
                     "201": _answer(
                         "The new group with its keys, handed out only here.",
@@ -1375,13 +1166,7 @@ OPENAPI["paths"].update(
                 "into; from then on the two names cannot both play in one session of the "
                 "group (starting it, seating or renaming a player: 422).",
                 "parameters": [_IDEMPOTENCY_KEY],
-                "requestBody": _body(
-                    {
-                        "type": "object",
-                        "required": ["name", "same_as"],
-                        "properties": {"name": _NAME_OF_SOMEONE, "same_as": _NAME_OF_SOMEONE},
-                    }
-                ),
+                "requestBody": _body(models.Merge.request_schema()),
                 "responses": {
                     "201": _answer(
                         "The merge, and every merge of the group in the order made.",

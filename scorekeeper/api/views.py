@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, render_template, request
 from flask_babel import force_locale, gettext
 from flask_babel import lazy_gettext as _l
+from pydantic import ValidationError
+from spectree import SpecTree
+from spectree.plugins.base import Context
+from spectree.plugins.flask_plugin import FlaskPlugin
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper import rules, services, transfer
-from scorekeeper.api import serialize
+from scorekeeper.api import models, serialize
 from scorekeeper.api.body import NotUnicodeError, json_body, require_json
 from scorekeeper.api.idempotency import (
     AnswerLost,
@@ -19,6 +25,7 @@ from scorekeeper.api.idempotency import (
     idempotent,
     scope_to_caller,
 )
+from scorekeeper.api.models import BadBody
 from scorekeeper.api.openapi import OPENAPI
 from scorekeeper.extensions import db
 from scorekeeper.keys import Access, SessionKeys, digest
@@ -27,8 +34,32 @@ from scorekeeper.models import Group
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
-class BadBody(ValueError):
-    """The JSON body is missing a field or has one of the wrong type (422)."""
+class _Validation(FlaskPlugin):
+    """Spectree's Flask plugin, lighter: it validates only the body, parsed once, by its model.
+
+    The body is read as ``api.body`` reads it (once per request, refused before this when it
+    is not a JSON object); no query, header or cookie model is declared, and no answer model,
+    so the answer goes out as the view made it.
+    """
+
+    def request_validation(
+        self, request: Any, query: Any, json: Any, form: Any, headers: Any, cookies: Any
+    ) -> None:
+        body = json_body() if request.get_data() else {}
+        request.context = Context(
+            None, self.model_adapter.validate_obj(json, body), None, None, None
+        )
+
+    def validate_response(
+        self, resp: Any, resp_model: Any, skip_validation: bool, force_resp_serialize: bool
+    ) -> tuple[Any, None]:
+        return resp, None
+
+
+# The views that take a body declare its model (``takes``); spectree validates with it.
+spec = SpecTree("flask", backend=_Validation, annotations=False)
+Model = TypeVar("Model", bound=models.Body)
+View = TypeVar("View", bound=Callable[..., Any])
 
 
 def _language() -> str:
@@ -209,6 +240,66 @@ def _session_id() -> int:
     return session_id
 
 
+# --- reading the body ------------------------------------------------------------------------
+
+
+def _body() -> dict[str, Any]:
+    try:
+        data = json_body()
+    except NotUnicodeError:
+        raise BadBody(
+            _l("The body holds text that is not Unicode (half a character, such as \\ud800).")
+        ) from None
+    except ValueError:
+        return _malformed()
+    if not isinstance(data, dict):
+        raise BadBody(_l("The body must be a JSON object."))
+    return data
+
+
+def _malformed() -> dict[str, Any]:
+    from werkzeug.exceptions import BadRequest
+
+    raise BadRequest(_l("The body is not valid JSON."))
+
+
+def takes(model: type[models.Body]) -> Callable[[View], View]:
+    """Declare the model of a view's JSON body: spectree validates the body with it.
+
+    The view reads the body as the model (``_sent``). A body that is not a JSON object is
+    refused first, as before (400, 422); one the model refuses is answered with the model's
+    sentence for the field (``models.Body.refusal``), never with the library's list of errors.
+    """
+
+    def refuse(
+        _request: Any, _response: Any, error: Exception | None, _instance: Any, _adapter: Any
+    ) -> None:
+        if isinstance(error, ValidationError):
+            raise model.refusal(error)
+
+    validate = spec.validate(json=model, before=refuse)
+
+    def declare(view: View) -> View:
+        validated = validate(view)
+
+        @functools.wraps(view)
+        def read_first(*args: Any, **kwargs: Any) -> Any:
+            if not (model.optional and not request.get_data()):
+                _body()
+            return validated(*args, **kwargs)
+
+        return cast(View, read_first)
+
+    return declare
+
+
+def _sent(model: type[Model]) -> Model:
+    """Return the body of the request, as the model of the view (``takes``) read it."""
+    body = request.context.json  # type: ignore[attr-defined]
+    assert isinstance(body, model)
+    return body
+
+
 @bp.get("/openapi.json")
 def openapi() -> Response:
     """Serve the OpenAPI document of this API."""
@@ -227,31 +318,29 @@ def variants() -> Response:
 
 
 @bp.post("/check")
+@takes(models.CheckCards)
 def check() -> Response:
     """Check cards as a meld, as a layoff ``onto`` a meld, or as a joker swap, recording nothing.
 
     A joker in doubt (G2) is no meld yet: the answer names the cards it may stand for.
     """
-    body = _body()
-    variant = rules.find_variant(_name(body, "variant", rules.DEFAULT_VARIANT), _rules(body))
+    body = _sent(models.CheckCards)
+    variant = rules.find_variant(body.variant, body.rules)
     read = variant.read_cards
-    cards = read(_cards(body, "cards"))
-    onto_text = body.get("onto")
+    cards = read(body.cards)
     try:
-        if "new_meld" in body:
-            swap = rules.swap_joker(
-                read(_cards(body, "onto")), cards, read(_cards(body, "new_meld")), variant
-            )
+        if body.sent("new_meld"):
+            swap = rules.swap_joker(read(body.onto or ""), cards, read(body.new_meld), variant)
             return jsonify(
                 valid=True,
                 meld={"kind": swap.meld.kind.value, **serialize.cards_json(swap.meld, variant)},
                 added=[card.code for card in swap.cards],
                 new_meld=serialize.meld_checked(swap.new_meld, variant),
             )
-        if onto_text is None:
+        if body.onto is None:
             meld = rules.classify_pieces(cards, variant)
             return jsonify(valid=True, **serialize.meld_checked(meld, variant))
-        layoff = rules.lay_off_pieces(read(_cards(body, "onto")), cards, variant)
+        layoff = rules.lay_off_pieces(read(body.onto), cards, variant)
     except rules.CardNotationError:
         raise
     except rules.JokerInDoubtError as error:
@@ -274,6 +363,7 @@ def check() -> Response:
 
 
 @bp.post("/games/<int:game_id>/check")
+@takes(models.GameCheck)
 def check_in_game(game_id: int) -> Response:
     """Check an entry against the game as it lies (the table, the copies left, the opening).
 
@@ -282,48 +372,25 @@ def check_in_game(game_id: int) -> Response:
     ``valid`` is false, with the ``error`` recording would give, when the record would be
     refused.
     """
-    body = _body()
-    player = _id(body, "player") if "player" in body else None
-    onto = _id(body, "onto") if "onto" in body else None
-    return jsonify(serialize.game_check(game_id, player, _check_fields(body, onto), _language()))
-
-
-def _check_fields(body: dict[str, Any], onto: int | None) -> dict[str, Any]:
-    """Return the cards of a game check as ``services.check_entry`` takes them."""
-    if onto is None:
-        if "melds" in body:
-            if "cards" in body:
-                raise BadBody(_l("Send the cards of one meld or several melds, not both."))
-            return {"melds": _melds(body)}
-        return {"melds": [_cards(body, "cards")]}
-    fields: dict[str, Any] = {"onto": onto, "cards": _cards(body, "cards")}
-    if "new_meld" in body:
-        fields["new_meld"] = _cards(body, "new_meld")
-    return fields
+    body = _sent(models.GameCheck)
+    player = body.player if body.sent("player") else None
+    return jsonify(serialize.game_check(game_id, player, body.fields(), _language()))
 
 
 @bp.post("/sessions")
 @idempotent
+@takes(models.NewSession)
 def create_session() -> tuple[Response, int]:
     """Seat the players and open a session."""
-    body = _body()
-    names = body.get("players")
-    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-        raise BadBody(_l("players must be a list of names, in seating order (clockwise)."))
-    target = body.get("target")
-    if "target" in body and not _is_int(target):
-        raise BadBody(_l("target must be a whole number of points, e.g. 500."))
-    variant = _name(body, "variant", rules.DEFAULT_VARIANT)
-    house_rules = _rules(body)
-    dealer = _first_dealer(body.get("dealer", 0), names)
+    body = _sent(models.NewSession)
     group = _group_of(body)
     keys = SessionKeys.new()
     session = services.create_session(
-        names,
-        target,
-        dealer,
-        variant=variant,
-        house_rules=house_rules,
+        body.players,
+        body.target,
+        body.first_dealer(),
+        variant=body.variant,
+        house_rules=body.rules,
         keys=keys,
         group=group.id if group is not None else None,
     )
@@ -337,16 +404,11 @@ def create_session() -> tuple[Response, int]:
     ), 201
 
 
-def _group_of(body: dict[str, Any]) -> Group | None:
+def _group_of(body: models.NewSession) -> Group | None:
     """Return the group a new session joins: ``group``, opened by its edit key ``group_key``."""
-    group_id, key = body.get("group"), body.get("group_key")
-    if group_id is not None and not isinstance(group_id, str):
-        raise BadBody(_l("group must be a group's id (text), or null for no group."))
-    if key is not None and not isinstance(key, str):
-        raise BadBody(_l("group_key must be the group's edit key (text)."))
-    if group_id is None:
+    if body.group is None:
         return None
-    group, _granted = services.access_to_group(group_id, key, Access.EDIT)
+    group, _granted = services.access_to_group(body.group, body.group_key, Access.EDIT)
     return group
 
 
@@ -362,19 +424,17 @@ def get_session(session_id: str) -> Response:
 
 @bp.patch("/sessions/<session_id>")
 @idempotent
+@takes(models.NewEnd)
 def change_session(session_id: str) -> Response:
     """Play the session to another end between games: ``rules.end``, or ``target`` for short."""
-    body = _body()
-    house_rules = _rules(body)
-    if set(house_rules) - {"end"}:
+    body = _sent(models.NewEnd)
+    if set(body.rules) - {"end"}:
         raise services.InvalidRequestError("only_the_end_changes")
-    end = house_rules.get("end")
-    if "target" in body:
-        if not _is_int(body["target"]):
-            raise BadBody(_l("target must be a whole number of points, e.g. 500."))
-        if end is not None and end != {"target": body["target"]}:
+    end = body.rules.get("end")
+    if body.sent("target"):
+        if end is not None and end != {"target": body.target}:
             raise BadBody(_l("Send the target or the end, not both."))
-        end = {"target": body["target"]}
+        end = {"target": body.target}
     if not isinstance(end, dict):
         raise BadBody(_l('Send the new end, e.g. {"rules": {"end": {"target": 1000}}}.'))
     session = services.change_end(_session_id(), end)
@@ -383,36 +443,24 @@ def change_session(session_id: str) -> Response:
 
 @bp.patch("/sessions/<session_id>/players/<int:player_id>")
 @idempotent
+@takes(models.PlayerName)
 def rename_player(session_id: str, player_id: int) -> Response:
     """Give a player another name: ``{"name": "Anna"}``."""
-    body = _body()
-    name = body.get("name")
-    if not isinstance(name, str):
-        raise BadBody(_l('name must be the player\'s name as text, e.g. "Anna".'))
-    session = services.rename_player(_session_id(), player_id, name)
+    session = services.rename_player(_session_id(), player_id, _sent(models.PlayerName).name)
     return jsonify(serialize.session_json(services.summarize_session(session)))
 
 
 @bp.post("/sessions/<session_id>/players")
 @idempotent
+@takes(models.NewPlayer)
 def seat_player(session_id: str) -> tuple[Response, int]:
     """Seat a new player between games: ``{"name": "Dan", "seat": 2}`` or ``"after": <id>``.
 
     ``after`` (the id of the player to sit after, 0 for first) stays right when another client
     changes the seating at the same moment; ``seat`` is a number in the seating as it is then.
     """
-    body = _body()
-    name = body.get("name")
-    if not isinstance(name, str):
-        raise BadBody(_l('name must be the player\'s name as text, e.g. "Anna".'))
-    seat, after = body.get("seat"), body.get("after")
-    if seat is not None and not _is_int(seat):
-        raise BadBody(_l("seat must be a place in the seating, a whole number (0 is the first)."))
-    if after is not None and not _is_int(after):
-        raise BadBody(_l("after must be the id of the player to sit after (0: first)."))
-    if seat is not None and after is not None:
-        raise BadBody(_l("Send seat or after, not both."))
-    session = services.seat_player(_session_id(), name, seat, after=after)
+    body = _sent(models.NewPlayer)
+    session = services.seat_player(_session_id(), body.name, body.seat, after=body.after)
     return jsonify(serialize.session_json(services.summarize_session(session))), 201
 
 
@@ -467,14 +515,12 @@ def _tagged(response: Response) -> Response:
 
 @bp.post("/games/<int:game_id>/melds")
 @idempotent
+@takes(models.NewMeld)
 def record_meld(game_id: int) -> tuple[Response, int]:
     """Record a new meld (``cards``), or several put down at once as one entry (``melds``)."""
-    body = _body()
-    player = _id(body, "player")
-    if "melds" in body:
-        if "cards" in body:
-            raise BadBody(_l("Send the cards of one meld or several melds, not both."))
-        several = services.record_melds(game_id, player, _melds(body))
+    body = _sent(models.NewMeld)
+    if body.sent("melds"):
+        several = services.record_melds(game_id, body.player, body.melds)
         return jsonify(
             {
                 "entry": several.id,
@@ -486,8 +532,7 @@ def record_meld(game_id: int) -> tuple[Response, int]:
                 **serialize.opening_json([meld for _row, meld in several.melds], several.variant),
             }
         ), 201
-    cards = _cards(body, "cards")
-    recorded = services.record_meld(game_id, player, cards)
+    recorded = services.record_meld(game_id, body.player, body.cards)
     return jsonify(
         {
             **serialize.meld_json(recorded.entry, recorded.meld, recorded.variant, recorded.meld),
@@ -498,12 +543,11 @@ def record_meld(game_id: int) -> tuple[Response, int]:
 
 @bp.post("/games/<int:game_id>/swaps")
 @idempotent
+@takes(models.NewSwap)
 def record_swap(game_id: int) -> tuple[Response, int]:
     """Record a joker swap (G4): ``cards`` put in the joker's place in ``meld``, ``new_meld``."""
-    body = _body()
-    player, meld = _id(body, "player"), _id(body, "meld")
-    cards, new_meld = _cards(body, "cards"), _cards(body, "new_meld")
-    swap = services.record_swap(game_id, player, meld, cards, new_meld)
+    body = _sent(models.NewSwap)
+    swap = services.record_swap(game_id, body.player, body.meld, body.cards, body.new_meld)
     return jsonify(
         {
             "entry": swap.id,
@@ -515,11 +559,11 @@ def record_swap(game_id: int) -> tuple[Response, int]:
 
 @bp.post("/games/<int:game_id>/layoffs")
 @idempotent
+@takes(models.NewLayoff)
 def record_layoff(game_id: int) -> tuple[Response, int]:
     """Record cards laid off onto a meld on the table."""
-    body = _body()
-    player, meld, cards = _id(body, "player"), _id(body, "meld"), _cards(body, "cards")
-    recorded = services.record_layoff(game_id, player, meld, cards)
+    body = _sent(models.NewLayoff)
+    recorded = services.record_layoff(game_id, body.player, body.meld, body.cards)
     return jsonify(
         {
             **serialize.entry_json(recorded.entry),
@@ -537,15 +581,11 @@ def delete_entry(game_id: int, entry_id: int) -> tuple[str, int]:
 
 @bp.patch("/games/<int:game_id>/entries/<int:entry_id>")
 @idempotent
+@takes(models.Correction)
 def correct_entry(game_id: int, entry_id: int) -> Response:
     """Correct an entry: new ``cards``, the ``player`` who played it, a layoff's ``meld``."""
-    body = _body()
-    if not {"cards", "player", "meld"} & body.keys():
-        raise BadBody(_l("Give the cards, the player or the meld to correct."))
-    cards = _cards(body, "cards") if "cards" in body else None
-    player = _id(body, "player") if "player" in body else None
-    meld = _id(body, "meld") if "meld" in body else None
-    corrected = services.correct_entry(game_id, entry_id, cards, player, meld)
+    body = _sent(models.Correction)
+    corrected = services.correct_entry(game_id, entry_id, body.cards, body.player, body.meld)
     return jsonify(
         {
             **serialize.entry_json(corrected.entry),
@@ -556,18 +596,15 @@ def correct_entry(game_id: int, entry_id: int) -> Response:
 
 @bp.post("/games/<int:game_id>/undo")
 @idempotent
+@takes(models.Undo)
 def undo(game_id: int) -> Response:
     """Delete the latest entry of the game and return it.
 
     An optional body ``{"entry": id}`` names the entry the client saw last: when that is no
     longer the latest, nothing is undone (409), so a repeated undo cannot take back two.
     """
-    seen = None
-    if request.get_data():
-        body = _body()
-        if "entry" in body:
-            seen = _id(body, "entry")
-    undone = services.undo_last_entry(game_id, seen)
+    body = _sent(models.Undo)
+    undone = services.undo_last_entry(game_id, body.entry if body.sent("entry") else None)
     return jsonify(undone=undone.id, game=serialize.game_json(undone.game, _language()))
 
 
@@ -580,20 +617,20 @@ def reopen(game_id: int) -> Response:
 
 @bp.post("/games/<int:game_id>/finish")
 @idempotent
+@takes(models.Settlement)
 def finish(game_id: int) -> Response:
     """Settle the game (``winner``) or abandon it (``winner: null``)."""
-    body = _body()
-    winner, hands, romme = _finish_fields(body)
-    finish = services.finish_game(game_id, winner, hands, romme)
+    body = _sent(models.Settlement)
+    finish = services.finish_game(game_id, body.winner, body.hands_by_player(), body.romme)
     return jsonify(serialize.finish_json(finish))
 
 
 @bp.post("/games/<int:game_id>/settlement")
+@takes(models.Settlement)
 def preview_settlement(game_id: int) -> Response:
     """Show what finishing the game would book, without writing anything."""
-    body = _body()
-    winner, hands, romme = _finish_fields(body)
-    finish = services.preview_finish(game_id, winner, hands, romme)
+    body = _sent(models.Settlement)
+    finish = services.preview_finish(game_id, body.winner, body.hands_by_player(), body.romme)
     answer = serialize.finish_json(finish)
     answer["status"] = "preview"
     answer["romme_possible"] = finish.romme_possible
@@ -601,107 +638,6 @@ def preview_settlement(game_id: int) -> Response:
     answer["romme_reason"] = why.render(_language()) if why is not None else None
     db.session.rollback()
     return jsonify(answer)
-
-
-# --- reading the body ------------------------------------------------------------------------
-
-
-def _body() -> dict[str, Any]:
-    try:
-        data = json_body()
-    except NotUnicodeError:
-        raise BadBody(
-            _l("The body holds text that is not Unicode (half a character, such as \\ud800).")
-        ) from None
-    except ValueError:
-        return _malformed()
-    if not isinstance(data, dict):
-        raise BadBody(_l("The body must be a JSON object."))
-    return data
-
-
-def _malformed() -> dict[str, Any]:
-    from werkzeug.exceptions import BadRequest
-
-    raise BadRequest(_l("The body is not valid JSON."))
-
-
-def _rules(body: dict[str, Any]) -> dict[str, Any]:
-    house_rules = body.get("rules", {})
-    if not isinstance(house_rules, dict):
-        raise BadBody(_l('rules must be an object of house rules, e.g. {"end": {"games": 5}}.'))
-    return house_rules
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _name(body: dict[str, Any], field: str, default: str) -> str:
-    value = body.get(field, default)
-    if not isinstance(value, str):
-        raise BadBody(
-            _l("%(field)s must be a name, e.g. “%(example)s”.", field=field, example=default)
-        )
-    return value
-
-
-def _id(body: dict[str, Any], field: str) -> int:
-    value = body.get(field)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise BadBody(_l("%(field)s must be an id (a whole number).", field=field))
-    return value
-
-
-def _cards(body: dict[str, Any], field: str) -> str:
-    value = body.get(field)
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list) and all(isinstance(card, str) for card in value):
-        return " ".join(value)
-    raise BadBody(_l('%(field)s must be cards as text, e.g. "Q♣ K♣ A♣".', field=field))
-
-
-def _melds(body: dict[str, Any]) -> list[str]:
-    value = body.get("melds")
-    if not isinstance(value, list) or not value:
-        raise BadBody(_l('melds must be a list of melds, e.g. ["Q♣ K♣ A♣", "3♦ 3♥ 3♠"].'))
-    return [_cards({"meld": meld}, "meld") for meld in value]
-
-
-def _first_dealer(value: object, names: list[Any]) -> int | None:
-    if value == "lot":
-        return None
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value in names:
-        return names.index(value)
-    raise BadBody(_l('dealer must be a seat number (0 = first player), a name, or "lot".'))
-
-
-def _finish_fields(
-    body: dict[str, Any],
-) -> tuple[int | None, dict[int, str | int], bool | None]:
-    if "winner" not in body:
-        raise BadBody(_l("Say who went out (winner), or send winner: null to abandon the game."))
-    winner = body["winner"]
-    if winner is not None and not _is_int(winner):
-        raise BadBody(_l("winner must be a player id, or null to abandon the game."))
-    romme = body.get("romme")
-    if romme is not None and not isinstance(romme, bool):
-        raise BadBody(_l("romme must be true or false."))
-    raw_hands = body.get("hands", {})
-    if not isinstance(raw_hands, dict):
-        raise BadBody(_l('hands must map player ids to their cards, e.g. {"8": "A♠ 7♥"}.'))
-    hands: dict[int, str | int] = {}
-    for key, hand in raw_hands.items():
-        if not (key.isascii() and key.isdigit()) or len(key) > 18:
-            raise BadBody(_l("hands: “%(key)s” is not a player id.", key=key[:20]))
-        # A whole number is the points the table counted for that hand.
-        is_points = isinstance(hand, int) and not isinstance(hand, bool)
-        hands[int(key)] = hand if is_points else _cards(raw_hands, key)
-    # With winner: null the rule system says whether hands settle the game or are not used.
-    return winner, hands, romme
 
 
 # --- the score sheet and the session's files ---------------------------------------------------
@@ -747,14 +683,11 @@ def export_session(session_id: str) -> Response:
 
 @bp.post("/groups")
 @idempotent
+@takes(models.NewGroup)
 def create_group() -> tuple[Response, int]:
     """Start a group of people who play together: ``{"name": "Donnerstagsrunde"}``."""
-    body = _body()
-    name = body.get("name")
-    if not isinstance(name, str):
-        raise BadBody(_l('name must be the group\'s name as text, e.g. "Donnerstagsrunde".'))
     keys = SessionKeys.new()
-    group = services.create_group(name, keys)
+    group = services.create_group(_sent(models.NewGroup).name, keys)
     return jsonify(
         {
             **serialize.group_json(services.group_sessions(group)),
@@ -779,13 +712,11 @@ def group_statistics(group_id: str) -> Response:
 
 @bp.post("/groups/<group_id>/merges")
 @idempotent
+@takes(models.Merge)
 def merge_names(group_id: str) -> tuple[Response, int]:
     """Count two names as one person: ``{"name": "Anni", "same_as": "Anna"}``."""
-    body = _body()
-    name, same_as = body.get("name"), body.get("same_as")
-    if not isinstance(name, str) or not isinstance(same_as, str):
-        raise BadBody(_l('name and same_as must be names as text, e.g. "Anni" and "Anna".'))
-    merges = services.merge_names(_group().id, name, same_as)
+    body = _sent(models.Merge)
+    merges = services.merge_names(_group().id, body.name, body.same_as)
     return jsonify(
         {
             "name": merges[-1].name,
