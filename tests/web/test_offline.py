@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.api.idempotency import StillAnswering
+from scorekeeper.api.idempotency import AnswerLost, StillAnswering
 from scorekeeper.web import once
 from tests.helpers import start
 
@@ -103,3 +103,30 @@ def test_a_tap_still_being_saved_answers_a_409_that_passes_and_a_refusal_one_tha
     assert "still being saved" in waiting.get_json()["error"]
     # Without the script the page says so, as before.
     assert client.post(undo, data={"once": "tap-3"}).status_code == 302
+
+
+def test_a_form_sent_again_that_was_not_applied_now_is_told_why_in_place(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = start(client)
+    melds = f"/games/{table.game}/melds"
+    ann = {"player": table.players["Ann"], "once": "tap-1"}
+    first = client.post(melds, data={**ann, "cards": "qc kc ac"}, headers=IN_PLACE)
+    assert first.status_code == 200
+    # The same key with other cards: nothing recorded twice, and the outbox reads why.
+    changed = client.post(melds, data={**ann, "cards": "7h 7d 7s"}, headers=IN_PLACE)
+    assert changed.status_code == 422
+    assert changed.mimetype == "application/json"
+    assert "nothing was recorded twice" in changed.get_json()["error"]
+
+    def answer_lost(*_args: object, **_kwargs: object) -> None:
+        raise AnswerLost()
+
+    monkeypatch.setattr(once, "apply_once", answer_lost)
+    lost = client.post(melds, data={**ann, "cards": "qc kc ac"}, headers=IN_PLACE)
+    # Saved before: a 409 that never passes (sent again it says the same), with its reason.
+    assert lost.status_code == 409
+    assert "Retry-After" not in lost.headers
+    assert "saved before" in lost.get_json()["error"]
+    # Without the script the page says so, as before.
+    assert client.post(melds, data={**ann, "cards": "qc kc ac"}).status_code == 302
