@@ -597,7 +597,7 @@ def _answered_in_place(said: str, game_id: int) -> BaseResponse:
     return jsonify(said=str(helpers.suits(said)), entry=shown[-1].id if shown else None, line=line)
 
 
-def _refused(form: MeldForm | LayoffForm | SwapForm | ButtonForm) -> BaseResponse:
+def _refused(form: MeldForm | LayoffForm | SwapForm | ButtonForm | FinishForm) -> BaseResponse:
     """Answer a refusal in place: the first reason the form or the rules gave.
 
     A refusal is an answer (200 with ``refused``), not a failure: the script shows it in the
@@ -867,6 +867,8 @@ def finish(game_id: int) -> Answer:
     else:
         form = finish_form(players)
         if not form.validate_on_submit():
+            if _in_place():
+                return _refused(form)
             return _finish_page(game, form, status=422)
     # Only the Confirm button's POST books: a GET never does, whatever its address says.
     commit = request.method == "POST" and form.confirm.data == "1"
@@ -882,6 +884,8 @@ def finish(game_id: int) -> Answer:
             )
     except REFUSED as error:
         db.session.rollback()
+        if _in_place():
+            return jsonify(refused=True, error=str(helpers.suits(helpers.rules_message(error))))
         return _finish_page(game, form, status=422, problem=helpers.rules_message(error))
     if commit:
         assert done.winner is not None
@@ -906,6 +910,9 @@ def finish(game_id: int) -> Answer:
                 name=done.winner.name,
                 points=helpers.points(gains[done.winner.id]),
             )
+        if _in_place():
+            # The outbox sent a finish recorded offline: the page that asked is long gone.
+            return jsonify(said=said)
         flash(said, "success")
         return _to_session()
     db.session.rollback()
@@ -926,6 +933,9 @@ def _booked_answer(game: services.GameState) -> Answer | None:
         if request.form.get("confirm") != "1":
             return None
         # A repeat from this phone carries the first send's token and never gets here.
+        if _in_place():
+            # A finish that waited offline: named in the bar, never merged into the booking.
+            return jsonify(refused=True, error=gettext("Already booked on another phone."))
         flash(gettext("Already booked on another phone."), "error")
         return redirect(url_for("web.finish", game_id=game.id), 303)
     return _booked_page(game)

@@ -17,6 +17,7 @@ from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, Response, expect
 from playwright.sync_api import Error as PlaywrightError
 
+from scorekeeper import services
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Phone
 from tests.helpers import entries
 
@@ -358,4 +359,100 @@ def test_entries_recorded_offline_wait_greyed_through_a_reload_and_are_sent_once
     expect(waiting).to_have_count(0, timeout=20_000)
     assert [name for name, _, _ in entries(app, game)][-2:] == ["Bob", "Ann"]
     assert len(entries(app, game)) == 8
+    phone.errors.clear()  # the sends that found no network said so on the console
+
+
+FINISH_WAITS = {
+    "en": "the settlement is worked out when the network is back",
+    "de": "die Abrechnung wird erstellt, sobald das Netz wieder da ist",
+}
+FINISHED = {"en": "Game 1 finished: Ann went out", "de": "Spiel 1 beendet: Ann hat ausgemacht"}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_finish_with_the_hands_offline_waits_and_is_booked_once_when_the_network_is_back(
+    new_phone: Callable[..., Phone], app_with: Callable[..., Flask], language: str
+) -> None:
+    phone = new_phone(language, viewport=NARROW)
+    page = phone.page
+    path = start(page, phone.base, "Ann", "Bob")
+    _, url, players = the_table(page)
+    game = int(url.rsplit("/", 2)[1])
+    kept_by_the_worker(page)
+    record(phone, "Ann", "Q♣ K♣ A♣")
+    expect(page.locator("ol.entries > li:not([data-waiting])")).to_have_count(1)
+    page.goto(f"{phone.base}/games/{game}/finish")
+
+    page.context.set_offline(True)
+    form = page.locator("form[data-finish]")
+    form.locator("label.chip", has_text="Ann").tap()
+    form.locator(f"input[name=hand_{players['Bob']}]").fill("5h 9s")
+    form.locator("button[name=show]").tap()
+    # At once: the page says it waits, and that the settlement comes with the network.
+    note = page.locator("[data-finish-waits]")
+    expect(note).to_contain_text(FINISH_WAITS[language])
+    expect(page.locator("[data-offline]")).to_contain_text(ONE_WAITS[language])
+    expect(form.locator("button[name=show]")).to_be_disabled()
+    # The game page, opened offline, shows it among the entries, waiting.
+    with page.expect_navigation():
+        note.locator("a").tap()
+    waiting = page.locator("ol.entries > li[data-outbox]")
+    expect(waiting).to_have_count(1)
+    expect(waiting).to_contain_text(FINISHED[language])
+    app = app_with()
+    with app.app_context():
+        assert services.get_game(game).status == "open"
+
+    # Online: sent once, the server settles it (Bob's 14 points).
+    page.context.set_offline(False)
+    expect(waiting).to_have_count(0, timeout=20_000)
+    steady(page, phone.base + path)
+    with app.app_context():
+        booked = services.get_game(game)
+        assert booked.status == "finished"
+        assert sorted(line.hand_points or 0 for line in booked.settlement_lines) == [0, 14]
+    assert page.evaluate(LIST, the_session(page)) == []
+    phone.errors.clear()  # the sends that found no network said so on the console
+
+
+def the_session(page: Page) -> str:
+    """Return the id of the session the page shows."""
+    return str(page.locator("[data-offline]").get_attribute("data-offline"))
+
+
+def test_a_delete_offline_waits_and_a_waiting_entry_deleted_leaves_the_outbox(
+    new_phone: Callable[..., Phone], app_with: Callable[..., Flask]
+) -> None:
+    phone = new_phone("en", viewport=NARROW)
+    page = phone.page
+    path = start(page, phone.base, "Ann", "Bob")
+    session, url, _ = the_table(page)
+    game = int(url.rsplit("/", 2)[1])
+    kept_by_the_worker(page)
+    record(phone, "Ann", "Q♣ K♣ A♣")
+    record(phone, "Bob", "2♥ 3♥ 4♥")
+    recorded = page.locator("ol.entries > li:not([data-waiting])")
+    expect(recorded).to_have_count(2)
+    page.goto(phone.base + str(recorded.last.locator("a").get_attribute("href")))
+
+    page.context.set_offline(True)
+    with page.expect_navigation():
+        page.locator("[data-delete] button[type=submit]").tap()
+    waiting = page.locator("ol.entries > li[data-outbox]")
+    expect(waiting).to_have_count(1)
+    expect(waiting).to_contain_text("Delete entry 1 of game 1 by Ann")
+    # An entry recorded offline and deleted while it waits: it leaves the outbox, never sent.
+    record(phone, "Bob", "7♠ 7♥ 7♣")
+    expect(waiting).to_have_count(2)
+    waiting.first.locator("[data-outbox-delete]").tap()
+    expect(waiting).to_have_count(1)
+    assert [entry["label"] for entry in page.evaluate(LIST, session)] == [
+        "Delete entry 1 of game 1 by Ann"
+    ]
+    assert len(entries(app_with(), game)) == 2
+
+    page.context.set_offline(False)
+    expect(waiting).to_have_count(0, timeout=20_000)
+    steady(page, phone.base + path)
+    assert [name for name, _, _ in entries(app_with(), game)] == ["Bob"]
     phone.errors.clear()  # the sends that found no network said so on the console

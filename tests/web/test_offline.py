@@ -12,8 +12,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.api.idempotency import AnswerLost, StillAnswering
+from scorekeeper.i18n import LANGUAGE_COOKIE
 from scorekeeper.web import once
-from tests.helpers import start
+from tests.helpers import meld, start, totals
 
 IN_PLACE = {"Accept": "application/json"}
 
@@ -130,3 +131,56 @@ def test_a_form_sent_again_that_was_not_applied_now_is_told_why_in_place(
     assert "saved before" in lost.get_json()["error"]
     # Without the script the page says so, as before.
     assert client.post(melds, data={**ann, "cards": "qc kc ac"}).status_code == 302
+
+
+def test_a_finish_sent_by_the_outbox_is_booked_once_and_its_refusals_have_reasons(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    finish = f"/games/{table.game}/finish"
+    hands = {f"hand_{table.players['Bob']}": "5h 9s", f"hand_{table.players['Cid']}": "kd"}
+    sent = {"winner": table.players["Ann"], "romme": "auto", "confirm": "1", **hands}
+    # What the recorder could not check offline is refused with the server's reason.
+    wrong = client.post(
+        finish, data={**sent, f"hand_{table.players['Cid']}": "zz", "once": "f-0"}, headers=IN_PLACE
+    )
+    assert wrong.status_code == 200
+    assert wrong.get_json()["refused"] is True and wrong.get_json()["error"]
+    booked = client.post(finish, data={**sent, "once": "f-1"}, headers=IN_PLACE)
+    assert booked.status_code == 200
+    said = booked.get_json()["said"]
+    assert "Game 1 is over" in said
+    before = totals(app, table.session_pk)
+    # Sent again with its key (the answer was lost on the way): the same answer, booked once.
+    again = client.post(finish, data={**sent, "once": "f-1"}, headers=IN_PLACE)
+    assert again.get_json() == {"said": said}
+    assert totals(app, table.session_pk) == before
+    # Another phone's finish of the same game, waiting offline meanwhile: refused, not merged.
+    other = client.post(finish, data={**sent, "once": "f-2"}, headers=IN_PLACE)
+    assert other.get_json() == {"refused": True, "error": "Already booked on another phone."}
+    assert totals(app, table.session_pk) == before
+
+
+@pytest.mark.parametrize(
+    ("language", "waits"),
+    [
+        ("en", "the settlement is worked out when the network is back"),
+        ("de", "die Abrechnung wird erstellt, sobald das Netz wieder da ist"),
+    ],
+)
+def test_the_finish_and_entry_pages_carry_what_they_say_when_sent_offline(
+    client: FlaskClient, language: str, waits: str
+) -> None:
+    client.set_cookie(LANGUAGE_COOKIE, language)
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    finish = client.get(f"/games/{table.game}/finish").get_data(as_text=True)
+    assert waits in html.unescape(finish)
+    assert "offline-forms.js" in finish
+    assert f'data-offline="{table.session}"' in finish
+    entry = client.get(f"/games/{table.game}/entries/1/edit").get_data(as_text=True)
+    assert "offline-forms.js" in entry
+    assert f'data-offline="{table.session}"' in entry
+    # The game page, which does not load it, stays within its weight.
+    assert "offline-forms.js" not in client.get(f"/sessions/{table.session}").get_data(as_text=True)
