@@ -456,3 +456,41 @@ def test_a_delete_offline_waits_and_a_waiting_entry_deleted_leaves_the_outbox(
     steady(page, phone.base + path)
     assert [name for name, _, _ in entries(app_with(), game)] == ["Bob"]
     phone.errors.clear()  # the sends that found no network said so on the console
+
+
+def test_entries_recorded_offline_survive_a_browser_restart_and_are_sent_once_in_order(
+    browser: Browser, live_server: str, app_with: Callable[..., Flask], tmp_path: Path
+) -> None:
+    profile = tmp_path / "profile"
+    context = restarted(browser, profile, "en")
+    phone = Phone(context.pages[0] if context.pages else context.new_page(), live_server, "en")
+    path = start(phone.page, live_server, "Ann", "Bob")
+    session, url, _ = the_table(phone.page)
+    game = int(url.rsplit("/", 2)[1])
+    kept_by_the_worker(phone.page)
+
+    context.set_offline(True)
+    for name, cards in FIVE[:3]:
+        record(phone, name, cards)
+    expect(phone.page.locator("ol.entries > li[data-outbox]")).to_have_count(3)
+    waited: list[dict[str, Any]] = phone.page.evaluate(LIST, session)
+    context.close()
+
+    context = restarted(browser, profile, "en")
+    page = context.pages[0] if context.pages else context.new_page()
+    context.set_offline(True)
+    page.goto(live_server + path)
+    waiting = page.locator("ol.entries > li[data-outbox]")
+    expect(waiting).to_have_count(3)
+    assert page.evaluate(LIST, session) == waited
+    assert entries(app_with(), game) == []
+
+    context.set_offline(False)
+    expect(waiting).to_have_count(0, timeout=20_000)
+    steady(page, live_server + path)
+    assert [(name, value) for name, _, value in entries(app_with(), game)] == [
+        ("Ann", 30),
+        ("Bob", 9),
+        ("Ann", 15),
+    ]
+    context.close()
