@@ -86,9 +86,10 @@ LIVE_SECONDS = 2
 # The service worker's code, in the static folder; /sw.js serves it with the app's files.
 SERVICE_WORKER = "sw.js"
 # The pages a phone keeps to open without a network, by path under the site's root: the start
-# page, a session's page and its history. One list for the worker (sw.js, given it in its first
-# lines) and the page's script (offline.js, given it on its script tag).
-KEPT_PAGES = r"^/(sessions/[^/]+(/history)?)?$"
+# page, a session's page and its history, and a game's finish page (kept from its session page,
+# so that a game ends offline too; the start page drops them again). One list for the worker
+# (sw.js, given it in its first lines) and the page's script (offline.js, on its script tag).
+KEPT_PAGES = r"^/(sessions/[^/]+(/history)?|games/\d+/finish)?$"
 
 
 bp.before_request(access.let_in)

@@ -54,11 +54,22 @@ def start(page: Page, base: str, *names: str) -> str:
     return str(page.evaluate("location.pathname"))
 
 
+def until(page: Page, script: str, arg: Any = None) -> None:
+    """Wait until a script answers true, its promise awaited."""
+    # page.wait_for_function awaits no promise: a promise is a true value to it.
+    for _ in range(100):
+        if page.evaluate(script, arg):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"still not true: {script} {arg}")
+
+
 def kept_by_the_worker(page: Page) -> None:
     """Wait until the worker controls the page and keeps the page itself."""
-    page.wait_for_function(
+    until(
+        page,
         "navigator.serviceWorker.ready.then(() => caches.open('scorekeeper-pages'))"
-        ".then((cache) => cache.match(location.pathname)).then(Boolean)"
+        ".then((cache) => cache.match(location.pathname)).then(Boolean)",
     )
 
 
@@ -82,6 +93,8 @@ def test_a_session_page_opens_offline_says_what_waits_and_leaves_the_phone_with_
     path = start(page, phone.base, "Ann", "Bob")
     session, url, players = the_table(page)
     kept_by_the_worker(page)
+    finish = url.replace("/melds", "/finish").removeprefix(phone.base)
+    until(page, KEPT_PAGE, finish)
     banner = page.locator("[data-offline]")
     expect(banner).to_be_hidden()
     # The live table's question still reaches the server, past the worker.
@@ -121,11 +134,9 @@ def test_a_session_page_opens_offline_says_what_waits_and_leaves_the_phone_with_
     page.evaluate(ADD, ["gone", url, players["Ann"], "qc kc ac", "Ann's sequence"])
     page.evaluate(PUT_PAGE, "/sessions/gone")
     page.goto(phone.base + "/")
-    page.wait_for_function("Outbox.list('gone').then((left) => left.length === 0)")
-    page.wait_for_function(
-        "(path) => caches.open('scorekeeper-pages').then((c) => c.match(path)).then((m) => !m)",
-        arg="/sessions/gone",
-    )
+    until(page, "Outbox.list('gone').then((left) => left.length === 0)")
+    for dropped in ("/sessions/gone", finish):  # a finish page is kept anew from its session
+        until(page, f"(path) => ({KEPT_PAGE})(path).then((kept) => !kept)", dropped)
     assert page.evaluate(KEPT_PAGE, path)
     # The start page sends nothing, so an entry waiting for a session it holds stays there
     # (the one added offline above may have been sent meanwhile by the session page).
@@ -381,9 +392,13 @@ def test_a_finish_with_the_hands_offline_waits_and_is_booked_once_when_the_netwo
     kept_by_the_worker(page)
     record(phone, "Ann", "Q♣ K♣ A♣")
     expect(page.locator("ol.entries > li:not([data-waiting])")).to_have_count(1)
-    page.goto(f"{phone.base}/games/{game}/finish")
+    # The session page keeps its game's finish page: it opens offline.
+    until(page, KEPT_PAGE, f"/games/{game}/finish")
 
     page.context.set_offline(True)
+    with page.expect_navigation():
+        page.locator(f"a[href$='/games/{game}/finish']").tap()
+    assert page.locator("html").get_attribute("data-offline-copy")
     form = page.locator("form[data-finish]")
     form.locator("label.chip", has_text="Ann").tap()
     form.locator(f"input[name=hand_{players['Bob']}]").fill("5h 9s")

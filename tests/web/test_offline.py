@@ -63,11 +63,13 @@ def test_the_worker_and_the_pages_script_are_given_one_list_of_kept_pages(
     script = re.search(r'data-kept-pages="([^"]*)"', page)
     assert script is not None
     assert html.unescape(script.group(1)) == pattern
-    # Anchored at both ends: the start page, a session and its history, nothing under them.
+    # Anchored at both ends: the start page, a session and its history, a game's finish page.
     kept = re.compile(pattern)
-    assert all(kept.fullmatch(path) for path in ("/", "/sessions/abc", "/sessions/abc/history"))
+    kept_paths = ("/", "/sessions/abc", "/sessions/abc/history", "/games/12/finish")
+    assert all(kept.fullmatch(path) for path in kept_paths)
     assert not any(
-        kept.search(path) for path in ("/x/sessions/abc", "/sessions/abc/change", "/groups/a")
+        kept.search(path)
+        for path in ("/x/sessions/abc", "/sessions/abc/change", "/groups/a", "/games/1/undo")
     )
     # The worker holds no list of its own.
     assert worker.count("KEPT_PAGES =") == 1
