@@ -22,9 +22,10 @@
     caches.open(PAGES).then(function (cache) { return cache.add(location.pathname); }).catch(function () {});
   }
 
-  // The game's finish page (offline-forms.js queues its finish), kept from the session page.
+  // The game's finish page (offline-forms.js queues its finish), kept from the session page:
+  // only the link marked so (a GET of any other link may change something, a language).
   function keepFinish() {
-    var link = document.querySelector("a[href$='/finish']");
+    var link = document.querySelector("a[data-keep-offline]");
     if (!link || !navigator.onLine || document.documentElement.hasAttribute("data-offline-copy")) { return; }
     caches.open(PAGES).then(function (cache) {
       return cache.match(link.href).then(function (kept) { return kept || cache.add(link.href); });
