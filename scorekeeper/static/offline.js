@@ -22,11 +22,10 @@
     caches.open(PAGES).then(function (cache) { return cache.add(location.pathname); }).catch(function () {});
   }
 
-  // The game's finish page (offline-forms.js queues its finish), kept from the session page:
-  // only the link marked so (a GET of any other link may change something, a language).
+  // The finish page (docs/reliability.md).
   function keepFinish() {
     var link = document.querySelector("a[data-keep-offline]");
-    if (!link || !navigator.onLine || document.documentElement.hasAttribute("data-offline-copy")) { return; }
+    if (!link || !window.caches || !navigator.onLine) { return; }
     caches.open(PAGES).then(function (cache) {
       return cache.match(link.href).then(function (kept) { return kept || cache.add(link.href); });
     }).catch(function () {});
@@ -105,7 +104,7 @@
       show();
     });
     // Drawn anew from the server: it is in reach, so what waits goes now.
-    document.addEventListener("scorekeeper:redrawn", function () { send(); if (window.caches) { keepFinish(); } });
+    document.addEventListener("scorekeeper:redrawn", function () { send(); keepFinish(); });
     setInterval(probe, PROBE_MS);
     if (navigator.onLine && !document.documentElement.hasAttribute("data-offline-copy")) {
       // Served by the server just now: it is in reach.
