@@ -42,7 +42,8 @@
 
   // The start page, drawn by the server just now, lists every session this phone holds the key
   // of: the kept pages and outboxes of any other session go (its key expired or was removed
-  // on another page). A kept copy of the start page says nothing about the keys: nothing goes.
+  // on another page), and every kept finish page. A kept copy of the start page says nothing
+  // about the keys: nothing goes.
   function forgetOthers(list) {
     if (document.documentElement.hasAttribute("data-offline-copy")) { return; }
     var held = (list.getAttribute("data-held") || "").split(" ").filter(Boolean);
@@ -51,7 +52,8 @@
         return Promise.all(requests.filter(function (request) {
           var path = underRoot(new URL(request.url).pathname) || "";
           var session = /^\/sessions\/([^/]+)/.exec(path);
-          return session && held.indexOf(decodeURIComponent(session[1])) < 0;
+          // A game's finish page names no session: kept again from its session page.
+          return path.indexOf("/games/") === 0 || (session && held.indexOf(decodeURIComponent(session[1])) < 0);
         }).map(function (request) { return cache.delete(request); }));
       });
     });

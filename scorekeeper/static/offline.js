@@ -22,6 +22,15 @@
     caches.open(PAGES).then(function (cache) { return cache.add(location.pathname); }).catch(function () {});
   }
 
+  // The finish page (docs/reliability.md).
+  function keepFinish() {
+    var link = document.querySelector("a[data-keep-offline]");
+    if (!link || !window.caches || !navigator.onLine) { return; }
+    caches.open(PAGES).then(function (cache) {
+      return cache.match(link.href).then(function (kept) { return kept || cache.add(link.href); });
+    }).catch(function () {});
+  }
+
   // When the phone lost the server, for every page of the site (ms since 1970).
   var SINCE = "scorekeeper-offline-since";
   var PROBE_MS = 15000;
@@ -95,7 +104,7 @@
       show();
     });
     // Drawn anew from the server: it is in reach, so what waits goes now.
-    document.addEventListener("scorekeeper:redrawn", function () { send(); });
+    document.addEventListener("scorekeeper:redrawn", function () { send(); keepFinish(); });
     setInterval(probe, PROBE_MS);
     if (navigator.onLine && !document.documentElement.hasAttribute("data-offline-copy")) {
       // Served by the server just now: it is in reach.
@@ -110,7 +119,7 @@
   if ("serviceWorker" in navigator && window.caches && script) {
     navigator.serviceWorker.register(script.getAttribute("data-worker"))
       .then(function () { return navigator.serviceWorker.ready; })
-      .then(keepThisPage)
+      .then(function () { keepThisPage(); keepFinish(); })
       .catch(function () { /* no worker (plain HTTP on a LAN): the pages work as before */ });
   }
 })();

@@ -601,9 +601,11 @@
         entries.forEach(function (entry) {
           var line = document.createElement("li");
           line.setAttribute("data-outbox", entry.id);
-          line.innerHTML = '<span class="kind"></span> <span class="cards"></span>';
+          line.innerHTML = '<span class="kind"></span> <span class="cards"></span> <span class="actions"><button type="button" class="small" data-outbox-delete></button></span>';
           $(line, ".kind").textContent = text("queued");
           $(line, ".cards").textContent = entry.label;
+          $(line, "button").textContent = text("delete");
+          $(line, "button").addEventListener("click", function () { outbox.remove(entry.id); });
           list.insertBefore(line, list.firstChild);
           entry.cards.forEach(function (code) {
             var b = $(form, 'button[data-card="' + code + '"]');

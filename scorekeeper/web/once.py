@@ -59,34 +59,42 @@ def once_per_form(view: Callable[..., Any]) -> Callable[..., Any]:
         except IdempotencyError:
             # The page was sent before with something else in it (back button, then changed).
             db.session.rollback()
-            flash(
-                gettext(
-                    "This form was sent before: nothing was recorded twice. If it was something "
-                    "new, enter it again here."
-                ),
-                "error",
+            said = gettext(
+                "This form was sent before: nothing was recorded twice. If it was something "
+                "new, enter it again here."
             )
-            return redirect(_back())
+            return _not_applied(said, 422)
         except AnswerLost:
             # The first send was saved, but the server stopped before it could answer.
             db.session.rollback()
-            flash(gettext("This form was saved before: look at the page."), "error")
-            return redirect(_back())
+            return _not_applied(gettext("This form was saved before: look at the page."), 409)
         except StillAnswering:
-            # The first send has not answered in time: show the page.
+            # The first send has not answered in time: show the page. The script's tap (or the
+            # outbox's send) asks again in a moment: a 409 that passes, marked so with
+            # Retry-After; every other 409 is a refusal.
             db.session.rollback()
             said = gettext("This form was sent before and is still being saved: look at the page.")
-            if request.accept_mimetypes.best == "application/json":
-                # The script's tap (or the outbox's send) asks again in a moment: a 409 that
-                # passes, marked so with Retry-After; every other 409 is a refusal.
-                waiting = jsonify(error=said)
-                waiting.status_code = 409
-                waiting.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
-                return waiting
-            flash(said, "error")
-            return redirect(_back())
+            return _not_applied(said, 409, retry_after=RETRY_AFTER_SECONDS)
 
     return run
+
+
+def _not_applied(said: str, status: int, *, retry_after: int | None = None) -> BaseResponse:
+    """Answer a send that was not applied now: in place with its reason, else on the page.
+
+    The game page's script and the outbox ask for JSON (``Accept: application/json``): they
+    are told why, as an ``error`` sentence, with ``Retry-After`` only for a send that passes
+    (the first is still being saved); a redirect would tell them nothing. A page's form is
+    sent back where it came from, the sentence in the bar.
+    """
+    if request.accept_mimetypes.best == "application/json":
+        answer = jsonify(error=said)
+        answer.status_code = status
+        if retry_after is not None:
+            answer.headers["Retry-After"] = str(retry_after)
+        return answer
+    flash(said, "error")
+    return redirect(_back())
 
 
 def _remember(response: BaseResponse) -> str:

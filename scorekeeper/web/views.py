@@ -86,9 +86,10 @@ LIVE_SECONDS = 2
 # The service worker's code, in the static folder; /sw.js serves it with the app's files.
 SERVICE_WORKER = "sw.js"
 # The pages a phone keeps to open without a network, by path under the site's root: the start
-# page, a session's page and its history. One list for the worker (sw.js, given it in its first
-# lines) and the page's script (offline.js, given it on its script tag).
-KEPT_PAGES = r"^/(sessions/[^/]+(/history)?)?$"
+# page, a session's page and its history, and a game's finish page (kept from its session page,
+# so that a game ends offline too; the start page drops them again). One list for the worker
+# (sw.js, given it in its first lines) and the page's script (offline.js, on its script tag).
+KEPT_PAGES = r"^/(sessions/[^/]+(/history)?|games/\d+/finish)?$"
 
 
 bp.before_request(access.let_in)
@@ -604,7 +605,7 @@ def _answered_in_place(said: str, game_id: int) -> BaseResponse:
     return jsonify(said=str(helpers.suits(said)), entry=shown[-1].id if shown else None, line=line)
 
 
-def _refused(form: MeldForm | LayoffForm | SwapForm | ButtonForm) -> BaseResponse:
+def _refused(form: MeldForm | LayoffForm | SwapForm | ButtonForm | FinishForm) -> BaseResponse:
     """Answer a refusal in place: the first reason the form or the rules gave.
 
     A refusal is an answer (200 with ``refused``), not a failure: the script shows it in the
@@ -874,6 +875,8 @@ def finish(game_id: int) -> Answer:
     else:
         form = finish_form(players)
         if not form.validate_on_submit():
+            if _in_place():
+                return _refused(form)
             return _finish_page(game, form, status=422)
     # Only the Confirm button's POST books: a GET never does, whatever its address says.
     commit = request.method == "POST" and form.confirm.data == "1"
@@ -889,12 +892,17 @@ def finish(game_id: int) -> Answer:
             )
     except REFUSED as error:
         db.session.rollback()
+        if _in_place():
+            return jsonify(refused=True, error=str(helpers.suits(helpers.rules_message(error))))
         return _finish_page(game, form, status=422, problem=helpers.rules_message(error))
     if commit:
         assert done.winner is not None
         # The rule system says the news: what the winner gains, or what the losers book.
         names = _names(players)
         said = helpers.said(game.variant.game_news(number, names, done.settlement))
+        if _in_place():
+            # The outbox sent a finish recorded offline: the page that asked is long gone.
+            return jsonify(said=said)
         flash(said, "success")
         return _to_session()
     db.session.rollback()
@@ -915,6 +923,9 @@ def _booked_answer(game: services.GameState) -> Answer | None:
         if request.form.get("confirm") != "1":
             return None
         # A repeat from this phone carries the first send's token and never gets here.
+        if _in_place():
+            # A finish that waited offline: named in the bar, never merged into the booking.
+            return jsonify(refused=True, error=gettext("Already booked on another phone."))
         flash(gettext("Already booked on another phone."), "error")
         return redirect(url_for("web.finish", game_id=game.id), 303)
     return _booked_page(game)

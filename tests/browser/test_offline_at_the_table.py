@@ -17,6 +17,7 @@ from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, Response, expect
 from playwright.sync_api import Error as PlaywrightError
 
+from scorekeeper import services
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Phone
 from tests.helpers import entries
 
@@ -53,11 +54,22 @@ def path_of_a_new_session(page: Page, base: str, *names: str) -> str:
     return str(page.evaluate("location.pathname"))
 
 
+def until(page: Page, script: str, arg: Any = None) -> None:
+    """Wait until a script answers true, its promise awaited."""
+    # page.wait_for_function awaits no promise: a promise is a true value to it.
+    for _ in range(100):
+        if page.evaluate(script, arg):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"still not true: {script} {arg}")
+
+
 def kept_by_the_worker(page: Page) -> None:
     """Wait until the worker controls the page and keeps the page itself."""
-    page.wait_for_function(
+    until(
+        page,
         "navigator.serviceWorker.ready.then(() => caches.open('scorekeeper-pages'))"
-        ".then((cache) => cache.match(location.pathname)).then(Boolean)"
+        ".then((cache) => cache.match(location.pathname)).then(Boolean)",
     )
 
 
@@ -81,6 +93,8 @@ def test_a_session_page_opens_offline_says_what_waits_and_leaves_the_phone_with_
     path = path_of_a_new_session(page, phone.base, "Ann", "Bob")
     session, url, players = the_table(page)
     kept_by_the_worker(page)
+    finish = url.replace("/melds", "/finish").removeprefix(phone.base)
+    until(page, KEPT_PAGE, finish)
     banner = page.locator("[data-offline]")
     expect(banner).to_be_hidden()
     # The live table's question still reaches the server, past the worker.
@@ -120,11 +134,9 @@ def test_a_session_page_opens_offline_says_what_waits_and_leaves_the_phone_with_
     page.evaluate(ADD, ["gone", url, players["Ann"], "qc kc ac", "Ann's sequence"])
     page.evaluate(PUT_PAGE, "/sessions/gone")
     page.goto(phone.base + "/")
-    page.wait_for_function("Outbox.list('gone').then((left) => left.length === 0)")
-    page.wait_for_function(
-        "(path) => caches.open('scorekeeper-pages').then((c) => c.match(path)).then((m) => !m)",
-        arg="/sessions/gone",
-    )
+    until(page, "Outbox.list('gone').then((left) => left.length === 0)")
+    for dropped in ("/sessions/gone", finish):  # a finish page is kept anew from its session
+        until(page, f"(path) => ({KEPT_PAGE})(path).then((kept) => !kept)", dropped)
     assert page.evaluate(KEPT_PAGE, path)
     # The start page sends nothing, so an entry waiting for a session it holds stays there
     # (the one added offline above may have been sent meanwhile by the session page).
@@ -359,3 +371,141 @@ def test_entries_recorded_offline_wait_greyed_through_a_reload_and_are_sent_once
     assert [name for name, _, _ in entries(app, game)][-2:] == ["Bob", "Ann"]
     assert len(entries(app, game)) == 8
     phone.errors.clear()  # the sends that found no network said so on the console
+
+
+FINISH_WAITS = {
+    "en": "the settlement is worked out when the network is back",
+    "de": "die Abrechnung wird erstellt, sobald das Netz wieder da ist",
+}
+FINISHED = {"en": "Game 1 finished: Ann went out", "de": "Spiel 1 beendet: Ann hat ausgemacht"}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_finish_with_the_hands_offline_waits_and_is_booked_once_when_the_network_is_back(
+    new_phone: Callable[..., Phone], app_with: Callable[..., Flask], language: str
+) -> None:
+    phone = new_phone(language, viewport=NARROW)
+    page = phone.page
+    path = path_of_a_new_session(page, phone.base, "Ann", "Bob")
+    _, url, players = the_table(page)
+    game = int(url.rsplit("/", 2)[1])
+    kept_by_the_worker(page)
+    record(phone, "Ann", "Q♣ K♣ A♣")
+    expect(page.locator("ol.entries > li:not([data-waiting])")).to_have_count(1)
+    # The session page keeps its game's finish page: it opens offline.
+    until(page, KEPT_PAGE, f"/games/{game}/finish")
+
+    page.context.set_offline(True)
+    with page.expect_navigation():
+        page.locator(f"a[href$='/games/{game}/finish']").tap()
+    assert page.locator("html").get_attribute("data-offline-copy")
+    form = page.locator("form[data-finish]")
+    form.locator("label.chip", has_text="Ann").tap()
+    form.locator(f"input[name=hand_{players['Bob']}]").fill("5h 9s")
+    form.locator("button[name=show]").tap()
+    # At once: the page says it waits, and that the settlement comes with the network.
+    note = page.locator("[data-finish-waits]")
+    expect(note).to_contain_text(FINISH_WAITS[language])
+    expect(page.locator("[data-offline]")).to_contain_text(ONE_WAITS[language])
+    expect(form.locator("button[name=show]")).to_be_disabled()
+    # The game page, opened offline, shows it among the entries, waiting.
+    with page.expect_navigation():
+        note.locator("a").tap()
+    waiting = page.locator("ol.entries > li[data-outbox]")
+    expect(waiting).to_have_count(1)
+    expect(waiting).to_contain_text(FINISHED[language])
+    app = app_with()
+    with app.app_context():
+        assert services.get_game(game).status == "open"
+
+    # Online: sent once, the server settles it (Bob's 14 points).
+    page.context.set_offline(False)
+    expect(waiting).to_have_count(0, timeout=20_000)
+    steady(page, phone.base + path)
+    with app.app_context():
+        booked = services.get_game(game)
+        assert booked.status == "finished"
+        assert sorted(line.hand_points or 0 for line in booked.settlement_lines) == [0, 14]
+    assert page.evaluate(LIST, the_session(page)) == []
+    phone.errors.clear()  # the sends that found no network said so on the console
+
+
+def the_session(page: Page) -> str:
+    """Return the id of the session the page shows."""
+    return str(page.locator("[data-offline]").get_attribute("data-offline"))
+
+
+def test_a_delete_offline_waits_and_a_waiting_entry_deleted_leaves_the_outbox(
+    new_phone: Callable[..., Phone], app_with: Callable[..., Flask]
+) -> None:
+    phone = new_phone("en", viewport=NARROW)
+    page = phone.page
+    path = path_of_a_new_session(page, phone.base, "Ann", "Bob")
+    session, url, _ = the_table(page)
+    game = int(url.rsplit("/", 2)[1])
+    kept_by_the_worker(page)
+    record(phone, "Ann", "Q♣ K♣ A♣")
+    record(phone, "Bob", "2♥ 3♥ 4♥")
+    recorded = page.locator("ol.entries > li:not([data-waiting])")
+    expect(recorded).to_have_count(2)
+    page.goto(phone.base + str(recorded.last.locator("a").get_attribute("href")))
+
+    page.context.set_offline(True)
+    with page.expect_navigation():
+        page.locator("[data-delete] button[type=submit]").tap()
+    waiting = page.locator("ol.entries > li[data-outbox]")
+    expect(waiting).to_have_count(1)
+    expect(waiting).to_contain_text("Delete entry 1 of game 1 by Ann")
+    # An entry recorded offline and deleted while it waits: it leaves the outbox, never sent.
+    record(phone, "Bob", "7♠ 7♥ 7♣")
+    expect(waiting).to_have_count(2)
+    waiting.first.locator("[data-outbox-delete]").tap()
+    expect(waiting).to_have_count(1)
+    assert [entry["label"] for entry in page.evaluate(LIST, session)] == [
+        "Delete entry 1 of game 1 by Ann"
+    ]
+    assert len(entries(app_with(), game)) == 2
+
+    page.context.set_offline(False)
+    expect(waiting).to_have_count(0, timeout=20_000)
+    steady(page, phone.base + path)
+    assert [name for name, _, _ in entries(app_with(), game)] == ["Bob"]
+    phone.errors.clear()  # the sends that found no network said so on the console
+
+
+def test_entries_recorded_offline_survive_a_browser_restart_and_are_sent_once_in_order(
+    browser: Browser, live_server: str, app_with: Callable[..., Flask], tmp_path: Path
+) -> None:
+    profile = tmp_path / "profile"
+    context = restarted(browser, profile, "en")
+    phone = Phone(context.pages[0] if context.pages else context.new_page(), live_server, "en")
+    path = path_of_a_new_session(phone.page, live_server, "Ann", "Bob")
+    session, url, _ = the_table(phone.page)
+    game = int(url.rsplit("/", 2)[1])
+    kept_by_the_worker(phone.page)
+
+    context.set_offline(True)
+    for name, cards in FIVE[:3]:
+        record(phone, name, cards)
+    expect(phone.page.locator("ol.entries > li[data-outbox]")).to_have_count(3)
+    waited: list[dict[str, Any]] = phone.page.evaluate(LIST, session)
+    context.close()
+
+    context = restarted(browser, profile, "en")
+    page = context.pages[0] if context.pages else context.new_page()
+    context.set_offline(True)
+    page.goto(live_server + path)
+    waiting = page.locator("ol.entries > li[data-outbox]")
+    expect(waiting).to_have_count(3)
+    assert page.evaluate(LIST, session) == waited
+    assert entries(app_with(), game) == []
+
+    context.set_offline(False)
+    expect(waiting).to_have_count(0, timeout=20_000)
+    steady(page, live_server + path)
+    assert [(name, value) for name, _, value in entries(app_with(), game)] == [
+        ("Ann", 30),
+        ("Bob", 9),
+        ("Ann", 15),
+    ]
+    context.close()

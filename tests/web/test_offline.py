@@ -11,9 +11,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.api.idempotency import StillAnswering
+from scorekeeper.api.idempotency import AnswerLost, StillAnswering
+from scorekeeper.i18n import LANGUAGE_COOKIE
 from scorekeeper.web import once
-from tests.helpers import start
+from tests.helpers import meld, start, totals
 
 IN_PLACE = {"Accept": "application/json"}
 
@@ -62,11 +63,13 @@ def test_the_worker_and_the_pages_script_are_given_one_list_of_kept_pages(
     script = re.search(r'data-kept-pages="([^"]*)"', page)
     assert script is not None
     assert html.unescape(script.group(1)) == pattern
-    # Anchored at both ends: the start page, a session and its history, nothing under them.
+    # Anchored at both ends: the start page, a session and its history, a game's finish page.
     kept = re.compile(pattern)
-    assert all(kept.fullmatch(path) for path in ("/", "/sessions/abc", "/sessions/abc/history"))
+    kept_paths = ("/", "/sessions/abc", "/sessions/abc/history", "/games/12/finish")
+    assert all(kept.fullmatch(path) for path in kept_paths)
     assert not any(
-        kept.search(path) for path in ("/x/sessions/abc", "/sessions/abc/change", "/groups/a")
+        kept.search(path)
+        for path in ("/x/sessions/abc", "/sessions/abc/change", "/groups/a", "/games/1/undo")
     )
     # The worker holds no list of its own.
     assert worker.count("KEPT_PAGES =") == 1
@@ -103,3 +106,83 @@ def test_a_tap_still_being_saved_answers_a_409_that_passes_and_a_refusal_one_tha
     assert "still being saved" in waiting.get_json()["error"]
     # Without the script the page says so, as before.
     assert client.post(undo, data={"once": "tap-3"}).status_code == 302
+
+
+def test_a_form_sent_again_that_was_not_applied_now_is_told_why_in_place(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = start(client)
+    melds = f"/games/{table.game}/melds"
+    ann = {"player": table.players["Ann"], "once": "tap-1"}
+    first = client.post(melds, data={**ann, "cards": "qc kc ac"}, headers=IN_PLACE)
+    assert first.status_code == 200
+    # The same key with other cards: nothing recorded twice, and the outbox reads why.
+    changed = client.post(melds, data={**ann, "cards": "7h 7d 7s"}, headers=IN_PLACE)
+    assert changed.status_code == 422
+    assert changed.mimetype == "application/json"
+    assert "nothing was recorded twice" in changed.get_json()["error"]
+
+    def answer_lost(*_args: object, **_kwargs: object) -> None:
+        raise AnswerLost()
+
+    monkeypatch.setattr(once, "apply_once", answer_lost)
+    lost = client.post(melds, data={**ann, "cards": "qc kc ac"}, headers=IN_PLACE)
+    # Saved before: a 409 that never passes (sent again it says the same), with its reason.
+    assert lost.status_code == 409
+    assert "Retry-After" not in lost.headers
+    assert "saved before" in lost.get_json()["error"]
+    # Without the script the page says so, as before.
+    assert client.post(melds, data={**ann, "cards": "qc kc ac"}).status_code == 302
+
+
+def test_a_finish_sent_by_the_outbox_is_booked_once_and_its_refusals_have_reasons(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    finish = f"/games/{table.game}/finish"
+    hands = {f"hand_{table.players['Bob']}": "5h 9s", f"hand_{table.players['Cid']}": "kd"}
+    sent = {"winner": table.players["Ann"], "romme": "auto", "confirm": "1", **hands}
+    # What the recorder could not check offline is refused with the server's reason.
+    wrong = client.post(
+        finish, data={**sent, f"hand_{table.players['Cid']}": "zz", "once": "f-0"}, headers=IN_PLACE
+    )
+    assert wrong.status_code == 200
+    assert wrong.get_json()["refused"] is True and wrong.get_json()["error"]
+    booked = client.post(finish, data={**sent, "once": "f-1"}, headers=IN_PLACE)
+    assert booked.status_code == 200
+    said = booked.get_json()["said"]
+    assert "Game 1 is over" in said
+    before = totals(app, table.session_pk)
+    # Sent again with its key (the answer was lost on the way): the same answer, booked once.
+    again = client.post(finish, data={**sent, "once": "f-1"}, headers=IN_PLACE)
+    assert again.get_json() == {"said": said}
+    assert totals(app, table.session_pk) == before
+    # Another phone's finish of the same game, waiting offline meanwhile: refused, not merged.
+    other = client.post(finish, data={**sent, "once": "f-2"}, headers=IN_PLACE)
+    assert other.get_json() == {"refused": True, "error": "Already booked on another phone."}
+    assert totals(app, table.session_pk) == before
+
+
+@pytest.mark.parametrize(
+    ("language", "waits"),
+    [
+        ("en", "the settlement is worked out when the network is back"),
+        ("de", "die Abrechnung wird erstellt, sobald das Netz wieder da ist"),
+    ],
+)
+def test_the_finish_and_entry_pages_carry_what_they_say_when_sent_offline(
+    client: FlaskClient, language: str, waits: str
+) -> None:
+    client.set_cookie(LANGUAGE_COOKIE, language)
+    table = start(client)
+    meld(client, table, "Ann", "qc kc ac")
+    finish = client.get(f"/games/{table.game}/finish").get_data(as_text=True)
+    assert waits in html.unescape(finish)
+    assert "offline-forms.js" in finish
+    assert f'data-offline="{table.session}"' in finish
+    entry = client.get(f"/games/{table.game}/entries/1/edit").get_data(as_text=True)
+    assert "offline-forms.js" in entry
+    assert f'data-offline="{table.session}"' in entry
+    # The game page, which does not load it, stays within its weight.
+    assert "offline-forms.js" not in client.get(f"/sessions/{table.session}").get_data(as_text=True)
