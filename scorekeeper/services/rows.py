@@ -69,12 +69,16 @@ class GameSummary(NamedTuple):
 
 
 class Seat(Protocol):
-    """A player of a session as the deal sees them: who, and which games they are dealt in."""
+    """A player of a session as the deal sees them: who, and the games they joined and left at."""
 
     @property
     def id(self) -> int: ...
 
-    def plays_in(self, number: int) -> bool: ...
+    @property
+    def joined_game(self) -> int: ...
+
+    @property
+    def left_game(self) -> int | None: ...
 
 
 def dealer_of(
@@ -85,27 +89,18 @@ def dealer_of(
 ) -> int:
     """Return the id of who deals the game in progress, or the next game when none is open.
 
-    ``players`` are everyone of the session in seat order, those who left included. The rule
-    system decides from the latest game's dealer and winner in the seating of the next game
-    (the game after ``last``), so the deal follows players who joined or left between games: a
-    dealer who left counts as sitting just before the next player still at the table, whom the
-    deal passes to.
+    ``players`` are everyone of the session in seat order, those who left included; the rules'
+    seating decides (``rules.Seating.dealer``).
     """
-    number = last.number + 1 if last is not None else 1
-    seated = [player.id for player in players if player.plays_in(number)]
-    if last is None:
-        return seated[first_dealer_seat]
-    if last.status == "open":
-        return last.dealer_id
-    if last.dealer_id in seated:
-        dealer = seated.index(last.dealer_id)
-    else:
-        everyone = [player.id for player in players]
-        at = everyone.index(last.dealer_id)
-        after = next(pid for pid in everyone[at + 1 :] + everyone[:at] if pid in seated)
-        dealer = (seated.index(after) - 1) % len(seated)
-    winner = seated.index(last.winner_id) if last.winner_id in seated else None
-    return seated[variant.dealer_seat(first_dealer_seat, (dealer, winner, False), len(seated))]
+    places = {player.id: place for place, player in enumerate(players)}
+    seating = seating_of((player.joined_game, player.left_game) for player in players)
+    dealt = None
+    if last is not None:
+        winner = places.get(last.winner_id) if last.winner_id is not None else None
+        dealt = rules.DealtGame(
+            last.number, places[last.dealer_id], winner, still_open=last.status == "open"
+        )
+    return players[seating.dealer(variant, first_dealer_seat, dealt)].id
 
 
 def seating_of(stays: Iterable[tuple[int, int | None]]) -> rules.Seating:

@@ -257,8 +257,9 @@ def seat_player(
     order = list(session.players)
     order.insert(order.index(seated[at]) if at < len(seated) else len(order), joining)
     _refuse_a_winner_at_once(session, [*seated[:at], joining, *seated[at:]], coming)
-    if coming == 1 and at <= session.first_dealer_seat:
-        session.first_dealer_seat += 1  # the same player deals the first game
+    session.first_dealer_seat = rules.first_dealer_after_joining(
+        session.first_dealer_seat, at, coming
+    )
     db.session.add(joining)
     _seat_in_order(order)
     commit(session.id)
@@ -284,11 +285,9 @@ def unseat_player(session_id: int, player_id: int) -> GameSession:
     rules.leave_seating([other.name for other in seated], at, variant_of(session))
     staying = [other for other in seated if other is not player]
     _refuse_a_winner_at_once(session, staying, coming)
-    if coming == 1:
-        # The same player deals the first game; if that was the one leaving, the player after.
-        if at < session.first_dealer_seat:
-            session.first_dealer_seat -= 1
-        session.first_dealer_seat %= len(staying)
+    session.first_dealer_seat = rules.first_dealer_after_leaving(
+        session.first_dealer_seat, at, coming, len(staying)
+    )
     if player.joined_game == coming:
         db.session.delete(player)
         _seat_in_order([other for other in session.players if other is not player])
