@@ -32,6 +32,14 @@ from scorekeeper.rules.errors import (
     SwapError,
     TooFewCardsError,
 )
+from scorekeeper.rules.game import (
+    Correction,
+    EntryRefusal,
+    GameRecord,
+    RecordedEntry,
+    RecordedRow,
+    next_copies,
+)
 from scorekeeper.rules.grouping import Grouping, least_paying_grouping
 from scorekeeper.rules.jokers import Swap, classify_pieces, lay_off_pieces, swap_joker
 from scorekeeper.rules.melds import (
@@ -123,7 +131,10 @@ __all__ = [
     "CardNotationError",
     "CardTwiceError",
     "CornerNotAllowedError",
+    "Correction",
     "DealtGame",
+    "EntryRefusal",
+    "GameRecord",
     "GameSettlement",
     "GapInSequenceError",
     "GermanRummy",
@@ -149,6 +160,8 @@ __all__ = [
     "OpeningError",
     "Piece",
     "Rank",
+    "RecordedEntry",
+    "RecordedRow",
     "ReopenRefusal",
     "RulesError",
     "Seating",
@@ -187,6 +200,7 @@ __all__ = [
     "least_paying_grouping",
     "leave_seating",
     "melds_as_they_lay",
+    "next_copies",
     "opening_value",
     "parse_cards",
     "parse_pieces",

@@ -7,7 +7,7 @@ import json
 import threading
 import weakref
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple, Protocol, TypeVar
 
@@ -135,29 +135,14 @@ def table_of(game: GameState, before: int | None = None) -> rules.Table[int]:
 
 
 def table_entries(entries: Sequence[EntryRow]) -> list[rules.TableEntry[int]]:
-    """Return the rows of a game as the rules replay them: a swap with its new meld as one.
+    """Return the rows of a game as the rules replay them: a swap with its new meld as one."""
+    return rules.GameRecord(entries).table_entries()
 
-    A swap is keyed by its new meld's row, under which the table keeps the new meld.
-    """
-    replayed: list[rules.TableEntry[int]] = []
-    swaps: dict[int, EntryRow] = {}
-    for entry in entries:
-        if entry.kind == "swap":
-            swaps[entry.id] = entry
-            continue
-        swap = swaps.pop(entry.group_id, None) if entry.group_id is not None else None
-        if swap is None:
-            replayed.append(table_entry(entry))
-            continue
-        replayed.append(
-            rules.TableEntry(
-                key=entry.id,
-                cards=pieces_of(swap),
-                onto=swap.meld_id,
-                new_meld=pieces_of(entry),
-            )
-        )
-    return replayed
+
+def record_of(game: GameState) -> rules.GameRecord:
+    """Return the game's entries as the rules judge a delete or a correction of one."""
+    names = {player.id: player.name for player in game.players}
+    return rules.GameRecord(game.entries, game.variant, names)
 
 
 def melds_as_they_lay(entries: Sequence[EntryRow], variant: rules.Variant) -> dict[int, rules.Meld]:
@@ -173,57 +158,9 @@ def melds_as_they_lay(entries: Sequence[EntryRow], variant: rules.Variant) -> di
     return {swap_of.get(key, key): meld for key, meld in lay.items()}
 
 
-def turns_of(entries: Sequence[EntryRow], variant: rules.Variant) -> list[rules.Turn[int]] | None:
-    """Return each entry as the opening rule sees it, or None if the entries no longer replay.
-
-    The melds recorded together are one turn, keyed by the entry's id; a swap's turn holds
-    its new meld.
-    """
-    rows = {entry.id: entry for entry in entries}
-    table: rules.Table[int] = rules.Table(variant)
-    turns: dict[int, rules.Turn[int]] = {}
-    try:
-        for played in table_entries(entries):
-            row = rows[played.key]
-            result = table.play(played)
-            melds: tuple[rules.Meld, ...]
-            if isinstance(result, rules.Swap):
-                kind, melds = "swap", (result.new_meld,)
-            elif isinstance(result, rules.Meld):
-                kind, melds = "meld", (result,)
-            else:
-                kind, melds = "layoff", ()
-            turn = turns.get(row.entry_id)
-            if turn is None:
-                turns[row.entry_id] = rules.Turn(row.entry_id, row.player_id, kind, melds)
-            else:
-                turns[row.entry_id] = replace(turn, melds=turn.melds + melds)
-    except rules.RulesError:
-        return None
-    return list(turns.values())
-
-
-def written_values(entries: Sequence[EntryRow]) -> dict[int, int]:
-    """Return the value written for each entry as ``table_entries`` keys them (R3).
-
-    A swap's value joins its new meld's, under whose row the swap replays.
-    """
-    swaps = {entry.id: entry.value for entry in entries if entry.kind == "swap"}
-    return {
-        entry.id: entry.value + swaps.get(entry.group_id or 0, 0)
-        for entry in entries
-        if entry.kind != "swap"
-    }
-
-
-def table_entry(entry: EntryRow) -> rules.TableEntry[int]:
-    """Return one meld or layoff row as the rules replay it."""
-    return rules.TableEntry(key=entry.id, cards=pieces_of(entry), onto=entry.meld_id)
-
-
 def pieces_of(entry: EntryRow) -> tuple[rules.Piece, ...]:
     """Return the cards and jokers of an entry as stored, a joker with what it stood for."""
-    return tuple(card.piece for card in entry.cards)
+    return entry.pieces
 
 
 GAMES = Game.__table__
@@ -285,6 +222,11 @@ class EntryRow(NamedTuple):
     def entry_id(self) -> int:
         """Return the id of the entry this row belongs to: its own, or its first meld's."""
         return self.group_id if self.group_id is not None else self.id
+
+    @property
+    def pieces(self) -> tuple[rules.Piece, ...]:
+        """Return the cards and jokers of the entry, a joker with what it stood for."""
+        return tuple(card.piece for card in self.cards)
 
 
 class PlayerRow(NamedTuple):
