@@ -1,5 +1,6 @@
 """The rules of Treppenrommé and its relatives, in pure Python (standard library only)."""
 
+from scorekeeper.rules.booking import Booking, book_game, take_back
 from scorekeeper.rules.cards import (
     Card,
     Joker,
@@ -126,6 +127,7 @@ __all__ = [
     "VARIANTS",
     "AcePosition",
     "BoathouseRum",
+    "Booking",
     "Card",
     "CardAlreadyPlayedError",
     "CardNotationError",
@@ -179,6 +181,7 @@ __all__ = [
     "Turn",
     "Variant",
     "Wording",
+    "book_game",
     "cards_text",
     "check_names",
     "check_target",
@@ -220,6 +223,7 @@ __all__ = [
     "session_standing",
     "settle_game",
     "swap_joker",
+    "take_back",
     "values_after_replay",
     "wording",
 ]
