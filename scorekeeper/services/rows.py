@@ -36,24 +36,15 @@ LARGEST_ID = 2**63 - 1
 
 def variant_of(session: GameSession) -> rules.Variant:
     """Return the rule system a session is played by, with its house rules."""
-    return rule_system(session.variant, session.house_rules, session.target)
-
-
-def rule_system(name: str, house_rules: str | None, target: int | None) -> rules.Variant:
-    """Return a rule system with the house rules stored for a session.
-
-    Sessions stored before house rules existed have none: their rule system's defaults, played
-    to the target they have.
-    """
-    if house_rules is None:
-        usual = rules.find_variant(name).default_target
-        return rules.find_variant(name, {"end": {"target": target or usual}})
-    return _rule_system(name, house_rules)
+    return rule_system(session.variant, session.house_rules)
 
 
 @functools.lru_cache(maxsize=256)
-def _rule_system(name: str, house_rules: str) -> rules.Variant:
-    # Every read of a game builds its rule system: the same few stored texts come back.
+def rule_system(name: str, house_rules: str) -> rules.Variant:
+    """Return a rule system with the house rules stored for a session (JSON text).
+
+    Every read of a game builds its rule system: the same few stored texts come back.
+    """
     return rules.find_variant(name, json.loads(house_rules))
 
 
@@ -280,7 +271,6 @@ class GameState:
     romme: bool | None
     variant: rules.Variant
     session_status: str
-    target: int | None
     # The game's players: those at the table when it was dealt, in seating order.
     players: list[PlayerRow]
     entries: list[EntryRow]
@@ -334,24 +324,41 @@ def game_state(connection: sa.Connection, game_id: int, *, lock: bool = True) ->
         entries = []
         for row in connection.execute(ENTRY_ROWS, {"game_id": game_id}):
             add_entry_row(entries, row)
-    everyone = [PlayerRow(*row[10:14], *row[17:19]) for row in rows]
-    players = [player for player in everyone if player.plays_in(first[2])]
+    everyone = [player_row(row) for row in rows]
+    players = [player for player in everyone if player.plays_in(first.number)]
     booked = None
-    if first[4] != "open":
+    if first.status != "open":
         booked = dict.fromkeys((player.id for player in players), 0)
         for player_id, points in connection.execute(_BOOKED, {"game_id": game_id}):
             booked[player_id] += points
     return GameState(
-        *first[:7],
+        id=first.id,
+        session_id=first.session_id,
+        number=first.number,
+        dealer_id=first.dealer_id,
+        status=first.status,
+        winner_id=first.winner_id,
+        romme=first.romme,
         booked=booked,
-        variant=rule_system(first[7], first[16], first[9]),
-        session_status=first[8],
-        target=first[9],
+        variant=rule_system(first.variant, first.house_rules),
+        session_status=first.session_status,
         players=players,
         entries=entries,
-        session_public_id=first[14],
-        first_dealer_seat=first[15],
-        others=[player for player in everyone if not player.plays_in(first[2])],
+        session_public_id=first.public_id,
+        first_dealer_seat=first.first_dealer_seat,
+        others=[player for player in everyone if not player.plays_in(first.number)],
+    )
+
+
+def player_row(row: sa.Row[*tuple[Any, ...]]) -> PlayerRow:
+    """Return a player as a row read with the columns named as ``PlayerRow`` names them."""
+    return PlayerRow(
+        id=row.player_id,
+        seat=row.seat,
+        name=row.name,
+        banked=row.banked,
+        joined_game=row.joined_game,
+        left_game=row.left_game,
     )
 
 
@@ -365,9 +372,8 @@ _GAME_ROWS = (
         GAMES.c.winner_id,
         GAMES.c.romme,
         SESSIONS.c.variant,
-        SESSIONS.c.status,
-        SESSIONS.c.target,
-        PLAYERS.c.id,
+        SESSIONS.c.status.label("session_status"),
+        PLAYERS.c.id.label("player_id"),
         PLAYERS.c.seat,
         PLAYERS.c.name,
         PLAYERS.c.banked,
@@ -438,9 +444,9 @@ ENTRY_ROWS = (
         ENTRIES.c.value,
         ENTRIES.c.created_at,
         ENTRIES.c.group_id,
-        TABLE_CARDS.c.id,
+        TABLE_CARDS.c.id.label("card_id"),
         TABLE_CARDS.c.card,
-        TABLE_CARDS.c.value,
+        TABLE_CARDS.c.value.label("card_value"),
         TABLE_CARDS.c.copy,
         TABLE_CARDS.c.stands_for,
     )
@@ -450,12 +456,33 @@ ENTRY_ROWS = (
 )
 
 
-def add_entry_row(entries: list[EntryRow], row: Sequence[Any]) -> None:
+def add_entry_row(entries: list[EntryRow], row: sa.Row[*tuple[Any, ...]]) -> None:
     """Add a row of ``ENTRY_ROWS`` (an entry with one of its cards) to the entries read so far."""
-    if not entries or entries[-1].id != row[0]:
-        entries.append(EntryRow._make([*row[:9], []]))
-    if row[9] is not None:
-        entries[-1].cards.append(CardRow(*row[9:14]))
+    if not entries or entries[-1].id != row.id:
+        entries.append(
+            EntryRow(
+                id=row.id,
+                position=row.position,
+                kind=row.kind,
+                player_id=row.player_id,
+                meld_id=row.meld_id,
+                meld_kind=row.meld_kind,
+                value=row.value,
+                created_at=row.created_at,
+                group_id=row.group_id,
+                cards=[],
+            )
+        )
+    if row.card_id is not None:
+        entries[-1].cards.append(
+            CardRow(
+                id=row.card_id,
+                card=row.card,
+                value=row.card_value,
+                copy=row.copy,
+                stands_for=row.stands_for,
+            )
+        )
 
 
 class KeptEntries(NamedTuple):
