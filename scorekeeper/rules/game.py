@@ -197,6 +197,27 @@ class GameRecord:
             return None
         return list(turns.values())
 
+    def refuse_turn(self, player: int, kind: str, melds: Sequence[Meld] = ()) -> None:
+        """Raise if a new entry of the player's breaks the opening rule (G3).
+
+        ``kind`` is ``"meld"`` (``melds`` put down together), ``"layoff"`` or ``"swap"``; the
+        player's entries before count by their first row (a swap's new meld is the swap's).
+
+        >>> from scorekeeper.rules.variants import find_variant
+        >>> GameRecord((), find_variant("german_rummy"), {7: "Ann"}).refuse_turn(7, "layoff")
+        Traceback (most recent call last):
+        ...
+        scorekeeper.rules.errors.OpeningError: Ann has not opened yet: there is no layoff \
+before the opening.
+        """
+        earlier = [
+            entry.kind
+            for entry in self.entries
+            if entry.player_id == player and entry.group_id is None
+        ]
+        turn = Turn(0, player, kind, tuple(melds))
+        refuse_turn(turn, earlier, self.variant, self.names.get(player, ""))
+
     def without(self, entry_id: int) -> GameRecord:
         """Return the game without an entry (all the melds recorded with it)."""
         entries = [entry for entry in self.entries if entry.entry_id != entry_id]

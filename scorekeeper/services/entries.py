@@ -298,13 +298,7 @@ def _refuse_turn(
     state: GameState, player: PlayerRow, kind: str, melds: Sequence[rules.Meld] = ()
 ) -> None:
     """Refuse an entry the opening rule forbids (G3): a player's first must open."""
-    earlier = [
-        entry.kind
-        for entry in state.entries
-        if entry.player_id == player.id and entry.group_id is None
-    ]
-    turn = rules.Turn(0, player.id, kind, tuple(melds))
-    rules.refuse_turn(turn, earlier, state.variant, player.name)
+    record_of(state).refuse_turn(player.id, kind, melds)
 
 
 def _write(

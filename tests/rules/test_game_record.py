@@ -202,3 +202,19 @@ def test_a_swap_replays_as_one_entry_under_its_new_meld_with_both_values_written
 def test_each_card_lies_as_the_first_copy_not_lying_yet() -> None:
     assert next_copies(["7♥", "8♥", "7♥"], [("7♥", 0), ("8♥", 1)]) == [1, 0, 2]
     assert next_copies([], [("7♥", 0)]) == []
+
+
+def test_a_players_first_entry_must_open_and_names_them() -> None:
+    game = recorded(GERMAN_RUMMY, (1, "10♣ J♣ Q♣ K♣", None, None))
+    with pytest.raises(OpeningError, match="Bob has not opened yet"):
+        game.refuse_turn(2, "layoff")
+    low = game.table().meld(-1, parse_pieces("3♦ 3♥ 3♠"))
+    with pytest.raises(OpeningError, match="worth 9"):
+        game.refuse_turn(2, "meld", [low])
+
+
+def test_after_their_opening_a_player_lays_off_and_melds_what_they_like() -> None:
+    game = recorded(GERMAN_RUMMY, (1, "10♣ J♣ Q♣ K♣", None, None))
+    low = game.table().meld(-1, parse_pieces("3♦ 3♥ 3♠"))
+    game.refuse_turn(1, "layoff")
+    game.refuse_turn(1, "meld", [low])
