@@ -38,7 +38,7 @@ from scorekeeper.services.rows import (
     variant_of,
 )
 
-# The target is stored in an INTEGER column, 32 bits on PostgreSQL.
+# The largest target: the house rule "end" allows no more (a 32-bit number, as an import takes it).
 _LARGEST_TARGET = 2**31 - 1
 
 
