@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
@@ -34,11 +35,10 @@ class GameSession(db.Model):  # type: ignore[name-defined,misc]
     edit_key_digest: so.Mapped[str] = so.mapped_column(sa.String(64), server_default="-")
     view_key_digest: so.Mapped[str] = so.mapped_column(sa.String(64), server_default="-")
     variant: so.Mapped[str] = so.mapped_column(sa.String(40), default="treppenromme")
-    # The points the session is played to; empty when it ends otherwise (house_rules says how).
-    target: so.Mapped[int | None]
-    # The house rules the table chose, as a JSON object with every default filled in; empty
-    # for sessions stored before house rules existed (their rule system's defaults).
-    house_rules: so.Mapped[str | None] = so.mapped_column(sa.Text)
+    # The house rules the table chose, as a JSON object with every default filled in, how the
+    # session ends (its target) among them; a session stored before house rules existed has
+    # only the target it was played to (migration 0016), its rule system's defaults the rest.
+    house_rules: so.Mapped[str] = so.mapped_column(sa.Text)
     first_dealer_seat: so.Mapped[int]
     status: so.Mapped[str] = so.mapped_column(sa.String(10), default="open")
     # Counts the changes to the session and its games, in the transaction of each change: a
@@ -66,14 +66,17 @@ class GameSession(db.Model):  # type: ignore[name-defined,misc]
         return [player for player in self.players if player.seated]
 
     @property
+    def target(self) -> int | None:
+        """Return the total the session is played to, if its house rules end it at one."""
+        target: int | None = json.loads(self.house_rules)["end"].get("target")
+        return target
+
+    @property
     def left(self) -> list[Player]:
         """Return the players who left the table between games, in the order they sat."""
         return [player for player in self.players if not player.seated]
 
-    __table_args__ = (
-        sa.CheckConstraint("target >= 1", name="target_positive"),
-        sa.CheckConstraint("status IN ('open', 'finished')", name="status_known"),
-    )
+    __table_args__ = (sa.CheckConstraint("status IN ('open', 'finished')", name="status_known"),)
 
 
 class Player(db.Model):  # type: ignore[name-defined,misc]

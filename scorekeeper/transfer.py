@@ -151,6 +151,8 @@ _SESSION = (
     _Field("created_at", "time"),
     _id("group_id", nullable=True),
 )
+# What the sessions table stores: the target is in the house rules.
+_SESSION_STORED = tuple(field for field in _SESSION if field.key != "target")
 # Before version 5: no groups.
 _SESSION_4 = tuple(field for field in _SESSION if field.key != "group_id")
 # Version 2: no house rules, and every session has its target.
@@ -259,7 +261,9 @@ def export_sessions(session_id: int | None = None) -> dict[str, Any]:
     if began and db.session.get_bind().dialect.name == "postgresql":
         db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
     read = functools.partial(_read, session_id=session_id)
-    sessions = read(GameSession, _SESSION, None, GameSession.id)
+    sessions = read(GameSession, _SESSION_STORED, None, GameSession.id)
+    for listed in sessions.values():
+        listed[:] = [_with_target(record) for record in listed]
     players = read(Player, _PLAYER, Player.session_id, Player.session_id, Player.seat)
     games = read(Game, _GAME, Game.session_id, Game.session_id, Game.number)
     entries = read(Entry, _ENTRY, Entry.game_id, Entry.game_id, Entry.position)
@@ -293,6 +297,12 @@ def export_sessions(session_id: int | None = None) -> dict[str, Any]:
         "groups": groups.get(None, []),
         "sessions": sessions.get(None, []),
     }
+
+
+def _with_target(record: dict[str, Any]) -> dict[str, Any]:
+    """Return a session's record with its target, read from its house rules, in its place."""
+    target = record["house_rules"]["end"].get("target")
+    return {field.key: target if field.key == "target" else record[field.key] for field in _SESSION}
 
 
 def _read(
@@ -530,6 +540,9 @@ class _Reader:
         if row["public_id"] in self.public_ids:
             raise MalformedDocumentError(f"{path}.public_id: empty, or the id of another session.")
         self.public_ids.add(row["public_id"])
+        # The target is kept in the house rules alone; a session without house rules (stored
+        # before they existed) gets the one it was played by, as migration 0016 gave them.
+        target = row.pop("target")
         try:
             if row["house_rules"] is None:
                 variant = rules.find_variant(row["variant"])
@@ -537,14 +550,15 @@ class _Reader:
                 variant = rules.find_variant(row["variant"], json.loads(row["house_rules"]))
         except ValueError as error:
             raise MalformedDocumentError(f"{path}.variant: {error}") from None
-        if row["house_rules"] is None and row["target"] is None:
+        if row["house_rules"] is None and target is None:
             raise MalformedDocumentError(f"{path}.target: a session without house rules needs one.")
-        if row["house_rules"] is not None:
-            target = variant.house_rules["end"].get("target")
-            if row["target"] != target:
+        if row["house_rules"] is None:
+            row["house_rules"] = json.dumps({"end": {"target": target}})
+        else:
+            kept = variant.house_rules["end"].get("target")
+            if target != kept:
                 raise MalformedDocumentError(
-                    f"{path}.target: {row['target']!r} is not the target of its house rules "
-                    f"({target!r})."
+                    f"{path}.target: {target!r} is not the target of its house rules ({kept!r})."
                 )
         # Each player's games: from the first they joined to the first they left, if they left.
         players: dict[int, tuple[int, int | None]] = {}

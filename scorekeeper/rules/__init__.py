@@ -1,5 +1,6 @@
 """The rules of Treppenrommé and its relatives, in pure Python (standard library only)."""
 
+from scorekeeper.rules.booking import Booking, book_game, take_back
 from scorekeeper.rules.cards import (
     Card,
     Joker,
@@ -32,6 +33,14 @@ from scorekeeper.rules.errors import (
     SwapError,
     TooFewCardsError,
 )
+from scorekeeper.rules.game import (
+    Correction,
+    EntryRefusal,
+    GameRecord,
+    RecordedEntry,
+    RecordedRow,
+    next_copies,
+)
 from scorekeeper.rules.grouping import Grouping, least_paying_grouping
 from scorekeeper.rules.jokers import Swap, classify_pieces, lay_off_pieces, swap_joker
 from scorekeeper.rules.melds import (
@@ -62,12 +71,15 @@ from scorekeeper.rules.opening import (
     refuse_turn,
 )
 from scorekeeper.rules.seating import (
+    DealtGame,
     LaterGame,
     ReopenRefusal,
     Seating,
     Stay,
     check_names,
     check_target,
+    first_dealer_after_joining,
+    first_dealer_after_leaving,
     join_seating,
     leave_seating,
     same_name,
@@ -120,12 +132,17 @@ __all__ = [
     "VARIANTS",
     "AcePosition",
     "BoathouseRum",
+    "Booking",
     "Card",
     "CardAlreadyPlayedError",
     "CardNotationError",
     "CardTwiceError",
     "Choice",
     "CornerNotAllowedError",
+    "Correction",
+    "DealtGame",
+    "EntryRefusal",
+    "GameRecord",
     "GameSettlement",
     "GapInSequenceError",
     "GermanRummy",
@@ -152,6 +169,8 @@ __all__ = [
     "OpeningError",
     "Piece",
     "Rank",
+    "RecordedEntry",
+    "RecordedRow",
     "ReopenRefusal",
     "RulesError",
     "Rummy500",
@@ -170,6 +189,7 @@ __all__ = [
     "Turn",
     "Variant",
     "Wording",
+    "book_game",
     "cards_text",
     "check_names",
     "check_target",
@@ -178,6 +198,8 @@ __all__ = [
     "copy_in_packs",
     "find_variant",
     "first_broken_turn",
+    "first_dealer_after_joining",
+    "first_dealer_after_leaving",
     "first_entry_changed",
     "full_pack",
     "hand_points_range",
@@ -189,6 +211,7 @@ __all__ = [
     "least_paying_grouping",
     "leave_seating",
     "melds_as_they_lay",
+    "next_copies",
     "opening_value",
     "parse_cards",
     "parse_pieces",
@@ -208,6 +231,7 @@ __all__ = [
     "session_standing",
     "settle_game",
     "swap_joker",
+    "take_back",
     "values_after_replay",
     "wording",
 ]

@@ -215,6 +215,40 @@ class Seating:
         """
         return not self.changed_after(number)
 
+    def dealer(self, variant: Variant, first_dealer_seat: int, last: DealtGame | None) -> int:
+        """Return the place (in ``stays``) of who deals the game in progress, or the next game.
+
+        ``last`` is the latest game dealt (None before the first). The rule system decides from
+        its dealer and winner in the seating of the game after it, so the deal follows players
+        who joined or left between games: a dealer who left counts as sitting just before the
+        next player still at the table, whom the deal passes to.
+
+        >>> from scorekeeper.rules.variants import find_variant
+        >>> seating = Seating((Stay(), Stay(left=2), Stay()))
+        >>> seating.dealer(find_variant(), 1, None)
+        1
+        >>> seating.dealer(find_variant(), 1, DealtGame(1, dealer=1, winner=0, still_open=False))
+        2
+        """
+        number = last.number + 1 if last is not None else 1
+        seated = self.dealt_in(number)
+        if last is None:
+            return seated[first_dealer_seat]
+        if last.still_open:
+            return last.dealer
+        if last.dealer in seated:
+            dealer = seated.index(last.dealer)
+        else:
+            places = range(len(self.stays))
+            after = next(
+                place
+                for place in [*places[last.dealer + 1 :], *places[: last.dealer]]
+                if place in seated
+            )
+            dealer = (seated.index(after) - 1) % len(seated)
+        winner = seated.index(last.winner) if last.winner in seated else None
+        return seated[variant.dealer_seat(first_dealer_seat, (dealer, winner, False), len(seated))]
+
     def reopen_refusal(self, number: int, later: Sequence[LaterGame]) -> ReopenRefusal | None:
         """Return why the ended game of this number cannot be reopened, or None when it can.
 
@@ -239,6 +273,17 @@ class Seating:
 
 
 @dataclass(frozen=True)
+class DealtGame:
+    """A game as the deal of the next one sees it: its number, dealer and winner (as places in
+    the seating) and whether it is still open."""
+
+    number: int
+    dealer: int
+    winner: int | None
+    still_open: bool
+
+
+@dataclass(frozen=True)
 class LaterGame:
     """A game dealt after one to reopen: its number, whether still open, whether played."""
 
@@ -254,6 +299,40 @@ class ReopenRefusal:
     reason: str
     number: int
     later: int
+
+
+def first_dealer_after_joining(first_dealer_seat: int, seat: int, coming: int) -> int:
+    """Return the first dealer's seat once a player sits down at ``seat`` before game ``coming``.
+
+    Before the first game the same player still deals it: a newcomer at or before their seat
+    moves them one on. Once a game was dealt the first dealer's seat no longer counts.
+
+    >>> first_dealer_after_joining(1, 0, 1), first_dealer_after_joining(1, 2, 1)
+    (2, 1)
+    >>> first_dealer_after_joining(1, 0, 3)
+    1
+    """
+    if coming == 1 and seat <= first_dealer_seat:
+        return first_dealer_seat + 1
+    return first_dealer_seat
+
+
+def first_dealer_after_leaving(first_dealer_seat: int, seat: int, coming: int, staying: int) -> int:
+    """Return the first dealer's seat once the player at ``seat`` leaves before game ``coming``.
+
+    Before the first game the same player still deals it; if the first dealer is the one
+    leaving, the player after them. ``staying`` is how many stay at the table.
+
+    >>> first_dealer_after_leaving(2, 0, 1, 2), first_dealer_after_leaving(2, 2, 1, 2)
+    (1, 0)
+    >>> first_dealer_after_leaving(2, 0, 3, 2)
+    2
+    """
+    if coming != 1:
+        return first_dealer_seat
+    if seat < first_dealer_seat:
+        first_dealer_seat -= 1
+    return first_dealer_seat % staying
 
 
 def check_target(target: int) -> int:

@@ -162,21 +162,23 @@ def finish_game(
             for player in game.players
         ],
     )
-    players = [
-        player._replace(banked=player.banked + meld_points[player.id] + gains[player.id])
-        for player in game.players
-    ]
+    everyone = [*game.players, *game.others]
+    booking = rules.book_game(
+        game.variant,
+        game.number,
+        {player.id: player.banked for player in everyone},
+        meld_points,
+        gains,
+        {player.id for player in everyone if player.seated},
+    )
+    players = [player._replace(banked=booking.totals[player.id]) for player in game.players]
     connection.execute(_BANK, [{"player": player.id, "total": player.banked} for player in players])
     # Games are numbered in order and only the latest can be open: all of them have ended now.
-    # The standing is among the players at the table now: a reopened game played before the
-    # seating changed has its own players, who may have left since.
-    seated = {player.id: player.banked for player in [*players, *game.others] if player.seated}
-    standing = game.variant.standing(seated, game.number)
     session_status = game.session_status
-    if standing.winner is not None:
+    if booking.session_won:
         session_status = "finished"
         connection.execute(_END_SESSION, {"session": game.session_id})
-    booked = {player.id: meld_points[player.id] + gains[player.id] for player in game.players}
+    booked = booking.booked
     ended = replace(ended, session_status=session_status, players=players, booked=booked)
     # Read the session for the answer now: after the commit it would be a second transaction,
     # waiting in line behind every other writer again.
@@ -233,9 +235,8 @@ def reopen_game(game_id: int) -> GameState:
     lines = connection.execute(_SETTLEMENT_OF, {"game": game.id}).all()
     write_line(connection, game.id, "reopened", result_taken_back(game, lines))
     booked = {line.player_id: line.meld_points + line.gain for line in lines}
-    players = [
-        player._replace(banked=player.banked - booked.get(player.id, 0)) for player in game.players
-    ]
+    totals = rules.take_back({player.id: player.banked for player in game.players}, booked)
+    players = [player._replace(banked=totals[player.id]) for player in game.players]
     connection.execute(_BANK, [{"player": player.id, "total": player.banked} for player in players])
     connection.execute(_DELETE_SETTLEMENT, {"game": game.id})
     connection.execute(

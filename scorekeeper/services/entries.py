@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -12,7 +11,12 @@ from scorekeeper import rules
 from scorekeeper.extensions import db
 from scorekeeper.models import utcnow
 from scorekeeper.services.audit import entry_as_it_stood, game_audit, write_line
-from scorekeeper.services.errors import ConflictError, InvalidRequestError, write_use_case
+from scorekeeper.services.errors import (
+    ConflictError,
+    InvalidRequestError,
+    ServiceError,
+    write_use_case,
+)
 from scorekeeper.services.rows import (
     ENTRIES,
     JOKER,
@@ -29,12 +33,10 @@ from scorekeeper.services.rows import (
     open_state,
     pieces_of,
     player_of,
+    record_of,
     refuse_closed,
-    table_entries,
     table_of,
     time_as_read,
-    turns_of,
-    written_values,
 )
 
 
@@ -316,13 +318,7 @@ def _refuse_turn(
     state: GameState, player: PlayerRow, kind: str, melds: Sequence[rules.Meld] = ()
 ) -> None:
     """Refuse an entry the opening rule forbids (G3): a player's first must open."""
-    earlier = [
-        entry.kind
-        for entry in state.entries
-        if entry.player_id == player.id and entry.group_id is None
-    ]
-    turn = rules.Turn(0, player.id, kind, tuple(melds))
-    rules.refuse_turn(turn, earlier, state.variant, player.name)
+    record_of(state).refuse_turn(player.id, kind, melds)
 
 
 def _note_restored(
@@ -385,18 +381,15 @@ def _lay_cards(
 ) -> list[CardRow]:
     """Insert the cards of an entry in one statement, each as a copy not yet in the game."""
     forget_entries(connection, state.id)
-    used = {
+    rows = [_card_row(piece, value) for piece, value in zip(pieces, values, strict=True)]
+    lying = (
         (card.card, card.copy)
         for entry in state.entries
         if entry.id != entry_id
         for card in entry.cards
-    }
-    rows: list[CardRow] = []
-    for piece, value in zip(pieces, values, strict=True):
-        row = _card_row(piece, value)
-        copy = next(number for number in itertools.count() if (row.card, number) not in used)
-        used.add((row.card, copy))
-        rows.append(row._replace(copy=copy))
+    )
+    copies = rules.next_copies([row.card for row in rows], lying)
+    rows = [row._replace(copy=copy) for row, copy in zip(rows, copies, strict=True)]
     ids = {
         (card, copy): card_id
         for card, copy, card_id in connection.execute(
@@ -459,9 +452,9 @@ def _delete(connection: sa.Connection, state: GameState, entry: EntryRow) -> Gam
     """
     rows = [other for other in state.entries if other.entry_id == entry.entry_id]
     remaining = [other for other in state.entries if other.entry_id != entry.entry_id]
-    for row in rows:
-        _refuse_dependants(state, remaining, row)
-    _refuse_broken_opening(replace(state, entries=remaining))
+    refusal = record_of(state).delete_refusal(entry.id)
+    if refusal is not None:
+        raise _refusal(state, refusal)
     forget_entries(connection, state.id)
     # The later melds name the first: they go first.
     for row in reversed(rows):
@@ -488,34 +481,13 @@ def correct_entry(
     state = game_state(connection, game_id)
     entry = entry_in(state.entries, entry_id)
     refuse_closed(state)
-    if entry.group_id is not None or any(other.group_id == entry.id for other in state.entries):
-        raise ConflictError("several_melds")
     player = entry.player_id if player_id is None else player_of(state, player_id).id
-    onto = entry.meld_id
-    if meld_id is not None:
-        if entry.kind != "layoff":
-            raise InvalidRequestError("meld_is_no_layoff")
-        meld = next((e for e in state.entries if e.id == meld_id and e.kind == "meld"), None)
-        if meld is None:
-            raise InvalidRequestError("no_such_meld")
-        if meld.position > entry.position:
-            raise InvalidRequestError("meld_recorded_later")
-        onto = meld_id
-    variant = state.variant
-    new_cards = pieces_of(entry) if cards is None else tuple(variant.read_cards(cards))
-    elsewhere = [
-        piece for other in state.entries if other.id != entry.id for piece in pieces_of(other)
-    ]
-    rules.refuse_copies_beside(elsewhere, new_cards, variant)
-    written = written_values(state.entries)
-    corrected, changed = rules.replay_correction(
-        table_entries(state.entries), written, rules.TableEntry(entry.id, new_cards, onto), variant
-    )
-    if changed is not None:
-        # A swap replays under its new meld's row: name the entry that row belongs to.
-        later = entry_in(state.entries, changed.key).entry_id
-        _refuse_later(state, later, "later_entry_builds_on_it")
-    meld_kind = corrected.kind.value if isinstance(corrected, rules.Meld) else entry.meld_kind
+    new_cards = None if cards is None else state.variant.read_cards(cards)
+    correction = record_of(state).correction(entry.id, new_cards, meld_id, player)
+    if isinstance(correction, rules.EntryRefusal):
+        raise _refusal(state, correction)
+    corrected, onto = correction.played, correction.onto
+    meld_kind = correction.meld_kind or entry.meld_kind
     values = corrected.values
     mended = entry._replace(
         player_id=player,
@@ -526,8 +498,6 @@ def correct_entry(
             _card_row(piece, value) for piece, value in zip(corrected.cards, values, strict=True)
         ],
     )
-    after = [mended if other.id == entry.id else other for other in state.entries]
-    _refuse_broken_opening(replace(state, entries=after), entry.id)
     # Delete the old cards first: the new ones may repeat them, and each copy lies once a game.
     connection.execute(_DELETE_CARDS, {"entry": entry.id})
     laid = _lay_cards(connection, state, entry.id, corrected.cards, values)
@@ -552,31 +522,28 @@ def correct_entry(
     return Corrected(mended, replace(state, entries=after, audit=audit))
 
 
-def _refuse_later(state: GameState, entry_id: int, message_id: str, **params: object) -> None:
-    """Refuse a change because of a later entry, naming it: whose, its cards, its place."""
-    rows = [entry for entry in state.entries if entry.entry_id == entry_id]
-    raise ConflictError(
-        message_id,
+# The refusals of a correction that are about the request, not about the table.
+_INVALID = frozenset({"meld_is_no_layoff", "no_such_meld", "meld_recorded_later"})
+
+
+def _refusal(state: GameState, refusal: rules.EntryRefusal) -> ServiceError:
+    """Return the rules' refusal of a delete or correction as an error, naming a later entry.
+
+    The later entry in the way is named by whose it is, its cards and its place.
+    """
+    if refusal.reason in _INVALID:
+        return InvalidRequestError(refusal.reason)
+    if refusal.entry is None:
+        return ConflictError(refusal.reason)
+    rows = [entry for entry in state.entries if entry.entry_id == refusal.entry]
+    params = {} if refusal.minimum is None else {"minimum": refusal.minimum}
+    return ConflictError(
+        refusal.reason,
         name=player_of(state, rows[0].player_id).name,
         cards=tuple(piece for row in rows for piece in pieces_of(row)),
         position=rows[0].position,
         **params,
     )
-
-
-def _refuse_broken_opening(after: GameState, changed: int | None = None) -> None:
-    """Refuse a change that leaves an entry breaking the opening rule (G3), naming it.
-
-    The entry changed itself is refused with the rule's own reason.
-    """
-    turns = turns_of(after.entries, after.variant)
-    broken = rules.first_broken_turn(turns or [], after.variant)
-    if broken is None:
-        return
-    if broken.key == changed:
-        name = next(player.name for player in after.players if player.id == broken.player)
-        rules.refuse_turn(broken, [], after.variant, name)
-    _refuse_later(after, broken.key, "opening_broken", minimum=after.variant.opening_minimum())
 
 
 def _card_row(piece: rules.Piece, value: int) -> CardRow:
@@ -585,20 +552,3 @@ def _card_row(piece: rules.Piece, value: int) -> CardRow:
         said = piece.stands_for.code if piece.stands_for is not None else None
         return CardRow(0, JOKER, value, stands_for=said)
     return CardRow(0, piece.code, value)
-
-
-def _refuse_dependants(state: GameState, remaining: list[EntryRow], removed: EntryRow) -> None:
-    later = [other for other in remaining if other.position > removed.position]
-    building = [other for other in later if other.meld_id == removed.id]
-    if removed.kind == "meld" and any(other.kind == "layoff" for other in building):
-        raise ConflictError("meld_has_layoffs")
-    if removed.kind == "meld" and building:  # a joker swapped out of it (G4)
-        _refuse_later(state, building[0].entry_id, "later_entry_builds_on_it")
-    written = written_values(remaining)
-    changed = rules.first_entry_changed(table_entries(remaining), written, state.variant)
-    if changed is None:
-        return
-    row = entry_in(remaining, changed)
-    if row.group_id is not None or row.kind != "layoff":
-        _refuse_later(state, row.entry_id, "later_entry_builds_on_it")
-    raise ConflictError("later_layoff_builds_on_it")

@@ -255,7 +255,7 @@ def group_sessions(group: Group) -> GroupSessions:
         facts.append(
             SessionFacts(
                 public_id=head.public_id,
-                variant=rule_system(head.variant, head.house_rules, head.target),
+                variant=rule_system(head.variant, head.house_rules),
                 status=head.status,
                 created_at=head.created_at,
                 players=tuple(players[session_id]),
@@ -299,7 +299,6 @@ _SESSION_PLAYERS = (
         SESSIONS.c.public_id,
         SESSIONS.c.variant,
         SESSIONS.c.house_rules,
-        SESSIONS.c.target,
         SESSIONS.c.status,
         SESSIONS.c.created_at,
         PLAYERS.c.id.label("player_id"),

@@ -162,7 +162,9 @@ def _all_scores(
     variant: rules.Variant,
 ) -> SessionScores:
     """Return the scores of all games: two prebuilt statements, a third while one is open."""
-    games = [GameSummary(*row) for row in connection.execute(GAMES_OF, {"session": session_id})]
+    games = [
+        GameSummary(**row._mapping) for row in connection.execute(GAMES_OF, {"session": session_id})
+    ]
     ended = connection.execute(_ENDED_POINTS, {"session": session_id}).all()
     return _scores(players, variant, games, ended)
 
@@ -233,9 +235,12 @@ def game_summaries(session: GameSession, latest: int | None = None) -> list[Game
     """Return the summaries of a session's games in order, or of the ``latest`` ones."""
     connection = db.session.connection()
     if latest is None:
-        return [GameSummary(*row) for row in connection.execute(GAMES_OF, {"session": session.id})]
+        return [
+            GameSummary(**row._mapping)
+            for row in connection.execute(GAMES_OF, {"session": session.id})
+        ]
     newest = connection.execute(_LATEST_GAMES, {"session": session.id, "latest": latest}).all()
-    return [GameSummary(*row) for row in reversed(newest)]
+    return [GameSummary(**row._mapping) for row in reversed(newest)]
 
 
 class BookedLine(NamedTuple):
@@ -336,7 +341,7 @@ def history_page(
         newest = connection.execute(_LATEST_GAMES, parameters).all()
     else:
         newest = connection.execute(_GAMES_BEFORE, {**parameters, "before": before}).all()
-    games = [GameSummary(*row) for row in reversed(newest)]
+    games = [GameSummary(**row._mapping) for row in reversed(newest)]
     if len(games) > count:  # one more than shown: there are earlier games
         del games[0]
     earlier = games[0].number if len(newest) > count else None
@@ -366,8 +371,8 @@ def _played(
     # On PostgreSQL each statement sees the latest commit: a game dealt after the games were
     # read may have entries and lines already, and is left for the next page.
     for row in connection.execute(_SESSION_ENTRIES, parameters):
-        if row[0] in entries:
-            add_entry_row(entries[row[0]], row[1:])
+        if row.game_id in entries:
+            add_entry_row(entries[row.game_id], row)
     lines: dict[int, list[BookedLine]] = {game.id: [] for game in games}
     for line in connection.execute(_SESSION_LINES, parameters):
         if line[0] in lines:

@@ -7,7 +7,7 @@ import json
 import threading
 import weakref
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple, Protocol, TypeVar
 
@@ -36,24 +36,15 @@ LARGEST_ID = 2**63 - 1
 
 def variant_of(session: GameSession) -> rules.Variant:
     """Return the rule system a session is played by, with its house rules."""
-    return rule_system(session.variant, session.house_rules, session.target)
-
-
-def rule_system(name: str, house_rules: str | None, target: int | None) -> rules.Variant:
-    """Return a rule system with the house rules stored for a session.
-
-    Sessions stored before house rules existed have none: their rule system's defaults, played
-    to the target they have.
-    """
-    if house_rules is None:
-        usual = rules.find_variant(name).default_target
-        return rules.find_variant(name, {"end": {"target": target or usual}})
-    return _rule_system(name, house_rules)
+    return rule_system(session.variant, session.house_rules)
 
 
 @functools.lru_cache(maxsize=256)
-def _rule_system(name: str, house_rules: str) -> rules.Variant:
-    # Every read of a game builds its rule system: the same few stored texts come back.
+def rule_system(name: str, house_rules: str) -> rules.Variant:
+    """Return a rule system with the house rules stored for a session (JSON text).
+
+    Every read of a game builds its rule system: the same few stored texts come back.
+    """
     return rules.find_variant(name, json.loads(house_rules))
 
 
@@ -69,12 +60,16 @@ class GameSummary(NamedTuple):
 
 
 class Seat(Protocol):
-    """A player of a session as the deal sees them: who, and which games they are dealt in."""
+    """A player of a session as the deal sees them: who, and the games they joined and left at."""
 
     @property
     def id(self) -> int: ...
 
-    def plays_in(self, number: int) -> bool: ...
+    @property
+    def joined_game(self) -> int: ...
+
+    @property
+    def left_game(self) -> int | None: ...
 
 
 def dealer_of(
@@ -85,27 +80,18 @@ def dealer_of(
 ) -> int:
     """Return the id of who deals the game in progress, or the next game when none is open.
 
-    ``players`` are everyone of the session in seat order, those who left included. The rule
-    system decides from the latest game's dealer and winner in the seating of the next game
-    (the game after ``last``), so the deal follows players who joined or left between games: a
-    dealer who left counts as sitting just before the next player still at the table, whom the
-    deal passes to.
+    ``players`` are everyone of the session in seat order, those who left included; the rules'
+    seating decides (``rules.Seating.dealer``).
     """
-    number = last.number + 1 if last is not None else 1
-    seated = [player.id for player in players if player.plays_in(number)]
-    if last is None:
-        return seated[first_dealer_seat]
-    if last.status == "open":
-        return last.dealer_id
-    if last.dealer_id in seated:
-        dealer = seated.index(last.dealer_id)
-    else:
-        everyone = [player.id for player in players]
-        at = everyone.index(last.dealer_id)
-        after = next(pid for pid in everyone[at + 1 :] + everyone[:at] if pid in seated)
-        dealer = (seated.index(after) - 1) % len(seated)
-    winner = seated.index(last.winner_id) if last.winner_id in seated else None
-    return seated[variant.dealer_seat(first_dealer_seat, (dealer, winner, False), len(seated))]
+    places = {player.id: place for place, player in enumerate(players)}
+    seating = seating_of((player.joined_game, player.left_game) for player in players)
+    dealt = None
+    if last is not None:
+        winner = places.get(last.winner_id) if last.winner_id is not None else None
+        dealt = rules.DealtGame(
+            last.number, places[last.dealer_id], winner, still_open=last.status == "open"
+        )
+    return players[seating.dealer(variant, first_dealer_seat, dealt)].id
 
 
 def seating_of(stays: Iterable[tuple[int, int | None]]) -> rules.Seating:
@@ -140,29 +126,14 @@ def table_of(game: GameState, before: int | None = None) -> rules.Table[int]:
 
 
 def table_entries(entries: Sequence[EntryRow]) -> list[rules.TableEntry[int]]:
-    """Return the rows of a game as the rules replay them: a swap with its new meld as one.
+    """Return the rows of a game as the rules replay them: a swap with its new meld as one."""
+    return rules.GameRecord(entries).table_entries()
 
-    A swap is keyed by its new meld's row, under which the table keeps the new meld.
-    """
-    replayed: list[rules.TableEntry[int]] = []
-    swaps: dict[int, EntryRow] = {}
-    for entry in entries:
-        if entry.kind == "swap":
-            swaps[entry.id] = entry
-            continue
-        swap = swaps.pop(entry.group_id, None) if entry.group_id is not None else None
-        if swap is None:
-            replayed.append(table_entry(entry))
-            continue
-        replayed.append(
-            rules.TableEntry(
-                key=entry.id,
-                cards=pieces_of(swap),
-                onto=swap.meld_id,
-                new_meld=pieces_of(entry),
-            )
-        )
-    return replayed
+
+def record_of(game: GameState) -> rules.GameRecord:
+    """Return the game's entries as the rules judge a delete or a correction of one."""
+    names = {player.id: player.name for player in game.players}
+    return rules.GameRecord(game.entries, game.variant, names)
 
 
 def melds_as_they_lay(entries: Sequence[EntryRow], variant: rules.Variant) -> dict[int, rules.Meld]:
@@ -178,57 +149,9 @@ def melds_as_they_lay(entries: Sequence[EntryRow], variant: rules.Variant) -> di
     return {swap_of.get(key, key): meld for key, meld in lay.items()}
 
 
-def turns_of(entries: Sequence[EntryRow], variant: rules.Variant) -> list[rules.Turn[int]] | None:
-    """Return each entry as the opening rule sees it, or None if the entries no longer replay.
-
-    The melds recorded together are one turn, keyed by the entry's id; a swap's turn holds
-    its new meld.
-    """
-    rows = {entry.id: entry for entry in entries}
-    table: rules.Table[int] = rules.Table(variant)
-    turns: dict[int, rules.Turn[int]] = {}
-    try:
-        for played in table_entries(entries):
-            row = rows[played.key]
-            result = table.play(played)
-            melds: tuple[rules.Meld, ...]
-            if isinstance(result, rules.Swap):
-                kind, melds = "swap", (result.new_meld,)
-            elif isinstance(result, rules.Meld):
-                kind, melds = "meld", (result,)
-            else:
-                kind, melds = "layoff", ()
-            turn = turns.get(row.entry_id)
-            if turn is None:
-                turns[row.entry_id] = rules.Turn(row.entry_id, row.player_id, kind, melds)
-            else:
-                turns[row.entry_id] = replace(turn, melds=turn.melds + melds)
-    except rules.RulesError:
-        return None
-    return list(turns.values())
-
-
-def written_values(entries: Sequence[EntryRow]) -> dict[int, int]:
-    """Return the value written for each entry as ``table_entries`` keys them (R3).
-
-    A swap's value joins its new meld's, under whose row the swap replays.
-    """
-    swaps = {entry.id: entry.value for entry in entries if entry.kind == "swap"}
-    return {
-        entry.id: entry.value + swaps.get(entry.group_id or 0, 0)
-        for entry in entries
-        if entry.kind != "swap"
-    }
-
-
-def table_entry(entry: EntryRow) -> rules.TableEntry[int]:
-    """Return one meld or layoff row as the rules replay it."""
-    return rules.TableEntry(key=entry.id, cards=pieces_of(entry), onto=entry.meld_id)
-
-
 def pieces_of(entry: EntryRow) -> tuple[rules.Piece, ...]:
     """Return the cards and jokers of an entry as stored, a joker with what it stood for."""
-    return tuple(card.piece for card in entry.cards)
+    return entry.pieces
 
 
 GAMES = Game.__table__
@@ -291,6 +214,11 @@ class EntryRow(NamedTuple):
         """Return the id of the entry this row belongs to: its own, or its first meld's."""
         return self.group_id if self.group_id is not None else self.id
 
+    @property
+    def pieces(self) -> tuple[rules.Piece, ...]:
+        """Return the cards and jokers of the entry, a joker with what it stood for."""
+        return tuple(card.piece for card in self.cards)
+
 
 class PlayerRow(NamedTuple):
     """A player of a session as stored, with the games they joined and left at."""
@@ -343,7 +271,6 @@ class GameState:
     romme: bool | None
     variant: rules.Variant
     session_status: str
-    target: int | None
     # The game's players: those at the table when it was dealt, in seating order.
     players: list[PlayerRow]
     entries: list[EntryRow]
@@ -397,24 +324,41 @@ def game_state(connection: sa.Connection, game_id: int, *, lock: bool = True) ->
         entries = []
         for row in connection.execute(ENTRY_ROWS, {"game_id": game_id}):
             add_entry_row(entries, row)
-    everyone = [PlayerRow(*row[10:14], *row[17:19]) for row in rows]
-    players = [player for player in everyone if player.plays_in(first[2])]
+    everyone = [player_row(row) for row in rows]
+    players = [player for player in everyone if player.plays_in(first.number)]
     booked = None
-    if first[4] != "open":
+    if first.status != "open":
         booked = dict.fromkeys((player.id for player in players), 0)
         for player_id, points in connection.execute(_BOOKED, {"game_id": game_id}):
             booked[player_id] += points
     return GameState(
-        *first[:7],
+        id=first.id,
+        session_id=first.session_id,
+        number=first.number,
+        dealer_id=first.dealer_id,
+        status=first.status,
+        winner_id=first.winner_id,
+        romme=first.romme,
         booked=booked,
-        variant=rule_system(first[7], first[16], first[9]),
-        session_status=first[8],
-        target=first[9],
+        variant=rule_system(first.variant, first.house_rules),
+        session_status=first.session_status,
         players=players,
         entries=entries,
-        session_public_id=first[14],
-        first_dealer_seat=first[15],
-        others=[player for player in everyone if not player.plays_in(first[2])],
+        session_public_id=first.public_id,
+        first_dealer_seat=first.first_dealer_seat,
+        others=[player for player in everyone if not player.plays_in(first.number)],
+    )
+
+
+def player_row(row: sa.Row[*tuple[Any, ...]]) -> PlayerRow:
+    """Return a player as a row read with the columns named as ``PlayerRow`` names them."""
+    return PlayerRow(
+        id=row.player_id,
+        seat=row.seat,
+        name=row.name,
+        banked=row.banked,
+        joined_game=row.joined_game,
+        left_game=row.left_game,
     )
 
 
@@ -428,9 +372,8 @@ _GAME_ROWS = (
         GAMES.c.winner_id,
         GAMES.c.romme,
         SESSIONS.c.variant,
-        SESSIONS.c.status,
-        SESSIONS.c.target,
-        PLAYERS.c.id,
+        SESSIONS.c.status.label("session_status"),
+        PLAYERS.c.id.label("player_id"),
         PLAYERS.c.seat,
         PLAYERS.c.name,
         PLAYERS.c.banked,
@@ -501,9 +444,9 @@ ENTRY_ROWS = (
         ENTRIES.c.value,
         ENTRIES.c.created_at,
         ENTRIES.c.group_id,
-        TABLE_CARDS.c.id,
+        TABLE_CARDS.c.id.label("card_id"),
         TABLE_CARDS.c.card,
-        TABLE_CARDS.c.value,
+        TABLE_CARDS.c.value.label("card_value"),
         TABLE_CARDS.c.copy,
         TABLE_CARDS.c.stands_for,
     )
@@ -513,12 +456,33 @@ ENTRY_ROWS = (
 )
 
 
-def add_entry_row(entries: list[EntryRow], row: Sequence[Any]) -> None:
+def add_entry_row(entries: list[EntryRow], row: sa.Row[*tuple[Any, ...]]) -> None:
     """Add a row of ``ENTRY_ROWS`` (an entry with one of its cards) to the entries read so far."""
-    if not entries or entries[-1].id != row[0]:
-        entries.append(EntryRow._make([*row[:9], []]))
-    if row[9] is not None:
-        entries[-1].cards.append(CardRow(*row[9:14]))
+    if not entries or entries[-1].id != row.id:
+        entries.append(
+            EntryRow(
+                id=row.id,
+                position=row.position,
+                kind=row.kind,
+                player_id=row.player_id,
+                meld_id=row.meld_id,
+                meld_kind=row.meld_kind,
+                value=row.value,
+                created_at=row.created_at,
+                group_id=row.group_id,
+                cards=[],
+            )
+        )
+    if row.card_id is not None:
+        entries[-1].cards.append(
+            CardRow(
+                id=row.card_id,
+                card=row.card,
+                value=row.card_value,
+                copy=row.copy,
+                stands_for=row.stands_for,
+            )
+        )
 
 
 class KeptEntries(NamedTuple):

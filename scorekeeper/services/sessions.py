@@ -29,16 +29,16 @@ from scorekeeper.services.rows import (
     SESSIONS,
     GameState,
     GameSummary,
-    PlayerRow,
     commit,
     dealer_of,
     forget_never_played,
     insert_row,
+    player_row,
     rule_system,
     variant_of,
 )
 
-# The target is stored in an INTEGER column, 32 bits on PostgreSQL.
+# The largest target: the house rule "end" allows no more (a 32-bit number, as an import takes it).
 _LARGEST_TARGET = 2**31 - 1
 
 
@@ -87,7 +87,6 @@ def create_session(
     session = GameSession(
         group_id=group,
         variant=rule_system.name,
-        target=rule_system.house_rules["end"].get("target"),
         house_rules=json.dumps(rule_system.house_rules, sort_keys=True),
         first_dealer_seat=first_dealer,
         status="open",
@@ -134,13 +133,13 @@ def start_game(session_id: int) -> GameState:
     rows = connection.execute(_SESSION_ROWS, {"session_id": session_id}).all()
     if not rows:
         raise NotFoundError("no_session")
-    name, status, target, first_dealer_seat, public_id, house_rules = rows[0][:6]
-    variant = rule_system(name, house_rules, target)
-    everyone = [PlayerRow(*row[6:12]) for row in rows]
-    if status == "finished":
+    session = rows[0]
+    variant = rule_system(session.variant, session.house_rules)
+    everyone = [player_row(row) for row in rows]
+    if session.status == "finished":
         raise ConflictError("session_over")
     row = connection.execute(_LAST_GAME, {"session": session_id}).one_or_none()
-    last = GameSummary(*row) if row is not None else None
+    last = GameSummary(**row._mapping) if row is not None else None
     if last is not None and last.status == "open":
         raise ConflictError("game_still_open")
     number = last.number + 1 if last is not None else 1
@@ -149,7 +148,7 @@ def start_game(session_id: int) -> GameState:
     # The dealer among them (dealer_of seats the game after ``last``, this one): so it is where
     # a change of the seating counts from a later game (a database from before reopens were
     # refused behind such a change).
-    dealer = dealer_of(variant, first_dealer_seat, everyone, last)
+    dealer = dealer_of(variant, session.first_dealer_seat, everyone, last)
     game = {
         "session_id": session_id,
         "number": number,
@@ -160,20 +159,19 @@ def start_game(session_id: int) -> GameState:
     game_id = insert_row(connection, _INSERT_GAME, game)
     commit(session_id)
     return GameState(
-        game_id,
-        session_id,
-        number,
-        dealer,
-        "open",
-        None,
-        None,
-        variant,
-        status,
-        target,
-        players,
-        [],
-        public_id,
-        first_dealer_seat,
+        id=game_id,
+        session_id=session_id,
+        number=number,
+        dealer_id=dealer,
+        status="open",
+        winner_id=None,
+        romme=None,
+        variant=variant,
+        session_status=session.status,
+        players=players,
+        entries=[],
+        session_public_id=session.public_id,
+        first_dealer_seat=session.first_dealer_seat,
         others=[player for player in everyone if not player.plays_in(number)],
     )
 
@@ -182,11 +180,10 @@ _SESSION_ROWS = (
     sa.select(
         SESSIONS.c.variant,
         SESSIONS.c.status,
-        SESSIONS.c.target,
         SESSIONS.c.first_dealer_seat,
         SESSIONS.c.public_id,
         SESSIONS.c.house_rules,
-        PLAYERS.c.id,
+        PLAYERS.c.id.label("player_id"),
         PLAYERS.c.seat,
         PLAYERS.c.name,
         PLAYERS.c.banked,
@@ -257,8 +254,9 @@ def seat_player(
     order = list(session.players)
     order.insert(order.index(seated[at]) if at < len(seated) else len(order), joining)
     _refuse_a_winner_at_once(session, [*seated[:at], joining, *seated[at:]], coming)
-    if coming == 1 and at <= session.first_dealer_seat:
-        session.first_dealer_seat += 1  # the same player deals the first game
+    session.first_dealer_seat = rules.first_dealer_after_joining(
+        session.first_dealer_seat, at, coming
+    )
     db.session.add(joining)
     _seat_in_order(order)
     commit(session.id)
@@ -284,11 +282,9 @@ def unseat_player(session_id: int, player_id: int) -> GameSession:
     rules.leave_seating([other.name for other in seated], at, variant_of(session))
     staying = [other for other in seated if other is not player]
     _refuse_a_winner_at_once(session, staying, coming)
-    if coming == 1:
-        # The same player deals the first game; if that was the one leaving, the player after.
-        if at < session.first_dealer_seat:
-            session.first_dealer_seat -= 1
-        session.first_dealer_seat %= len(staying)
+    session.first_dealer_seat = rules.first_dealer_after_leaving(
+        session.first_dealer_seat, at, coming, len(staying)
+    )
     if player.joined_game == coming:
         db.session.delete(player)
         _seat_in_order([other for other in session.players if other is not player])
@@ -326,7 +322,7 @@ def _session_between_games(session_id: int) -> GameSession:
 def _next_game_number(session: GameSession) -> int:
     """Return the number of the game the session deals next."""
     last = db.session.connection().execute(_LAST_GAME, {"session": session.id}).one_or_none()
-    return GameSummary(*last).number + 1 if last is not None else 1
+    return last.number + 1 if last is not None else 1
 
 
 def _refuse_a_winner_at_once(session: GameSession, seated: list[Player], coming: int) -> None:
@@ -373,7 +369,6 @@ def change_end(session_id: int, end: Mapping[str, object]) -> GameSession:
     if changed.standing(totals, dealt).over:
         raise ConflictError("end_passed")
     session.house_rules = json.dumps(changed.house_rules, sort_keys=True)
-    session.target = changed.house_rules["end"].get("target")
     commit(session.id)
     return session
 

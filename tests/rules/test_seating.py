@@ -7,11 +7,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import (
+    DealtGame,
     LaterGame,
     ReopenRefusal,
     Seating,
     SeatingError,
     Stay,
+    find_variant,
+    first_dealer_after_joining,
+    first_dealer_after_leaving,
     seating_problems,
 )
 
@@ -144,3 +148,77 @@ def test_without_asking_the_seating_a_removed_game_leaves_a_change_for_a_game_no
     seating = Seating((Stay(), Stay(left=3), Stay(), Stay(joined=3)))  # Ann, Bob, Cid, Dan
     assert seating.dealt_in(2) == [0, 1, 2]  # Bob, who left, and not Dan, who sits there
     assert not seating.can_remove(2)
+
+
+def test_the_first_game_is_dealt_by_the_first_dealer_among_those_dealt_in() -> None:
+    seating = Seating((Stay(), Stay(), Stay(), Stay(joined=2)))
+    assert seating.dealer(find_variant(), 2, None) == 2
+
+
+def test_an_open_game_is_dealt_by_its_own_dealer_whoever_left_since() -> None:
+    seating = Seating((Stay(), Stay(left=3), Stay()))
+    last = DealtGame(2, dealer=1, winner=None, still_open=True)
+    assert seating.dealer(find_variant(), 0, last) == 1
+
+
+def test_the_deal_passes_to_the_left_of_the_last_dealer() -> None:
+    seating = Seating((Stay(), Stay(), Stay()))
+    last = DealtGame(1, dealer=2, winner=1, still_open=False)
+    assert seating.dealer(find_variant(), 0, last) == 0
+
+
+@pytest.mark.parametrize(
+    ("stays", "dealer", "deals"),
+    [
+        # Bob dealt and left: Cid, who sat after him, deals.
+        ((Stay(), Stay(left=2), Stay(), Stay()), 1, 2),
+        # The last in the seating dealt and left: the deal goes round to the first.
+        ((Stay(), Stay(), Stay(left=2)), 2, 0),
+        # The dealer left and the player after them too: the next one still seated deals.
+        ((Stay(), Stay(left=2), Stay(left=2), Stay()), 1, 3),
+    ],
+)
+def test_after_the_dealer_left_the_player_after_them_still_at_the_table_deals(
+    stays: tuple[Stay, ...], dealer: int, deals: int
+) -> None:
+    last = DealtGame(1, dealer=dealer, winner=None, still_open=False)
+    assert Seating(stays).dealer(find_variant(), 0, last) == deals
+
+
+def test_a_newcomer_sitting_between_the_dealer_and_the_next_is_dealt_to_next() -> None:
+    seating = Seating((Stay(), Stay(), Stay(joined=2), Stay()))
+    last = DealtGame(1, dealer=1, winner=0, still_open=False)
+    assert seating.dealer(find_variant(), 0, last) == 2
+
+
+def test_with_two_players_left_the_winner_deals_the_next_boathouse_game() -> None:
+    seating = Seating((Stay(), Stay(left=2), Stay()))
+    last = DealtGame(1, dealer=0, winner=0, still_open=False)
+    assert seating.dealer(find_variant("boathouse_rum"), 0, last) == 0
+    assert seating.dealer(find_variant(), 0, last) == 2  # the left neighbour still seated
+
+
+@pytest.mark.parametrize(
+    ("first", "seat", "coming", "after"),
+    [(1, 0, 1, 2), (1, 1, 1, 2), (1, 2, 1, 1), (1, 0, 2, 1), (0, 3, 1, 0)],
+)
+def test_a_newcomer_before_the_first_game_leaves_the_first_dealer_dealing_it(
+    first: int, seat: int, coming: int, after: int
+) -> None:
+    assert first_dealer_after_joining(first, seat, coming) == after
+
+
+@pytest.mark.parametrize(
+    ("first", "seat", "coming", "staying", "after"),
+    [
+        (2, 0, 1, 3, 1),  # someone before the first dealer left: their seat moves back
+        (1, 2, 1, 3, 1),  # someone after them left: unchanged
+        (2, 2, 1, 2, 0),  # the first dealer left from the last seat: the first seat deals
+        (1, 1, 1, 3, 1),  # the first dealer left: the player after them deals
+        (2, 0, 3, 3, 2),  # after the first game the first dealer's seat no longer counts
+    ],
+)
+def test_a_player_leaving_before_the_first_game_moves_the_first_deal_to_whom_it_falls(
+    first: int, seat: int, coming: int, staying: int, after: int
+) -> None:
+    assert first_dealer_after_leaving(first, seat, coming, staying) == after

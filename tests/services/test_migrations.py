@@ -336,7 +336,8 @@ def test_sessions_from_before_house_rules_read_as_treppenromme_with_their_target
             )
         upgrade()
         session = services.get_session(1)
-        assert session.house_rules is None
+        # Its target is kept as the one house rule it was played by (0016): sessions.target went.
+        assert session.house_rules == '{"end": {"target": 1000}}'
         assert services.variant_of(session).house_rules == {
             "end": {"target": 1000},
             "romme_doubling": "winner",
@@ -486,6 +487,87 @@ def test_going_back_before_restored_lines_is_refused_while_one_exists_and_fine_w
             connection.execute(
                 sa.text("UPDATE audit_lines SET action = 'restored' WHERE action = 'undone'")
             )
+        upgrade()
+        assert differences() == []
+
+
+def test_the_target_moves_into_the_house_rules_with_0016_and_comes_back_on_the_way_down(
+    empty_url: str,
+) -> None:
+    app = empty_app(empty_url)
+    with app.app_context():
+        upgrade(revision="0015_restored_lines")
+        sessions = sa.table(
+            "sessions",
+            *(
+                sa.column(name)
+                for name in (
+                    "id",
+                    "public_id",
+                    "variant",
+                    "target",
+                    "house_rules",
+                    "first_dealer_seat",
+                    "status",
+                    "created_at",
+                )
+            ),
+        )
+        stored = [
+            # Stored before house rules existed: its target is all it has.
+            (1, "treppenromme", 700, None),
+            (2, "treppenromme", 1000, '{"end": {"target": 1000}, "romme_doubling": "loser"}'),
+            (3, "boathouse_rum", None, '{"end": {"games": 5}}'),
+        ]
+        with db.engine.begin() as connection:
+            connection.execute(
+                sessions.insert(),
+                [
+                    {
+                        "id": session_id,
+                        "public_id": f"s{session_id}",
+                        "variant": variant,
+                        "target": target,
+                        "house_rules": house_rules,
+                        "first_dealer_seat": 0,
+                        "status": "open",
+                        "created_at": utcnow(),
+                    }
+                    for session_id, variant, target, house_rules in stored
+                ],
+            )
+            connection.execute(
+                sa.text(
+                    "INSERT INTO players (session_id, seat, name) VALUES"
+                    " (1, 0, 'Ann'), (1, 1, 'Bob'), (2, 0, 'Cid'), (2, 1, 'Dan'),"
+                    " (3, 0, 'Eva'), (3, 1, 'Fin')"
+                )
+            )
+        upgrade()
+        assert differences() == []
+        with db.engine.connect() as connection:
+            columns = {column["name"] for column in sa.inspect(connection).get_columns("sessions")}
+        assert "target" not in columns
+        read = [services.variant_of(services.get_session(number)) for number in (1, 2, 3)]
+        assert [variant.house_rules["end"] for variant in read] == [
+            {"target": 700},
+            {"target": 1000},
+            {"games": 5},
+        ]
+        assert read[0].house_rules["romme_doubling"] == "winner"  # the default, as before
+        assert read[1].house_rules["romme_doubling"] == "loser"
+        assert [services.summarize_session(services.get_session(n)).target for n in (1, 2, 3)] == [
+            700,
+            1000,
+            None,
+        ]
+        db.session.remove()
+        downgrade(revision="0015_restored_lines")
+        with db.engine.connect() as connection:
+            back = connection.execute(sa.text("SELECT target FROM sessions ORDER BY id")).all()
+        assert [row.target for row in back] == [700, 1000, None]
+        with db.engine.begin() as connection, pytest.raises(sa.exc.IntegrityError):
+            connection.execute(sa.text("UPDATE sessions SET target = 0 WHERE id = 1"))
         upgrade()
         assert differences() == []
         db.engine.dispose()

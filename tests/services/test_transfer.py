@@ -784,7 +784,13 @@ def test_a_version_2_document_imports_its_sessions_with_their_rule_systems_defau
     with empty_app.app_context():
         assert import_sessions(document) == 3
         imported = export_sessions()["sessions"]
-        assert [session["house_rules"] for session in imported] == [None, None, None]
+        # Kept as the one house rule they were played by (as migration 0016 keeps them).
+        assert [session["house_rules"] for session in imported] == [
+            {"end": {"target": 1000}},
+            {"end": {"target": 20}},
+            {"end": {"target": 500}},
+        ]
+        assert [session["target"] for session in imported] == [1000, 20, 500]
         rule_systems = [
             services.variant_of(services.get_session(session["id"])) for session in imported
         ]
