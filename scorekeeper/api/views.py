@@ -187,7 +187,7 @@ def _require_key() -> None:
         caller = digest(_bearer(arguments["session_id"]) or "")
     elif "game_id" in arguments:
         opened = services.access_to_game(arguments["game_id"], _bearer, need, reads_only=reads)
-        g.api_session_version = opened.version
+        g.api_session_version, g.api_checked_game = opened.version, opened.game
         caller = digest(_bearer("") or "")
     elif "group_id" in arguments:
         g.api_group, _granted = services.access_to_group(arguments["group_id"], _bearer(""), need)
@@ -207,6 +207,11 @@ def _session_id() -> int:
     """Return the id of the session the key opened (see ``_require_key``)."""
     session_id: int = g.api_session_id
     return session_id
+
+
+def _checked() -> Any:
+    """Return what the key check read of the game (see ``_require_key``), for its use case."""
+    return g.get("api_checked_game")
 
 
 @bp.get("/openapi.json")
@@ -285,7 +290,8 @@ def check_in_game(game_id: int) -> Response:
     body = _body()
     player = _id(body, "player") if "player" in body else None
     onto = _id(body, "onto") if "onto" in body else None
-    return jsonify(serialize.game_check(game_id, player, _check_fields(body, onto), _language()))
+    fields = {**_check_fields(body, onto), "checked": _checked()}
+    return jsonify(serialize.game_check(game_id, player, fields, _language()))
 
 
 def _check_fields(body: dict[str, Any], onto: int | None) -> dict[str, Any]:
@@ -438,7 +444,7 @@ def get_game(game_id: int) -> Response:
     unchanged = _not_modified()
     if unchanged is not None:
         return unchanged
-    game = services.with_audit(services.read_game(game_id))
+    game = services.with_audit(services.read_game(game_id, _checked()))
     return _tagged(jsonify(serialize.game_json(game, _language())))
 
 
@@ -474,7 +480,7 @@ def record_meld(game_id: int) -> tuple[Response, int]:
     if "melds" in body:
         if "cards" in body:
             raise BadBody(_l("Send the cards of one meld or several melds, not both."))
-        several = services.record_melds(game_id, player, _melds(body))
+        several = services.record_melds(game_id, player, _melds(body), checked=_checked())
         return jsonify(
             {
                 "entry": several.id,
@@ -487,7 +493,7 @@ def record_meld(game_id: int) -> tuple[Response, int]:
             }
         ), 201
     cards = _cards(body, "cards")
-    recorded = services.record_meld(game_id, player, cards)
+    recorded = services.record_meld(game_id, player, cards, checked=_checked())
     return jsonify(
         {
             **serialize.meld_json(recorded.entry, recorded.meld, recorded.variant, recorded.meld),
@@ -503,7 +509,7 @@ def record_swap(game_id: int) -> tuple[Response, int]:
     body = _body()
     player, meld = _id(body, "player"), _id(body, "meld")
     cards, new_meld = _cards(body, "cards"), _cards(body, "new_meld")
-    swap = services.record_swap(game_id, player, meld, cards, new_meld)
+    swap = services.record_swap(game_id, player, meld, cards, new_meld, checked=_checked())
     return jsonify(
         {
             "entry": swap.id,
@@ -519,7 +525,7 @@ def record_layoff(game_id: int) -> tuple[Response, int]:
     """Record cards laid off onto a meld on the table."""
     body = _body()
     player, meld, cards = _id(body, "player"), _id(body, "meld"), _cards(body, "cards")
-    recorded = services.record_layoff(game_id, player, meld, cards)
+    recorded = services.record_layoff(game_id, player, meld, cards, checked=_checked())
     return jsonify(
         {
             **serialize.entry_json(recorded.entry),
@@ -531,7 +537,7 @@ def record_layoff(game_id: int) -> tuple[Response, int]:
 @bp.delete("/games/<int:game_id>/entries/<int:entry_id>")
 def delete_entry(game_id: int, entry_id: int) -> tuple[str, int]:
     """Delete an entry that nothing on the table depends on."""
-    services.delete_entry(game_id, entry_id)
+    services.delete_entry(game_id, entry_id, checked=_checked())
     return "", 204
 
 
@@ -545,7 +551,7 @@ def correct_entry(game_id: int, entry_id: int) -> Response:
     cards = _cards(body, "cards") if "cards" in body else None
     player = _id(body, "player") if "player" in body else None
     meld = _id(body, "meld") if "meld" in body else None
-    corrected = services.correct_entry(game_id, entry_id, cards, player, meld)
+    corrected = services.correct_entry(game_id, entry_id, cards, player, meld, checked=_checked())
     return jsonify(
         {
             **serialize.entry_json(corrected.entry),
@@ -567,7 +573,7 @@ def undo(game_id: int) -> Response:
         body = _body()
         if "entry" in body:
             seen = _id(body, "entry")
-    undone = services.undo_last_entry(game_id, seen)
+    undone = services.undo_last_entry(game_id, seen, checked=_checked())
     return jsonify(undone=undone.id, game=serialize.game_json(undone.game, _language()))
 
 
@@ -575,7 +581,9 @@ def undo(game_id: int) -> Response:
 @idempotent
 def reopen(game_id: int) -> Response:
     """Take back the booking of the session's last ended game and play it on."""
-    return jsonify(serialize.game_json(services.reopen_game(game_id), _language()))
+    return jsonify(
+        serialize.game_json(services.reopen_game(game_id, checked=_checked()), _language())
+    )
 
 
 @bp.post("/games/<int:game_id>/finish")
@@ -584,7 +592,7 @@ def finish(game_id: int) -> Response:
     """Settle the game (``winner``) or abandon it (``winner: null``)."""
     body = _body()
     winner, hands, romme = _finish_fields(body)
-    finish = services.finish_game(game_id, winner, hands, romme)
+    finish = services.finish_game(game_id, winner, hands, romme, checked=_checked())
     return jsonify(serialize.finish_json(finish))
 
 
@@ -593,7 +601,7 @@ def preview_settlement(game_id: int) -> Response:
     """Show what finishing the game would book, without writing anything."""
     body = _body()
     winner, hands, romme = _finish_fields(body)
-    finish = services.preview_finish(game_id, winner, hands, romme)
+    finish = services.preview_finish(game_id, winner, hands, romme, checked=_checked())
     answer = serialize.finish_json(finish)
     answer["status"] = "preview"
     answer["romme_possible"] = finish.romme_possible

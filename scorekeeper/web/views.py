@@ -847,7 +847,7 @@ def _correct_form(game: services.GameState, entry: services.EntryRow, **kwargs: 
 @once_per_form
 def finish(game_id: int) -> Answer:
     """Preview the settlement of a game (a GET with the hands), then book it on Confirm."""
-    game = services.read_game(game_id)
+    game = services.read_game(game_id, g.get("checked_game"))
     g.session_id = game.session_id
     ended = _booked_answer(game)
     if ended is not None:
@@ -959,7 +959,7 @@ def abandon(game_id: int) -> Answer:
 @once_per_form
 def reopen(game_id: int) -> Answer:
     """Ask, then take back the booking of the last ended game and play it on."""
-    game = services.read_game(game_id)
+    game = services.read_game(game_id, g.get("checked_game"))
     g.session_id = game.session_id
     # Read before the booking is taken back: the finish page opens with the hands as booked,
     # so that only the wrong one is changed.
@@ -1018,7 +1018,7 @@ def _open_game(game_id: int) -> services.GameState:
     Checked before the form is read, so that a finished game answers 409 whatever was sent;
     the services refuse the same with the same messages.
     """
-    game = services.read_game(game_id)
+    game = services.read_game(game_id, g.get("checked_game"))
     g.session_id, g.game_id = game.session_id, game.id
     return _still_open(game)
 
