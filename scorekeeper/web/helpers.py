@@ -394,7 +394,7 @@ def entry_lines(entries: Iterable[E]) -> list[EntryLine[E]]:
 
 @dataclass(frozen=True)
 class EntryShown:
-    """All a page shows of one entry, so its line is drawn once and kept (``web/kept.py``).
+    """All a page shows of one entry, as the ``entry`` macro of ``_parts.html`` draws it.
 
     The cards are stored codes (``JKR=K♥`` for a joker): ``melds`` holds each meld the entry
     put down together, ``onto`` the meld laid off onto or swapped from, ``joker_to`` the meld a

@@ -13,6 +13,7 @@ from flask import (
     current_app,
     flash,
     g,
+    get_template_attribute,
     jsonify,
     redirect,
     render_template,
@@ -32,7 +33,7 @@ from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE, LANGUAGES
 from scorekeeper.keys import Access, SessionKeys
 from scorekeeper.models import GameSession, Group
-from scorekeeper.web import access, helpers, kept
+from scorekeeper.web import access, helpers
 from scorekeeper.web.chart import chart_of
 from scorekeeper.web.forms import (
     NEW_GROUP,
@@ -57,9 +58,10 @@ from scorekeeper.web.forms import (
 from scorekeeper.web.once import new_token, once_per_form
 
 bp = Blueprint("web", __name__)
-kept.register(bp)
 
 Page = str | tuple[str, int]
+# The parts several pages draw alike (an entry's line, the head): macros of this template.
+PARTS = "_parts.html"
 Answer = Page | BaseResponse
 
 REFUSED = (rules.RulesError, services.InvalidRequestError)
@@ -121,7 +123,7 @@ def _suits(text: object) -> Any:
 bp.add_app_template_filter(access.qr_code, "qr_code")
 bp.add_app_template_global(new_token, "once_token")  # a global: imported macros see it
 bp.add_app_template_global(hidden_fields, "hidden_fields")
-bp.add_app_template_global(helpers.rank_letters, "rank_letters")  # for the kept parts too
+bp.add_app_template_global(helpers.rank_letters, "rank_letters")  # for the imported parts too
 bp.add_app_template_filter(helpers.hhmm, "hhmm")
 bp.add_app_template_filter(helpers.day_and_time, "day_and_time")
 bp.add_app_template_filter(helpers.points, "points")
@@ -593,7 +595,7 @@ def _answered_in_place(said: str, game_id: int) -> BaseResponse:
     """
     after = services.read_game(game_id)
     shown = helpers.entries_shown(after.entries, _names(after.players), after.id, after.variant)
-    line = kept.kept("entry", shown[-1], True) if shown else ""
+    line = get_template_attribute(PARTS, "entry")(shown[-1], True) if shown else ""
     return jsonify(said=str(helpers.suits(said)), entry=shown[-1].id if shown else None, line=line)
 
 
