@@ -74,17 +74,6 @@ from scorekeeper.rules.seating import (
     seat_players,
     seating_problems,
 )
-from scorekeeper.rules.settlement import (
-    GameSettlement,
-    SessionStanding,
-    hand_points_range,
-    hand_value,
-    refuse_repeated_cards,
-    repeated_cards,
-    romme_hand_possible,
-    session_standing,
-    settle_game,
-)
 from scorekeeper.rules.table import (
     Table,
     TableEntry,
@@ -101,11 +90,15 @@ from scorekeeper.rules.variants import (
     VARIANTS,
     AcePosition,
     BoathouseRum,
+    GameSettlement,
     GermanRummy,
     HouseRule,
+    SessionStanding,
     Treppenromme,
     Variant,
     find_variant,
+    refuse_repeated_cards,
+    repeated_cards,
 )
 
 __all__ = [
@@ -172,8 +165,6 @@ __all__ = [
     "first_broken_turn",
     "first_entry_changed",
     "full_pack",
-    "hand_points_range",
-    "hand_value",
     "join_seating",
     "language_of",
     "lay_off",
@@ -193,12 +184,9 @@ __all__ = [
     "repeated_cards",
     "replay",
     "replay_correction",
-    "romme_hand_possible",
     "same_name",
     "seat_players",
     "seating_problems",
-    "session_standing",
-    "settle_game",
     "swap_joker",
     "values_after_replay",
     "wording",

@@ -312,7 +312,6 @@ MESSAGES: dict[str, Wording] = {
         "(%(dealt)s were dealt): a Rommé hand is possible. If %(name)s put cards down in an "
         "earlier turn, choose “No”."
     ),
-    "settlement.target": wording("The target must be a positive number of points."),
     # --- seating and the target ---------------------------------------------------------------
     "seating.player_count": plural_wording(
         "%(variant)s is played by %(low)s to %(high)s players; %(count)s were entered.",
