@@ -40,10 +40,10 @@ def _language() -> str:
 def _text(error: Exception) -> str:
     if isinstance(error, rules.RulesError | services.ServiceError):
         return error.message(_language())
-    return _said(error)
+    return _in_request_language(error)
 
 
-def _said(message: object) -> str:
+def _in_request_language(message: object) -> str:
     """Return a message (or an error holding one) in the language the request asked for."""
     with force_locale(_language()):
         return str(message)
@@ -60,7 +60,7 @@ def _unprocessable(error: ValueError) -> tuple[Response, int]:
 @bp.errorhandler(IdempotencyError)
 def _bad_key(error: IdempotencyError) -> tuple[Response, int]:
     db.session.rollback()
-    return jsonify(error=_said(error)), 422
+    return jsonify(error=_in_request_language(error)), 422
 
 
 # What a repeat is told when the first request with its key has no answer to give (409).
@@ -79,7 +79,7 @@ _NOT_ANSWERED = {
 @bp.errorhandler(StillAnswering)  # and AnswerLost, a kind of it
 def _not_answered(error: StillAnswering) -> tuple[Response, int]:
     db.session.rollback()
-    return jsonify(error=_said(_NOT_ANSWERED[type(error)])), 409
+    return jsonify(error=_in_request_language(_NOT_ANSWERED[type(error)])), 409
 
 
 @bp.errorhandler(services.NotFoundError)
@@ -104,7 +104,7 @@ def _http_error(error: HTTPException) -> tuple[Response, int]:
         )
     else:
         message = _HTTP_ERRORS.get(error.code or 0, error.description or error.name)
-    return jsonify(error=_said(message)), (error.code or 500)
+    return jsonify(error=_in_request_language(message)), (error.code or 500)
 
 
 SERVER_ERROR = _l("Something went wrong on the server; nothing was saved.")
@@ -133,7 +133,7 @@ def register_error_pages(app: Flask) -> None:
         app.logger.exception("Unhandled error on %s", request.path)
         db.session.rollback()
         if request.path.startswith(bp.url_prefix or "/api"):
-            return jsonify(error=_said(SERVER_ERROR)), 500
+            return jsonify(error=_in_request_language(SERVER_ERROR)), 500
         try:
             page = render_template(
                 "message.html", title=gettext("Something went wrong"), message=str(SERVER_ERROR)

@@ -561,8 +561,8 @@ def _refuse_broken_opening(after: GameState, changed: int | None = None) -> None
 def _card_row(piece: rules.Piece, value: int) -> CardRow:
     """Return how a card or joker is stored, before its row and copy are given."""
     if isinstance(piece, rules.Joker):
-        said = piece.stands_for.code if piece.stands_for is not None else None
-        return CardRow(0, JOKER, value, stands_for=said)
+        stands_for = piece.stands_for.code if piece.stands_for is not None else None
+        return CardRow(0, JOKER, value, stands_for=stands_for)
     return CardRow(0, piece.code, value)
 
 

@@ -263,8 +263,8 @@ class CardRow(NamedTuple):
     def piece(self) -> rules.Piece:
         """Return the card, or the joker with the card it stands for."""
         if self.card == JOKER:
-            said = rules.Card.from_code(self.stands_for) if self.stands_for else None
-            return rules.Joker(stands_for=said)
+            stands_for = rules.Card.from_code(self.stands_for) if self.stands_for else None
+            return rules.Joker(stands_for=stands_for)
         return rules.Card.from_code(self.card)
 
 

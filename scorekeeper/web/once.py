@@ -75,15 +75,17 @@ def once_per_form(view: Callable[..., Any]) -> Callable[..., Any]:
         except StillAnswering:
             # The first send has not answered in time: show the page.
             db.session.rollback()
-            said = gettext("This form was sent before and is still being saved: look at the page.")
+            notice = gettext(
+                "This form was sent before and is still being saved: look at the page."
+            )
             if request.accept_mimetypes.best == "application/json":
                 # The script's tap (or the outbox's send) asks again in a moment: a 409 that
                 # passes, marked so with Retry-After; every other 409 is a refusal.
-                waiting = jsonify(error=said)
+                waiting = jsonify(error=notice)
                 waiting.status_code = 409
                 waiting.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
                 return waiting
-            flash(said, "error")
+            flash(notice, "error")
             return redirect(_back())
 
     return run
@@ -108,14 +110,14 @@ def _remember(response: BaseResponse) -> str:
 
 
 def _replay(record: IdempotencyRecord) -> BaseResponse:
-    said = json.loads(record.body or "{}")
-    if said.get("answer") is not None:
-        return Response(said["answer"], said.get("status", 200), mimetype="application/json")
-    for public_id, key in said.get("keys", {}).items():
+    stored = json.loads(record.body or "{}")
+    if stored.get("answer") is not None:
+        return Response(stored["answer"], stored.get("status", 200), mimetype="application/json")
+    for public_id, key in stored.get("keys", {}).items():
         access.keep_key(public_id, key)
-    for public_id, key in said.get("group_keys", {}).items():
+    for public_id, key in stored.get("group_keys", {}).items():
         access.keep_key(public_id, key, where=access.GROUP_KEYS)
-    return redirect(said.get("location") or _back(), 303)
+    return redirect(stored.get("location") or _back(), 303)
 
 
 def _back() -> str:

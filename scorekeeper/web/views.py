@@ -134,7 +134,7 @@ bp.add_app_template_filter(helpers.entry_cards, "entry_cards")
 bp.add_app_template_filter(helpers.entry_cards_label, "entry_cards_label")
 bp.add_app_template_filter(helpers.cards_label, "cards_label")
 bp.add_app_template_filter(helpers.bdi, "bdi")
-bp.add_app_template_filter(helpers.said, "said")
+bp.add_app_template_filter(helpers.message_text, "message_text")
 bp.record_once(lambda state: state.app.jinja_env.globals.update(kept_pages=KEPT_PAGES))
 
 
@@ -473,7 +473,7 @@ def history(public_id: str) -> Page:
         games=games,
         page=page,
         names=names,
-        house_rules=helpers.house_rules_said(variant),
+        house_rules=helpers.house_rules_in_words(variant),
         doubles_never_melded=variant.house_rules.get("romme_doubling") == "loser",
     )
 
@@ -565,14 +565,14 @@ def _record_entry(
     if not form.validate_on_submit():
         return _refused(form) if _in_place() else None
     try:
-        said = record()
+        sentence = record()
     except REFUSED as error:
         db.session.rollback()
         form.cards.errors = [helpers.rules_message(error)]
         return _refused(form) if _in_place() else None
     if _in_place():
-        return _answered_in_place(said, g.game_id)
-    flash(said, "success")
+        return _answered_in_place(sentence, g.game_id)
+    flash(sentence, "success")
     # The page opens where the next entry starts: the player chips, then the picker.
     return _to_session(anchor="entry")
 
@@ -587,7 +587,7 @@ def _in_place() -> bool:
     return request.accept_mimetypes.best == "application/json"
 
 
-def _answered_in_place(said: str, game_id: int) -> BaseResponse:
+def _answered_in_place(sentence: str, game_id: int) -> BaseResponse:
     """Answer an entry recorded in place: the server's words and its line as the page draws it.
 
     The rest of the page (table, standing, picker) the script reads again, as the live table
@@ -596,7 +596,9 @@ def _answered_in_place(said: str, game_id: int) -> BaseResponse:
     after = services.read_game(game_id)
     shown = helpers.entries_shown(after.entries, _names(after.players), after.id, after.variant)
     line = get_template_attribute(PARTS, "entry")(shown[-1], True) if shown else ""
-    return jsonify(said=str(helpers.suits(said)), entry=shown[-1].id if shown else None, line=line)
+    return jsonify(
+        said=str(helpers.suits(sentence)), entry=shown[-1].id if shown else None, line=line
+    )
 
 
 def _refused(form: MeldForm | LayoffForm | SwapForm | ButtonForm) -> BaseResponse:
@@ -678,20 +680,20 @@ def undo(game_id: int) -> Answer:
     """Take back the latest entry of the game."""
     game = _open_game(game_id)
     _check_button()
-    said = ""
+    sentence = ""
     player: int | None = None
     restore = _restore_of(game)
     if game.entries:
         table = services.table_of(game)
-        said = helpers.describe(game.entries[-1], game.entries, _names(game.players), table)
+        sentence = helpers.describe(game.entries[-1], game.entries, _names(game.players), table)
         # An entry is undone to be entered again, mostly by the same player: chosen at once.
         player = game.entries[-1].player_id
     # The page names the entry it showed last, so a double tap cannot undo two entries.
     services.undo_last_entry(game.id, request.args.get("entry", type=int))
     if _in_place():
-        undone = str(helpers.suits(gettext("Undone: %(entry)s", entry=said)))
+        undone = str(helpers.suits(gettext("Undone: %(entry)s", entry=sentence)))
         return jsonify(said=undone, player=player, restore=restore)
-    flash(gettext("Undone: %(entry)s", entry=said))
+    flash(gettext("Undone: %(entry)s", entry=sentence))
     return _to_session(anchor="entry", player=player)
 
 
@@ -730,7 +732,7 @@ def delete_entry(game_id: int, entry_id: int) -> Answer:
     game = _open_game(game_id)
     entry = services.entry_in(game.entries, entry_id)
     _check_button()
-    said = helpers.describe(entry, game.entries, _names(game.players), services.table_of(game))
+    sentence = helpers.describe(entry, game.entries, _names(game.players), services.table_of(game))
     restore = _restore_of(game, entry.id)
     try:
         services.delete_entry(game.id, entry.id)
@@ -744,10 +746,10 @@ def delete_entry(game_id: int, entry_id: int) -> Answer:
     if _in_place():
         # The script goes back to the game page where it was left, says this and offers
         # "Restore" there, as after an undo.
-        deleted = str(helpers.suits(gettext("Deleted: %(entry)s", entry=said)))
+        deleted = str(helpers.suits(gettext("Deleted: %(entry)s", entry=sentence)))
         back = url_for("web.session_page", public_id=g.public_id, _anchor="game")
         return jsonify(said=deleted, restore=restore, back=back)
-    flash(gettext("Deleted: %(entry)s", entry=said))
+    flash(gettext("Deleted: %(entry)s", entry=sentence))
     return _to_session()
 
 
@@ -776,8 +778,8 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
             after = done.game
             corrected = services.entry_in(after.entries, entry_id)
             table = services.table_of(after)
-            said = helpers.describe(corrected, after.entries, _names(after.players), table)
-            flash(gettext("Corrected: %(entry)s", entry=said), "success")
+            sentence = helpers.describe(corrected, after.entries, _names(after.players), table)
+            flash(gettext("Corrected: %(entry)s", entry=sentence), "success")
             return _to_session()
     return _entry_page(game, entry_id, form, status)
 
@@ -895,20 +897,20 @@ def finish(game_id: int) -> Answer:
                 gettext("%(name)s books %(points)s", name=loser.name, points=gains[loser.id])
                 for loser in minus
             ]
-            said = gettext(
+            sentence = gettext(
                 "Game %(number)s is over: %(name)s went out; %(minus)s.",
                 number=number,
                 name=done.winner.name,
                 minus=", ".join(booked),
             )
         else:
-            said = gettext(
+            sentence = gettext(
                 "Game %(number)s is over: %(name)s went out and gains %(points)s.",
                 number=number,
                 name=done.winner.name,
                 points=helpers.points(gains[done.winner.id]),
             )
-        flash(said, "success")
+        flash(sentence, "success")
         return _to_session()
     db.session.rollback()
     # ``game`` was read before the preview, which wrote nothing: it still shows the game.
@@ -994,7 +996,7 @@ def _ask_then(
     game: services.GameState,
     question: str,
     act: Callable[[int], object],
-    said: Callable[[int], str],
+    done: Callable[[int], str],
     *,
     then: str | None = None,
 ) -> Answer:
@@ -1007,7 +1009,7 @@ def _ask_then(
         return render_template(question, game=game, form=form)
     _check_button()
     act(game.id)
-    flash(said(game.number))
+    flash(done(game.number))
     return redirect(then) if then is not None else _to_session()
 
 
@@ -1167,7 +1169,7 @@ def _session_page(
         "dealer": dealer,
         "standing_rows": helpers.standing_shown(session, variant, scores, dealer.id),
         "deal": services.deal_of(game) if game is not None else None,
-        "house_rules": helpers.house_rules_said(variant),
+        "house_rules": helpers.house_rules_in_words(variant),
         "game": game,
         "past": past,
         "past_shown": helpers.past_shown(past, scores.game_points, names),
@@ -1436,7 +1438,7 @@ def sheet(public_id: str) -> Page:
         names=sheet.names,
         chart=chart_of(sheet) if sheet.games_ended else None,
         day=_day(sheet),
-        house_rules=helpers.house_rules_said(variant),
+        house_rules=helpers.house_rules_in_words(variant),
         points_name=variant.points_name(helpers.language()),
         end=sheet.end.render(helpers.language()),
     )
@@ -1532,12 +1534,12 @@ def merge_names(group_id: str) -> Answer:
             db.session.rollback()
             form.same_as.errors = [helpers.rules_message(error)]
         else:
-            said = gettext(
+            sentence = gettext(
                 "“%(name)s” counts as “%(same_as)s” now.",
                 name=" ".join((form.name.data or "").split()),
                 same_as=" ".join((form.same_as.data or "").split()),
             )
-            flash(said, "success")
+            flash(sentence, "success")
             return redirect(url_for("web.group_page", group_id=group.public_id))
     return _group_page(group, merge_form=form, status=422)
 
