@@ -923,7 +923,10 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
 
 
 # Sections that other scripts of bench/ write into the report: kept when this run rewrites it.
-KEPT_SECTIONS = ("## The history page by the length of the session",)  # bench/history.py
+KEPT_SECTIONS = (
+    "## The history page by the length of the session",  # bench/history.py
+    "## What the removed caches cost (issue 32)",  # bench/versions.py
+)
 
 
 def _kept_sections(path: Path) -> list[str]:

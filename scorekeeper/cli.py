@@ -71,9 +71,9 @@ def import_from(source: str) -> int:
 
 def unforeseen(error: Exception) -> str:
     """Say in one line that an import failed for a reason the checks did not foresee."""
-    said = " ".join(str(error).split())[:200]
+    reason = " ".join(str(error).split())[:200]
     return (
-        f"the document could not be imported ({type(error).__name__}: {said}); "
+        f"the document could not be imported ({type(error).__name__}: {reason}); "
         "nothing was imported."
     )
 

@@ -128,16 +128,6 @@ def configure_engine(engine: sa.Engine) -> None:
             raise
 
 
-def reads_see_every_commit(engine: sa.Engine) -> bool:
-    """Tell whether a write's transaction reads what every earlier commit left.
-
-    On SQLite a write takes the database's lock at its BEGIN, before its first read. On
-    PostgreSQL a statement reads the rows as they were when it began, even while it waits for
-    a row's lock, so a value it read beside a locked row may be older than the lock.
-    """
-    return engine.dialect.name == "sqlite"
-
-
 def _begin(dbapi_connection: sqlite3.Connection, statement: str) -> None:
     """Begin a transaction on the driver's connection, its refusal said as SQLAlchemy says it.
 

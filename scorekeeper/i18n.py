@@ -32,29 +32,29 @@ def template_words() -> dict[str, Any]:
     """
     translations = get_translations()
     return {
-        "gettext": _said(translations.ugettext),
-        "ngettext": _said_counted(translations.ungettext),
+        "gettext": _bound_gettext(translations.ugettext),
+        "ngettext": _bound_ngettext(translations.ungettext),
     }
 
 
-def _said(translate: Callable[[str], str]) -> Callable[..., str]:
+def _bound_gettext(translate: Callable[[str], str]) -> Callable[..., str]:
     @pass_context
     def gettext(context: Context, message: str, /, **values: Any) -> str:
-        said = translate(message)
+        translated = translate(message)
         if context.eval_ctx.autoescape:
-            said = Markup(said)
-        return said % values
+            translated = Markup(translated)
+        return translated % values
 
     return gettext
 
 
-def _said_counted(translate: Callable[[str, str, int], str]) -> Callable[..., str]:
+def _bound_ngettext(translate: Callable[[str, str, int], str]) -> Callable[..., str]:
     @pass_context
     def ngettext(context: Context, singular: str, plural: str, num: int, /, **values: Any) -> str:
         values.setdefault("num", num)
-        said = translate(singular, plural, num)
+        translated = translate(singular, plural, num)
         if context.eval_ctx.autoescape:
-            said = Markup(said)
-        return said % values
+            translated = Markup(translated)
+        return translated % values
 
     return ngettext

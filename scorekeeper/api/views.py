@@ -71,10 +71,10 @@ def _language() -> str:
 def _text(error: Exception) -> str:
     if isinstance(error, rules.RulesError | services.ServiceError):
         return error.message(_language())
-    return _said(error)
+    return _in_request_language(error)
 
 
-def _said(message: object) -> str:
+def _in_request_language(message: object) -> str:
     """Return a message (or an error holding one) in the language the request asked for."""
     with force_locale(_language()):
         return str(message)
@@ -91,7 +91,7 @@ def _unprocessable(error: ValueError) -> tuple[Response, int]:
 @bp.errorhandler(IdempotencyError)
 def _bad_key(error: IdempotencyError) -> tuple[Response, int]:
     db.session.rollback()
-    return jsonify(error=_said(error)), 422
+    return jsonify(error=_in_request_language(error)), 422
 
 
 # What a repeat is told when the first request with its key has no answer to give (409).
@@ -110,7 +110,7 @@ _NOT_ANSWERED = {
 @bp.errorhandler(StillAnswering)  # and AnswerLost, a kind of it
 def _not_answered(error: StillAnswering) -> tuple[Response, int]:
     db.session.rollback()
-    return jsonify(error=_said(_NOT_ANSWERED[type(error)])), 409
+    return jsonify(error=_in_request_language(_NOT_ANSWERED[type(error)])), 409
 
 
 @bp.errorhandler(services.NotFoundError)
@@ -135,7 +135,7 @@ def _http_error(error: HTTPException) -> tuple[Response, int]:
         )
     else:
         message = _HTTP_ERRORS.get(error.code or 0, error.description or error.name)
-    return jsonify(error=_said(message)), (error.code or 500)
+    return jsonify(error=_in_request_language(message)), (error.code or 500)
 
 
 SERVER_ERROR = _l("Something went wrong on the server; nothing was saved.")
@@ -164,7 +164,7 @@ def register_error_pages(app: Flask) -> None:
         app.logger.exception("Unhandled error on %s", request.path)
         db.session.rollback()
         if request.path.startswith(bp.url_prefix or "/api"):
-            return jsonify(error=_said(SERVER_ERROR)), 500
+            return jsonify(error=_in_request_language(SERVER_ERROR)), 500
         try:
             page = render_template(
                 "message.html", title=gettext("Something went wrong"), message=str(SERVER_ERROR)
@@ -218,7 +218,7 @@ def _require_key() -> None:
         caller = digest(_bearer(arguments["session_id"]) or "")
     elif "game_id" in arguments:
         opened = services.access_to_game(arguments["game_id"], _bearer, need, reads_only=reads)
-        g.api_session_version = opened.version
+        g.api_session_version, g.api_checked_game = opened.version, opened.game
         caller = digest(_bearer("") or "")
     elif "group_id" in arguments:
         g.api_group, _granted = services.access_to_group(arguments["group_id"], _bearer(""), need)
@@ -291,6 +291,11 @@ def takes(model: type[models.Body]) -> Callable[[View], View]:
         return cast(View, read_first)
 
     return declare
+
+
+def _checked() -> Any:
+    """Return what the key check read of the game (see ``_require_key``), for its use case."""
+    return g.get("api_checked_game")
 
 
 def _sent(model: type[Model]) -> Model:
@@ -374,7 +379,9 @@ def check_in_game(game_id: int) -> Response:
     """
     body = _sent(models.GameCheck)
     player = body.player if body.sent("player") else None
-    return jsonify(serialize.game_check(game_id, player, body.fields(), _language()))
+    return jsonify(
+        serialize.game_check(game_id, player, {**body.fields(), "checked": _checked()}, _language())
+    )
 
 
 @bp.post("/sessions")
@@ -486,7 +493,7 @@ def get_game(game_id: int) -> Response:
     unchanged = _not_modified()
     if unchanged is not None:
         return unchanged
-    game = services.with_audit(services.read_game(game_id))
+    game = services.with_audit(services.read_game(game_id, _checked()))
     return _tagged(jsonify(serialize.game_json(game, _language())))
 
 
@@ -520,7 +527,7 @@ def record_meld(game_id: int) -> tuple[Response, int]:
     """Record a new meld (``cards``), or several put down at once as one entry (``melds``)."""
     body = _sent(models.NewMeld)
     if body.sent("melds"):
-        several = services.record_melds(game_id, body.player, body.melds)
+        several = services.record_melds(game_id, body.player, body.melds, checked=_checked())
         return jsonify(
             {
                 "entry": several.id,
@@ -532,7 +539,7 @@ def record_meld(game_id: int) -> tuple[Response, int]:
                 **serialize.opening_json([meld for _row, meld in several.melds], several.variant),
             }
         ), 201
-    recorded = services.record_meld(game_id, body.player, body.cards)
+    recorded = services.record_meld(game_id, body.player, body.cards, checked=_checked())
     return jsonify(
         {
             **serialize.meld_json(recorded.entry, recorded.meld, recorded.variant, recorded.meld),
@@ -547,7 +554,9 @@ def record_meld(game_id: int) -> tuple[Response, int]:
 def record_swap(game_id: int) -> tuple[Response, int]:
     """Record a joker swap (G4): ``cards`` put in the joker's place in ``meld``, ``new_meld``."""
     body = _sent(models.NewSwap)
-    swap = services.record_swap(game_id, body.player, body.meld, body.cards, body.new_meld)
+    swap = services.record_swap(
+        game_id, body.player, body.meld, body.cards, body.new_meld, checked=_checked()
+    )
     return jsonify(
         {
             "entry": swap.id,
@@ -563,7 +572,9 @@ def record_swap(game_id: int) -> tuple[Response, int]:
 def record_layoff(game_id: int) -> tuple[Response, int]:
     """Record cards laid off onto a meld on the table."""
     body = _sent(models.NewLayoff)
-    recorded = services.record_layoff(game_id, body.player, body.meld, body.cards)
+    recorded = services.record_layoff(
+        game_id, body.player, body.meld, body.cards, checked=_checked()
+    )
     return jsonify(
         {
             **serialize.entry_json(recorded.entry),
@@ -575,7 +586,7 @@ def record_layoff(game_id: int) -> tuple[Response, int]:
 @bp.delete("/games/<int:game_id>/entries/<int:entry_id>")
 def delete_entry(game_id: int, entry_id: int) -> tuple[str, int]:
     """Delete an entry that nothing on the table depends on."""
-    services.delete_entry(game_id, entry_id)
+    services.delete_entry(game_id, entry_id, checked=_checked())
     return "", 204
 
 
@@ -585,7 +596,9 @@ def delete_entry(game_id: int, entry_id: int) -> tuple[str, int]:
 def correct_entry(game_id: int, entry_id: int) -> Response:
     """Correct an entry: new ``cards``, the ``player`` who played it, a layoff's ``meld``."""
     body = _sent(models.Correction)
-    corrected = services.correct_entry(game_id, entry_id, body.cards, body.player, body.meld)
+    corrected = services.correct_entry(
+        game_id, entry_id, body.cards, body.player, body.meld, checked=_checked()
+    )
     return jsonify(
         {
             **serialize.entry_json(corrected.entry),
@@ -604,7 +617,9 @@ def undo(game_id: int) -> Response:
     longer the latest, nothing is undone (409), so a repeated undo cannot take back two.
     """
     body = _sent(models.Undo)
-    undone = services.undo_last_entry(game_id, body.entry if body.sent("entry") else None)
+    undone = services.undo_last_entry(
+        game_id, body.entry if body.sent("entry") else None, checked=_checked()
+    )
     return jsonify(undone=undone.id, game=serialize.game_json(undone.game, _language()))
 
 
@@ -612,7 +627,9 @@ def undo(game_id: int) -> Response:
 @idempotent
 def reopen(game_id: int) -> Response:
     """Take back the booking of the session's last ended game and play it on."""
-    return jsonify(serialize.game_json(services.reopen_game(game_id), _language()))
+    return jsonify(
+        serialize.game_json(services.reopen_game(game_id, checked=_checked()), _language())
+    )
 
 
 @bp.post("/games/<int:game_id>/finish")
@@ -621,7 +638,9 @@ def reopen(game_id: int) -> Response:
 def finish(game_id: int) -> Response:
     """Settle the game (``winner``) or abandon it (``winner: null``)."""
     body = _sent(models.Settlement)
-    finish = services.finish_game(game_id, body.winner, body.hands_by_player(), body.romme)
+    finish = services.finish_game(
+        game_id, body.winner, body.hands_by_player(), body.romme, checked=_checked()
+    )
     return jsonify(serialize.finish_json(finish))
 
 
@@ -630,7 +649,9 @@ def finish(game_id: int) -> Response:
 def preview_settlement(game_id: int) -> Response:
     """Show what finishing the game would book, without writing anything."""
     body = _sent(models.Settlement)
-    finish = services.preview_finish(game_id, body.winner, body.hands_by_player(), body.romme)
+    finish = services.preview_finish(
+        game_id, body.winner, body.hands_by_player(), body.romme, checked=_checked()
+    )
     answer = serialize.finish_json(finish)
     answer["status"] = "preview"
     answer["romme_possible"] = finish.romme_possible

@@ -86,17 +86,6 @@ from scorekeeper.rules.seating import (
     seat_players,
     seating_problems,
 )
-from scorekeeper.rules.settlement import (
-    GameSettlement,
-    SessionStanding,
-    hand_points_range,
-    hand_value,
-    refuse_repeated_cards,
-    repeated_cards,
-    romme_hand_possible,
-    session_standing,
-    settle_game,
-)
 from scorekeeper.rules.table import (
     Table,
     TableEntry,
@@ -115,13 +104,17 @@ from scorekeeper.rules.variants import (
     AcePosition,
     BoathouseRum,
     Choice,
+    GameSettlement,
     GermanRummy,
     HouseRule,
     HouseRules,
     Rummy500,
+    SessionStanding,
     Treppenromme,
     Variant,
     find_variant,
+    refuse_repeated_cards,
+    repeated_cards,
 )
 
 __all__ = [
@@ -202,8 +195,6 @@ __all__ = [
     "first_dealer_after_leaving",
     "first_entry_changed",
     "full_pack",
-    "hand_points_range",
-    "hand_value",
     "join_seating",
     "language_of",
     "lay_off",
@@ -224,12 +215,9 @@ __all__ = [
     "repeated_cards",
     "replay",
     "replay_correction",
-    "romme_hand_possible",
     "same_name",
     "seat_players",
     "seating_problems",
-    "session_standing",
-    "settle_game",
     "swap_joker",
     "take_back",
     "values_after_replay",

@@ -321,7 +321,6 @@ MESSAGES: dict[str, Wording] = {
     "settlement.empty_hand_nobody_out": wording(
         "Nobody went out, so every player still holds cards: a player with none went out."
     ),
-    "settlement.target": wording("The target must be a positive number of points."),
     # --- seating and the target ---------------------------------------------------------------
     "seating.player_count": plural_wording(
         "%(variant)s is played by %(low)s to %(high)s players; %(count)s were entered.",

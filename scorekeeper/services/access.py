@@ -13,7 +13,7 @@ from scorekeeper.extensions import db
 from scorekeeper.keys import Access, SessionKeys, access
 from scorekeeper.models import GameSession
 from scorekeeper.services.errors import NotFoundError, write_use_case
-from scorekeeper.services.rows import LARGEST_ID, SESSIONS, read_game_rows
+from scorekeeper.services.rows import LARGEST_ID, SESSIONS, CheckedGame, read_game_rows
 
 # Which key the client holds for the session with this public id (None: it holds none).
 KeyFor = Callable[[str], str | None]
@@ -51,6 +51,8 @@ class Opened(NamedTuple):
     public_id: str
     access: Access
     version: int
+    # What the key check read of a game (``access_to_game``), for the use case to take.
+    game: CheckedGame | None = None
 
 
 def access_to_session_id(
@@ -70,20 +72,20 @@ def access_to_session_id(
 def access_to_game(
     game_id: int, key_for: KeyFor, need: Access = Access.VIEW, *, reads_only: bool = False
 ) -> Opened:
-    """Return the session of a game and what the client's key may do there.
+    """Return the session of a game, what the client's key may do there, and the rows read.
 
-    The key is checked on the game's own rows, which the request's first read of the game
-    takes instead of reading them again (``rows.game_state``); a request that writes reads
-    them with the lock that read would take.
+    The key is checked on the game's own rows, which the use case the request calls takes as
+    its ``checked`` instead of reading them again (``rows.game_state``); a request that writes
+    reads them with the lock that read would take.
     """
-    door = None
+    door, checked = None, None
     if 0 < game_id <= LARGEST_ID:
-        rows = read_game_rows(_connection(reads_only), game_id, lock=not reads_only)
-        door = rows[0] if rows else None
+        checked = read_game_rows(_connection(reads_only), game_id, lock=not reads_only)
+        door = checked.rows[0] if checked.rows else None
     public_id = door.public_id if door is not None else ""
     granted = _let_in(door, public_id, key_for, need, "no_game")
     assert door is not None
-    return Opened(door.session_id, public_id, granted, door.version)
+    return Opened(door.session_id, public_id, granted, door.version, checked)
 
 
 def _connection(reads_only: bool) -> sa.Connection:

@@ -382,10 +382,10 @@ def audit_text(
             )
         return WORDINGS["corrected"].render(lang, changes=", ".join(changes))
     if line.action in ("deleted", "undone", "restored"):
-        said = _entry_said(before, name(before["player"]), cards, lang)
+        words = _entry_in_words(before, name(before["player"]), cards, lang)
         if variant.melds_score:
-            said += f" ({before['value']})"
-        return WORDINGS[line.action].render(lang, entry=said)
+            words += f" ({before['value']})"
+        return WORDINGS[line.action].render(lang, entry=words)
     points = ", ".join(f"{name(player)} {value:+d}" for player, value in before["points"].items())
     if before["winner"] is None and not before["hand_points"]:
         return WORDINGS["reopened_abandoned"].render(lang, points=points)
@@ -402,15 +402,15 @@ def audit_text(
     return wording.render(lang, name=name(before["winner"]), hands=", ".join(hands), points=points)
 
 
-def _entry_said(
+def _entry_in_words(
     entry: Mapping[str, Any], player: str, cards: Callable[[Sequence[str]], str], lang: str
 ) -> str:
     """Return an entry as a line names it: whose, its kind, its cards, where they went."""
     melds = entry.get("meld_cards", [])
     if entry["type"] == "meld":
         kind = "melds" if len(melds) > 1 else "meld"
-        said = " + ".join(cards(meld) for meld in melds) or cards(entry["cards"])
-        return WORDINGS[kind].render(lang, name=player, cards=said)
+        words = " + ".join(cards(meld) for meld in melds) or cards(entry["cards"])
+        return WORDINGS[kind].render(lang, name=player, cards=words)
     if entry["type"] == "layoff":
         return WORDINGS["layoff"].render(
             lang, name=player, cards=cards(entry["cards"]), meld=cards(entry["onto"])

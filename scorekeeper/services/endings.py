@@ -19,6 +19,7 @@ from scorekeeper.services.rows import (
     PLAYERS,
     SESSIONS,
     SETTLEMENT_LINES,
+    CheckedGame,
     GameState,
     PlayerRow,
     commit,
@@ -77,12 +78,15 @@ def preview_finish(
     winner_id: int | None,
     hands: Mapping[int, str | int],
     romme: bool | None = None,
+    *,
+    checked: CheckedGame | None = None,
 ) -> Finish:
     """Check and settle the end of a game without writing anything.
 
     A hand is the cards left in it as text, or the points the table counted (a whole number).
+    ``checked`` is what the request's key check read of the game (``rows.game_state``).
     """
-    game = open_state(db.session.connection(), game_id)
+    game = open_state(db.session.connection(), game_id, checked)
     if winner_id is not None:
         player_of(game, winner_id)
     names = {player.id: player.name for player in game.players}
@@ -122,9 +126,11 @@ def finish_game(
     winner_id: int | None,
     hands: Mapping[int, str | int],
     romme: bool | None = None,
+    *,
+    checked: CheckedGame | None = None,
 ) -> Finish:
     """Settle and close a game (``winner_id=None`` abandons it, R6) and check the target (R7)."""
-    finish = preview_finish(game_id, winner_id, hands, romme)
+    finish = preview_finish(game_id, winner_id, hands, romme, checked=checked)
     game = finish.game
     meld_points = game.points()  # while the game is open: its entries
     ended = replace(
@@ -187,13 +193,13 @@ def finish_game(
     return replace(finish, game=ended, session=summary)
 
 
-def abandon_game(game_id: int) -> Finish:
+def abandon_game(game_id: int, *, checked: CheckedGame | None = None) -> Finish:
     """Abandon a game (R6): its melds stand, no hand cards are scored, nobody wins it."""
-    return finish_game(game_id, None, {}, None)
+    return finish_game(game_id, None, {}, None, checked=checked)
 
 
 @write_use_case
-def reopen_game(game_id: int) -> GameState:
+def reopen_game(game_id: int, *, checked: CheckedGame | None = None) -> GameState:
     """Take back the booking of a session's last ended game, and play that game on.
 
     For a settlement entered wrong (the winner, a hand): what it banked comes off the totals,
@@ -201,7 +207,7 @@ def reopen_game(game_id: int) -> GameState:
     that was dealt but has no entry yet goes; one with entries keeps this game closed.
     """
     connection = db.session.connection()
-    game = game_state(connection, game_id)
+    game = game_state(connection, game_id, checked=checked)
     if game.status == "open":
         raise ConflictError("game_not_ended", number=game.number)
     # On PostgreSQL the session row and the later games are locked: a start of the next game,

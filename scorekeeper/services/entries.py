@@ -22,12 +22,12 @@ from scorekeeper.services.rows import (
     JOKER,
     TABLE_CARDS,
     CardRow,
+    CheckedGame,
     EntryRow,
     GameState,
     PlayerRow,
     commit,
     entry_in,
-    forget_entries,
     game_state,
     insert_row,
     open_state,
@@ -149,32 +149,50 @@ _CORRECT_ENTRY = (
 
 
 @write_use_case
-def record_meld(game_id: int, player_id: int, cards: str, restores: int | None = None) -> Recorded:
+def record_meld(
+    game_id: int,
+    player_id: int,
+    cards: str,
+    restores: int | None = None,
+    *,
+    checked: CheckedGame | None = None,
+) -> Recorded:
     """Record a player's new meld and the value written for it.
 
     ``restores`` names an entry undone or deleted a moment ago that this one records again
-    ("Restore"): the trail keeps a line of it beside the undo.
+    ("Restore"): the trail keeps a line of it beside the undo. ``checked`` is what the
+    request's key check read of the game (``rows.game_state``), as every use case of a game
+    takes it.
     """
-    recorded = _record_melds(game_id, player_id, [cards], restores)
+    recorded = _record_melds(game_id, player_id, [cards], restores, checked)
     row, meld = recorded.melds[0]
     return Recorded(row, row, meld, recorded.variant)
 
 
 @write_use_case
 def record_melds(
-    game_id: int, player_id: int, melds: list[str], restores: int | None = None
+    game_id: int,
+    player_id: int,
+    melds: list[str],
+    restores: int | None = None,
+    *,
+    checked: CheckedGame | None = None,
 ) -> RecordedMelds:
     """Record the melds a player put down in one go as one entry (e.g. an opening, G3)."""
-    return _record_melds(game_id, player_id, melds, restores)
+    return _record_melds(game_id, player_id, melds, restores, checked)
 
 
 def _record_melds(
-    game_id: int, player_id: int, melds: list[str], restores: int | None
+    game_id: int,
+    player_id: int,
+    melds: list[str],
+    restores: int | None,
+    checked: CheckedGame | None,
 ) -> RecordedMelds:
     if not melds:
         raise InvalidRequestError("no_melds")
     connection = db.session.connection()
-    state = open_state(connection, game_id)
+    state = open_state(connection, game_id, checked)
     player = player_of(state, player_id)
     table = table_of(state)
     read = state.variant.read_cards
@@ -188,17 +206,23 @@ def _record_melds(
         state = replace(state, entries=[*state.entries, row])
         written.append((row, meld))
     _note_restored(connection, state, restores, written[0][0])
-    commit(state.session_id, game_after=state)
+    commit(state.session_id)
     return RecordedMelds(written, state.variant)
 
 
 @write_use_case
 def record_layoff(
-    game_id: int, player_id: int, meld_id: int, cards: str, restores: int | None = None
+    game_id: int,
+    player_id: int,
+    meld_id: int,
+    cards: str,
+    restores: int | None = None,
+    *,
+    checked: CheckedGame | None = None,
 ) -> Recorded:
     """Record cards a player lays off onto a meld on the table, valued where they lie (R2)."""
     connection = db.session.connection()
-    state = open_state(connection, game_id)
+    state = open_state(connection, game_id, checked)
     player = player_of(state, player_id)
     meld_entry = _meld_on_table(state, meld_id)
     _refuse_turn(state, player, "layoff")
@@ -207,7 +231,7 @@ def record_layoff(
     entry = _write(connection, state, "layoff", player.id, layoff, meld_id=meld_entry.id)
     state = replace(state, entries=[*state.entries, entry])
     _note_restored(connection, state, restores, entry)
-    commit(state.session_id, game_after=state)
+    commit(state.session_id)
     return Recorded(entry, meld_entry, layoff.meld, state.variant)
 
 
@@ -219,10 +243,12 @@ def record_swap(
     cards: str,
     new_meld: str,
     restores: int | None = None,
+    *,
+    checked: CheckedGame | None = None,
 ) -> RecordedSwap:
     """Record a joker swap (G4): cards put in a joker's place, the joker in a new meld."""
     connection = db.session.connection()
-    state = open_state(connection, game_id)
+    state = open_state(connection, game_id, checked)
     player = player_of(state, player_id)
     meld_entry = _meld_on_table(state, meld_id)
     _refuse_turn(state, player, "swap")
@@ -235,7 +261,7 @@ def record_swap(
     meld_row = _write(connection, state, "meld", player.id, swap.new_meld, group_id=swap_row.id)
     state = replace(state, entries=[*state.entries, meld_row])
     _note_restored(connection, state, restores, swap_row)
-    commit(state.session_id, game_after=state)
+    commit(state.session_id)
     return RecordedSwap(swap_row, meld_entry, swap.meld, meld_row, swap.new_meld, state.variant)
 
 
@@ -270,6 +296,7 @@ def check_entry(
     onto: int | None = None,
     cards: str = "",
     new_meld: str | None = None,
+    checked: CheckedGame | None = None,
 ) -> Checked:
     """Check an entry against the game as it lies, as recording it would, and write nothing.
 
@@ -277,7 +304,7 @@ def check_entry(
     refusal of the turn (the opening, G3) is returned with what the cards would make, so the
     answer can say both ("31 of 40").
     """
-    state = open_state(db.session.connection(), game_id)
+    state = open_state(db.session.connection(), game_id, checked)
     player = player_of(state, player_id) if player_id is not None else None
     table = table_of(state)
     read = state.variant.read_cards
@@ -380,7 +407,6 @@ def _lay_cards(
     values: Sequence[int],
 ) -> list[CardRow]:
     """Insert the cards of an entry in one statement, each as a copy not yet in the game."""
-    forget_entries(connection, state.id)
     rows = [_card_row(piece, value) for piece, value in zip(pieces, values, strict=True)]
     lying = (
         (card.card, card.copy)
@@ -412,10 +438,10 @@ def _lay_cards(
 
 
 @write_use_case
-def delete_entry(game_id: int, entry_id: int) -> None:
+def delete_entry(game_id: int, entry_id: int, *, checked: CheckedGame | None = None) -> None:
     """Delete an entry of the open game when nothing on the table depends on it."""
     connection = db.session.connection()
-    state = game_state(connection, game_id)
+    state = game_state(connection, game_id, checked=checked)
     entry = entry_in(state.entries, entry_id)
     refuse_closed(state)
     _delete(connection, state, entry)
@@ -424,14 +450,16 @@ def delete_entry(game_id: int, entry_id: int) -> None:
 
 
 @write_use_case
-def undo_last_entry(game_id: int, seen_last: int | None = None) -> Undone:
+def undo_last_entry(
+    game_id: int, seen_last: int | None = None, *, checked: CheckedGame | None = None
+) -> Undone:
     """Delete the latest entry of the open game and return what it was, with the game after.
 
     ``seen_last`` is the latest entry as the recorder's page showed it: when another entry
     came since, or it was undone already (a double tap), nothing is deleted.
     """
     connection = db.session.connection()
-    state = open_state(connection, game_id)
+    state = open_state(connection, game_id, checked)
     if not state.entries:
         raise ConflictError("nothing_to_undo")
     last = state.entries[-1]
@@ -455,7 +483,6 @@ def _delete(connection: sa.Connection, state: GameState, entry: EntryRow) -> Gam
     refusal = record_of(state).delete_refusal(entry.id)
     if refusal is not None:
         raise _refusal(state, refusal)
-    forget_entries(connection, state.id)
     # The later melds name the first: they go first.
     for row in reversed(rows):
         connection.execute(_DELETE_CARDS, {"entry": row.id})
@@ -470,6 +497,8 @@ def correct_entry(
     cards: str | None,
     player_id: int | None = None,
     meld_id: int | None = None,
+    *,
+    checked: CheckedGame | None = None,
 ) -> Corrected:
     """Replace the cards of an entry when nothing on the table depends on the old ones.
 
@@ -478,7 +507,7 @@ def correct_entry(
     a layoff onto another meld that lay on the table by then. ``cards=None`` keeps the cards.
     """
     connection = db.session.connection()
-    state = game_state(connection, game_id)
+    state = game_state(connection, game_id, checked=checked)
     entry = entry_in(state.entries, entry_id)
     refuse_closed(state)
     player = entry.player_id if player_id is None else player_of(state, player_id).id
@@ -549,6 +578,6 @@ def _refusal(state: GameState, refusal: rules.EntryRefusal) -> ServiceError:
 def _card_row(piece: rules.Piece, value: int) -> CardRow:
     """Return how a card or joker is stored, before its row and copy are given."""
     if isinstance(piece, rules.Joker):
-        said = piece.stands_for.code if piece.stands_for is not None else None
-        return CardRow(0, JOKER, value, stands_for=said)
+        stands_for = piece.stands_for.code if piece.stands_for is not None else None
+        return CardRow(0, JOKER, value, stands_for=stands_for)
     return CardRow(0, piece.code, value)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import threading
-import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -14,7 +12,6 @@ from typing import Any, NamedTuple, Protocol, TypeVar
 import sqlalchemy as sa
 
 from scorekeeper import rules
-from scorekeeper.database import reads_see_every_commit
 from scorekeeper.extensions import db
 from scorekeeper.models import (
     Entry,
@@ -189,8 +186,8 @@ class CardRow(NamedTuple):
     def piece(self) -> rules.Piece:
         """Return the card, or the joker with the card it stands for."""
         if self.card == JOKER:
-            said = rules.Card.from_code(self.stands_for) if self.stands_for else None
-            return rules.Joker(stands_for=said)
+            stands_for = rules.Card.from_code(self.stands_for) if self.stands_for else None
+            return rules.Joker(stands_for=stands_for)
         return rules.Card.from_code(self.card)
 
 
@@ -303,27 +300,35 @@ class GameState:
         return points
 
 
-def game_state(connection: sa.Connection, game_id: int, *, lock: bool = True) -> GameState:
+def game_state(
+    connection: sa.Connection,
+    game_id: int,
+    *,
+    lock: bool = True,
+    checked: CheckedGame | None = None,
+) -> GameState:
     """Read a game, for a write with the lock that makes writers to one game wait in line.
 
     SQLite transactions hold the database's write lock from their start (database.py); on
     PostgreSQL the game row is locked (FOR UPDATE) before its entries are read, so a writer
     that waited sees the entries written meanwhile. ``lock=False`` reads for an answer.
+    ``checked`` is what the key check read of the game (``read_game_rows``): its rows are
+    taken instead of read again where they are this game's, read in this transaction with
+    the lock this read needs.
     """
     if not 0 < game_id <= LARGEST_ID:
         raise NotFoundError("no_game")
-    rows = _rows_read_by_the_key_check(game_id, lock)
-    if rows is None:
+    if checked is not None and checked.serves(game_id, lock):
+        rows = checked.rows
+    else:
         statement = _GAME_ROWS_LOCKED if lock else _GAME_ROWS
         rows = connection.execute(statement, {"game_id": game_id}).all()
     if not rows:
         raise NotFoundError("no_game")
     first = rows[0]
-    entries = _kept_entries(connection, game_id, first)
-    if entries is None:
-        entries = []
-        for row in connection.execute(ENTRY_ROWS, {"game_id": game_id}):
-            add_entry_row(entries, row)
+    entries: list[EntryRow] = []
+    for row in connection.execute(ENTRY_ROWS, {"game_id": game_id}):
+        add_entry_row(entries, row)
     everyone = [player_row(row) for row in rows]
     players = [player for player in everyone if player.plays_in(first.number)]
     booked = None
@@ -396,35 +401,44 @@ _GAME_ROWS = (
     .order_by(PLAYERS.c.seat)
 )
 _GAME_ROWS_LOCKED = _GAME_ROWS.with_for_update(of=GAMES)
-# Where the rows the key check read wait, in the database session's info, for the first read.
-_KEY_CHECK_ROWS = "scorekeeper.key_check_rows"
 # A row of _GAME_ROWS, as SQLAlchemy types a row of more than ten columns.
 GameRow = sa.Row[Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, *tuple[Any, ...]]
 
 
-def read_game_rows(connection: sa.Connection, game_id: int, *, lock: bool) -> Sequence[GameRow]:
+@dataclass(frozen=True)
+class CheckedGame:
+    """A game's rows as the key check read them, handed to the use case of the same request.
+
+    They hold for the transaction they were read in only: a use case run again after a race
+    (``write_use_case`` rolls back first) reads the game again.
+    """
+
+    game_id: int
+    rows: Sequence[GameRow]
+    # Whether they were read with the lock a write takes (FOR UPDATE on PostgreSQL).
+    locked: bool
+    # The database session's transaction they were read in.
+    transaction: object
+
+    def serves(self, game_id: int, lock: bool) -> bool:
+        """Tell whether a read of this game, with or without the lock, may take these rows."""
+        return (
+            game_id == self.game_id
+            and (self.locked or not lock)
+            and self.transaction is not None
+            and self.transaction is db.session().get_transaction()
+        )
+
+
+def read_game_rows(connection: sa.Connection, game_id: int, *, lock: bool) -> CheckedGame:
     """Read a game's rows with its session's and players' (none if there is no such game).
 
-    The key check reads them; the transaction's first read of the game (``game_state``) then
-    takes them instead of asking the database again, if they were read with the lock it needs.
+    The key check reads them; the use case it lets in takes them (``game_state``'s
+    ``checked``) instead of asking the database again.
     """
     statement = _GAME_ROWS_LOCKED if lock else _GAME_ROWS
     rows = connection.execute(statement, {"game_id": game_id}).all()
-    session = db.session()
-    session.info[_KEY_CHECK_ROWS] = (session.get_transaction(), game_id, lock, rows)
-    return rows
-
-
-def _rows_read_by_the_key_check(game_id: int, lock: bool) -> Sequence[GameRow] | None:
-    """Return the rows the key check read of a game in this transaction, once; else None."""
-    session = db.session()
-    kept = session.info.pop(_KEY_CHECK_ROWS, None)
-    if kept is None:
-        return None
-    transaction, read_game, locked, rows = kept
-    if transaction is not session.get_transaction() or read_game != game_id or lock > locked:
-        return None
-    return rows  # type: ignore[no-any-return]
+    return CheckedGame(game_id, rows, lock, db.session().get_transaction())
 
 
 # What the settlement of an ended game booked for each player.
@@ -485,76 +499,6 @@ def add_entry_row(entries: list[EntryRow], row: sa.Row[*tuple[Any, ...]]) -> Non
         )
 
 
-class KeptEntries(NamedTuple):
-    """A game's entries as a write of this process left them, and its session then."""
-
-    # The session's random public id: a game of another database file never matches.
-    public_id: str
-    # The session's version after the write: any later change to the session counts in it.
-    version: int
-    entries: tuple[EntryRow, ...]
-
-
-# How many games' entries a process keeps, the least recently written forgotten first: about
-# 650 bytes an entry, so some 3 MB for games of 20 entries; far more tables than play at once.
-KEPT_GAMES = 256
-# Per engine, so that two databases in one process (tests) keep theirs apart.
-_KEPT: weakref.WeakKeyDictionary[sa.Engine, dict[int, KeptEntries]] = weakref.WeakKeyDictionary()
-_KEPT_GUARD = threading.Lock()
-
-
-def keep_entries(engine: sa.Engine, game: GameState, version: int) -> None:
-    """Keep a game's entries as a committed write left them, for its next request.
-
-    A table records entry after entry into one game: the next entry's request then finds the
-    entries here instead of reading them, when the session's version is still the one this
-    write committed. Every change to a game's entries counts in its session's version in the
-    same transaction (``commit``), so the version tells whether they are still so: a write
-    reads it under the write lock, a read in the snapshot it would read the entries from. Kept
-    only where a write reads what every commit before it left (``reads_see_every_commit``).
-    The entries must be as a read gives them back (``time_as_read``): an answer built from
-    kept entries is the same as one built from read entries.
-    """
-    if not reads_see_every_commit(engine):
-        return
-    with _KEPT_GUARD:
-        games = _KEPT.get(engine)
-        if games is None:
-            games = _KEPT[engine] = {}
-            # Tests put a new database file under an engine and dispose of it; servers don't.
-            if not sa.event.contains(engine, "engine_disposed", _forget_all):
-                sa.event.listen(engine, "engine_disposed", _forget_all)
-        kept = games.pop(game.id, None)
-        # A thread stores after its commit let the next writer in: the later write wins.
-        if kept is not None and kept.public_id == game.session_public_id and kept.version > version:
-            games[game.id] = kept
-            return
-        while len(games) >= KEPT_GAMES:
-            del games[next(iter(games))]
-        games[game.id] = KeptEntries(game.session_public_id, version, tuple(game.entries))
-
-
-def forget_entries(connection: sa.Connection, game_id: int) -> None:
-    """Forget a game's kept entries: this transaction changes them (until it commits)."""
-    games = _KEPT.get(connection.engine)
-    if games is not None:
-        with _KEPT_GUARD:
-            games.pop(game_id, None)
-
-
-def _forget_all(engine: sa.Engine) -> None:
-    with _KEPT_GUARD:
-        _KEPT.pop(engine, None)
-
-
-def _kept_entries(connection: sa.Connection, game_id: int, first: GameRow) -> list[EntryRow] | None:
-    """Return a game's kept entries if its session has not changed since; else None."""
-    kept = _KEPT.get(connection.engine, {}).get(game_id)
-    if kept is None or kept.version != first.version or kept.public_id != first.public_id:
-        return None
-    return list(kept.entries)
-
-
 def time_as_read(connection: sa.Connection, moment: datetime) -> datetime:
     """Return a time as the database gives it back once stored (SQLite keeps no time zone)."""
     stored, read = _time_processors(connection.dialect)
@@ -581,8 +525,10 @@ def forget_never_played(*deletes: sa.Delete) -> None:
         db.session.execute(delete, before)
 
 
-def open_state(connection: sa.Connection, game_id: int) -> GameState:
-    state = game_state(connection, game_id)
+def open_state(
+    connection: sa.Connection, game_id: int, checked: CheckedGame | None = None
+) -> GameState:
+    state = game_state(connection, game_id, checked=checked)
     refuse_closed(state)
     return state
 
@@ -606,26 +552,14 @@ _BUMP_VERSION = (
     .where(SESSIONS.c.id == sa.bindparam("session"))
     .values(version=SESSIONS.c.version + 1)
 )
-_BUMP_VERSION_READ = _BUMP_VERSION.returning(SESSIONS.c.version)
 
 
-def commit(session_id: int, *, game_after: GameState | None = None) -> None:
-    """Count the change in the session's version, and commit the change with it.
-
-    ``game_after`` is the game as the change left it: its entries are kept for the next
-    request about it (``keep_entries``).
-    """
-    connection = db.session.connection()
-    if game_after is None or not reads_see_every_commit(connection.engine):
-        connection.execute(_BUMP_VERSION, {"session": session_id})
-        game_after = None
-    else:
-        version = connection.execute(_BUMP_VERSION_READ, {"session": session_id}).scalar_one()
+def commit(session_id: int) -> None:
+    """Count the change in the session's version, and commit the change with it."""
+    db.session.connection().execute(_BUMP_VERSION, {"session": session_id})
     db.session.commit()
     # The rows changed around the ORM: objects this session loaded before must read them again.
     db.session.expire_all()
-    if game_after is not None:
-        keep_entries(connection.engine, game_after, version)
 
 
 # The games of a session, and the points of those that ended (the lines of their settlement).
@@ -643,9 +577,12 @@ GAMES_OF = (
 )
 
 
-def read_game(game_id: int) -> GameState:
-    """Return a game with its players and entries as the answers show it, or raise NotFound."""
-    return game_state(db.session.connection(), game_id, lock=False)
+def read_game(game_id: int, checked: CheckedGame | None = None) -> GameState:
+    """Return a game with its players and entries as the answers show it, or raise NotFound.
+
+    ``checked`` is what the request's key check read of the game (``game_state``).
+    """
+    return game_state(db.session.connection(), game_id, lock=False, checked=checked)
 
 
 def refuse_closed(game: GameState) -> None:

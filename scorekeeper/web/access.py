@@ -248,9 +248,9 @@ def let_in() -> BaseResponse | None:
         public_id = game_session.public_id
         g.game_session = game_session
     else:
-        _, public_id, granted, _ = services.access_to_game(
-            arguments["game_id"], key_for, need, reads_only=reads
-        )
+        opened = services.access_to_game(arguments["game_id"], key_for, need, reads_only=reads)
+        public_id, granted = opened.public_id, opened.access
+        g.checked_game = opened.game
     g.access = granted
     g.public_id = public_id
     if offered is not None:

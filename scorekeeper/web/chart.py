@@ -73,10 +73,7 @@ class ChartLine:
 
 @dataclass(frozen=True)
 class Chart:
-    """The running totals of a session laid out in SVG units, with the axes' ticks.
-
-    Hashable, so that the page draws a chart once (``web/kept.py``).
-    """
+    """The running totals of a session laid out in SVG units, with the axes' ticks."""
 
     width: int
     height: int

@@ -43,13 +43,13 @@ def html_params(**kwargs: Any) -> Markup:
     >>> html_params(name="cards", required=True, placeholder='2♠ "3♠"', hidden=False)
     Markup('name="cards" placeholder="2♠ &#34;3♠&#34;" required')
     """
-    said = []
+    attributes = []
     for key, value in sorted(kwargs.items()):
         if value is True:
-            said.append(clean_key(key))
+            attributes.append(clean_key(key))
         elif value is not False:
-            said.append(f'{clean_key(key)}="{escape(value)}"')
-    return Markup(" ".join(said))
+            attributes.append(f'{clean_key(key)}="{escape(value)}"')
+    return Markup(" ".join(attributes))
 
 
 class QuickTextInput(TextInput):  # type: ignore[misc]

@@ -59,7 +59,7 @@ def language() -> str:
     return str(get_locale() or "en")
 
 
-def said(message: rules.Message | None) -> str:
+def message_text(message: rules.Message | None) -> str:
     """Return a message of the rules in the page's language (nothing for none)."""
     return message.render(language()) if message is not None else ""
 
@@ -124,8 +124,8 @@ def file_name(title: str, day: datetime) -> str:
 
     The title and the day as the language writes it, spaces and commas made hyphens.
     """
-    said = f"{title} {format_date(day, 'medium')}".lower()
-    return re.sub(r"[\s,/\\:;\"']+", "-", said).strip("-")
+    sentence = f"{title} {format_date(day, 'medium')}".lower()
+    return re.sub(r"[\s,/\\:;\"']+", "-", sentence).strip("-")
 
 
 def attachment(name: str) -> str:
@@ -394,7 +394,7 @@ def entry_lines(entries: Iterable[E]) -> list[EntryLine[E]]:
 
 @dataclass(frozen=True)
 class EntryShown:
-    """All a page shows of one entry, so its line is drawn once and kept (``web/kept.py``).
+    """All a page shows of one entry, as the ``entry`` macro of ``_parts.html`` draws it.
 
     The cards are stored codes (``JKR=K♥`` for a joker): ``melds`` holds each meld the entry
     put down together, ``onto`` the meld laid off onto or swapped from, ``joker_to`` the meld a
@@ -581,10 +581,6 @@ def _stored_code(card: services.CardRow | TableCard) -> str:
     return f"{card.card}={card.stands_for}" if card.stands_for else card.card
 
 
-# Said in place of the owner's name when a player lays off onto (or swaps from) their own meld.
-OWN_MELD = "\x00own"
-
-
 def describe(
     entry: services.EntryRow,
     entries: Sequence[services.EntryRow],
@@ -599,57 +595,59 @@ def describe(
     line = line_of(entries, entry.id)
     entry = line.first
     if line.kind in ("meld", "melds"):
-        return _said_melds(line.rows, names[entry.player_id])
+        return _melds_sentence(line.rows, names[entry.player_id])
     meld = next((other for other in entries if other.id == entry.meld_id), None)
     now = ""
     if table is not None and entry.meld_id in table.melds:
         now = rules.cards_text(table.melds[entry.meld_id].cards)
     owner = names[meld.player_id] if meld is not None else ""
-    if meld is not None and meld.player_id == entry.player_id:
-        owner = OWN_MELD
+    own = meld is not None and meld.player_id == entry.player_id
     if line.kind == "swap":
         new = line.melds[0] if line.melds else None
         new_now = ""
         if new is not None:
             lying = table.melds.get(new.id) if table is not None else None
             new_now = rules.cards_text(lying.cards) if lying is not None else entry_cards(new)
-        return _said_swap(entry, names[entry.player_id], owner, now, new_now)
-    return _said(entry, names[entry.player_id], owner, now)
+        return _swap_sentence(entry, names[entry.player_id], owner, now, new_now, own=own)
+    return _entry_sentence(entry, names[entry.player_id], owner, now, own=own)
 
 
 def describe_recorded(recorded: services.Recorded, names: dict[int, str]) -> str:
     """Return an entry just recorded as ``describe`` says it, from what the service returned."""
     entry = recorded.entry
     if entry.kind == "meld":
-        return _said(entry, names[entry.player_id])
+        return _entry_sentence(entry, names[entry.player_id])
     owner = names[recorded.meld_entry.player_id]
-    if recorded.meld_entry.player_id == entry.player_id:
-        owner = OWN_MELD
-    return _said(entry, names[entry.player_id], owner, rules.cards_text(recorded.meld.cards))
+    own = recorded.meld_entry.player_id == entry.player_id
+    now = rules.cards_text(recorded.meld.cards)
+    return _entry_sentence(entry, names[entry.player_id], owner, now, own=own)
 
 
 def describe_recorded_melds(recorded: services.RecordedMelds, names: dict[int, str]) -> str:
     """Return melds just recorded together, each with its kind and cards, and their value."""
     rows = [row for row, _meld in recorded.melds]
-    return _said_melds(rows, names[rows[0].player_id])
+    return _melds_sentence(rows, names[rows[0].player_id])
 
 
-def _said_melds(rows: Sequence[Entered], player: str) -> str:
+def _melds_sentence(rows: Sequence[Entered], player: str) -> str:
     if len(rows) == 1:
-        return _said(rows[0], player)
+        return _entry_sentence(rows[0], player)
     melds = " + ".join(f"{meld_kind(row.meld_kind)} {entry_cards(row)}" for row in rows)
-    said = gettext(
+    sentence = gettext(
         "%(player)s: %(melds)s — %(points)s",
         player=player,
         melds=melds,
         points=points(sum(row.value for row in rows)),
     )
-    return str(said)
+    return str(sentence)
 
 
-def _said_swap(entry: Entered, player: str, owner: str, now: str, new_meld: str) -> str:
-    if owner == OWN_MELD:
-        said = gettext(
+def _swap_sentence(
+    entry: Entered, player: str, owner: str, now: str, new_meld: str, *, own: bool
+) -> str:
+    """Say a joker swap; ``own`` when the joker came from the player's own meld."""
+    if own:
+        sentence = gettext(
             "%(player)s: %(cards)s put in for the joker in their own meld (now %(meld)s);"
             " the joker went into %(new_meld)s",
             player=player,
@@ -657,8 +655,8 @@ def _said_swap(entry: Entered, player: str, owner: str, now: str, new_meld: str)
             meld=now,
             new_meld=new_meld,
         )
-        return str(said)
-    said = gettext(
+        return str(sentence)
+    sentence = gettext(
         "%(player)s: %(cards)s put in for the joker in %(owner)s's meld (now %(meld)s);"
         " the joker went into %(new_meld)s",
         player=player,
@@ -667,30 +665,33 @@ def _said_swap(entry: Entered, player: str, owner: str, now: str, new_meld: str)
         meld=now,
         new_meld=new_meld,
     )
-    return str(said)
+    return str(sentence)
 
 
-def _said(entry: Entered, player: str, owner: str = "", now: str = "") -> str:
+def _entry_sentence(
+    entry: Entered, player: str, owner: str = "", now: str = "", *, own: bool = False
+) -> str:
+    """Say a meld or a layoff; ``own`` when the layoff went onto the player's own meld."""
     if entry.kind == "meld":
-        said = gettext(
+        sentence = gettext(
             "%(player)s: %(kind)s %(cards)s — %(points)s",
             player=player,
             kind=meld_kind(entry.meld_kind),
             cards=entry_cards(entry),
             points=points(entry.value),
         )
-        return str(said)
-    if owner == OWN_MELD:
+        return str(sentence)
+    if own:
         # Not the player's name twice: "Ann: 4♣ laid off onto Ann's meld".
-        said = gettext(
+        sentence = gettext(
             "%(player)s: %(cards)s laid off onto their own meld (now %(meld)s) — %(points)s",
             player=player,
             cards=entry_cards(entry),
             meld=now,
             points=points(entry.value),
         )
-        return str(said)
-    said = gettext(
+        return str(sentence)
+    sentence = gettext(
         "%(player)s: %(cards)s laid off onto %(owner)s's meld (now %(meld)s) — %(points)s",
         player=player,
         cards=entry_cards(entry),
@@ -698,7 +699,7 @@ def _said(entry: Entered, player: str, owner: str = "", now: str = "") -> str:
         meld=now,
         points=points(entry.value),
     )
-    return str(said)
+    return str(sentence)
 
 
 class Standing(Protocol):
@@ -747,18 +748,18 @@ def session_limit(session: GameSession) -> int | None:
     return limit
 
 
-def house_rules_said(variant: rules.Variant) -> list[str]:
+def house_rules_in_words(variant: rules.Variant) -> list[str]:
     """Return the rules of a session in words: its rule system, how it ends, its house rules."""
-    return list(_house_rules_said(variant, language()))
+    return list(_house_rules_in_words(variant, language()))
 
 
 # Every page of a session says its rules: said once per rule system and language.
 @functools.lru_cache(maxsize=256)
-def _house_rules_said(variant: rules.Variant, lang: str) -> tuple[str, ...]:
+def _house_rules_in_words(variant: rules.Variant, lang: str) -> tuple[str, ...]:
     return variant.rules_said(lang)
 
 
-def said_naming(message: rules.Message) -> Markup:
+def message_html(message: rules.Message) -> Markup:
     """Return a message of the rules as HTML, its ``name`` param isolated as a name (``bdi``)."""
     stand_in = "\x00name\x00"
     text = replace(message, params={**message.params, "name": stand_in})

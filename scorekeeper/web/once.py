@@ -59,11 +59,11 @@ def once_per_form(view: Callable[..., Any]) -> Callable[..., Any]:
         except IdempotencyError:
             # The page was sent before with something else in it (back button, then changed).
             db.session.rollback()
-            said = gettext(
+            notice = gettext(
                 "This form was sent before: nothing was recorded twice. If it was something "
                 "new, enter it again here."
             )
-            return _not_applied(said, 422)
+            return _not_applied(notice, 422)
         except AnswerLost:
             # The first send was saved, but the server stopped before it could answer.
             db.session.rollback()
@@ -73,13 +73,15 @@ def once_per_form(view: Callable[..., Any]) -> Callable[..., Any]:
             # outbox's send) asks again in a moment: a 409 that passes, marked so with
             # Retry-After; every other 409 is a refusal.
             db.session.rollback()
-            said = gettext("This form was sent before and is still being saved: look at the page.")
-            return _not_applied(said, 409, retry_after=RETRY_AFTER_SECONDS)
+            notice = gettext(
+                "This form was sent before and is still being saved: look at the page."
+            )
+            return _not_applied(notice, 409, retry_after=RETRY_AFTER_SECONDS)
 
     return run
 
 
-def _not_applied(said: str, status: int, *, retry_after: int | None = None) -> BaseResponse:
+def _not_applied(notice: str, status: int, *, retry_after: int | None = None) -> BaseResponse:
     """Answer a send that was not applied now: in place with its reason, else on the page.
 
     The game page's script and the outbox ask for JSON (``Accept: application/json``): they
@@ -88,12 +90,12 @@ def _not_applied(said: str, status: int, *, retry_after: int | None = None) -> B
     sent back where it came from, the sentence in the bar.
     """
     if request.accept_mimetypes.best == "application/json":
-        answer = jsonify(error=said)
+        answer = jsonify(error=notice)
         answer.status_code = status
         if retry_after is not None:
             answer.headers["Retry-After"] = str(retry_after)
         return answer
-    flash(said, "error")
+    flash(notice, "error")
     return redirect(_back())
 
 
@@ -116,14 +118,14 @@ def _remember(response: BaseResponse) -> str:
 
 
 def _replay(record: IdempotencyRecord) -> BaseResponse:
-    said = json.loads(record.body or "{}")
-    if said.get("answer") is not None:
-        return Response(said["answer"], said.get("status", 200), mimetype="application/json")
-    for public_id, key in said.get("keys", {}).items():
+    stored = json.loads(record.body or "{}")
+    if stored.get("answer") is not None:
+        return Response(stored["answer"], stored.get("status", 200), mimetype="application/json")
+    for public_id, key in stored.get("keys", {}).items():
         access.keep_key(public_id, key)
-    for public_id, key in said.get("group_keys", {}).items():
+    for public_id, key in stored.get("group_keys", {}).items():
         access.keep_key(public_id, key, where=access.GROUP_KEYS)
-    return redirect(said.get("location") or _back(), 303)
+    return redirect(stored.get("location") or _back(), 303)
 
 
 def _back() -> str:

@@ -13,6 +13,7 @@ from flask import (
     current_app,
     flash,
     g,
+    get_template_attribute,
     jsonify,
     redirect,
     render_template,
@@ -32,7 +33,7 @@ from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE, LANGUAGES
 from scorekeeper.keys import Access, SessionKeys
 from scorekeeper.models import GameSession, Group
-from scorekeeper.web import access, helpers, kept
+from scorekeeper.web import access, helpers
 from scorekeeper.web.chart import chart_of
 from scorekeeper.web.forms import (
     NEW_GROUP,
@@ -57,9 +58,10 @@ from scorekeeper.web.forms import (
 from scorekeeper.web.once import new_token, once_per_form
 
 bp = Blueprint("web", __name__)
-kept.register(bp)
 
 Page = str | tuple[str, int]
+# The parts several pages draw alike (an entry's line, the head): macros of this template.
+PARTS = "_parts.html"
 Answer = Page | BaseResponse
 
 REFUSED = (rules.RulesError, services.InvalidRequestError)
@@ -122,7 +124,7 @@ def _suits(text: object) -> Any:
 bp.add_app_template_filter(access.qr_code, "qr_code")
 bp.add_app_template_global(new_token, "once_token")  # a global: imported macros see it
 bp.add_app_template_global(hidden_fields, "hidden_fields")
-bp.add_app_template_global(helpers.rank_letters, "rank_letters")  # for the kept parts too
+bp.add_app_template_global(helpers.rank_letters, "rank_letters")  # for the imported parts too
 bp.add_app_template_filter(helpers.hhmm, "hhmm")
 bp.add_app_template_filter(helpers.day_and_time, "day_and_time")
 bp.add_app_template_filter(helpers.points, "points")
@@ -133,8 +135,8 @@ bp.add_app_template_filter(helpers.entry_cards, "entry_cards")
 bp.add_app_template_filter(helpers.entry_cards_label, "entry_cards_label")
 bp.add_app_template_filter(helpers.cards_label, "cards_label")
 bp.add_app_template_filter(helpers.bdi, "bdi")
-bp.add_app_template_filter(helpers.said, "said")
-bp.add_app_template_filter(helpers.said_naming, "said_naming")
+bp.add_app_template_filter(helpers.message_text, "message_text")
+bp.add_app_template_filter(helpers.message_html, "message_html")
 bp.record_once(lambda state: state.app.jinja_env.globals.update(kept_pages=KEPT_PAGES))
 
 
@@ -473,7 +475,7 @@ def history(public_id: str) -> Page:
         games=games,
         page=page,
         names=names,
-        house_rules=helpers.house_rules_said(variant),
+        house_rules=helpers.house_rules_in_words(variant),
         doubles_never_melded=variant.doubles_never_melded(),
     )
 
@@ -571,14 +573,14 @@ def _record_entry(
     if not form.validate_on_submit():
         return _refused(form) if _in_place() else None
     try:
-        said = record()
+        sentence = record()
     except REFUSED as error:
         db.session.rollback()
         form.cards.errors = [helpers.rules_message(error)]
         return _refused(form) if _in_place() else None
     if _in_place():
-        return _answered_in_place(said, g.game_id)
-    flash(said, "success")
+        return _answered_in_place(sentence, g.game_id)
+    flash(sentence, "success")
     # The page opens where the next entry starts: the player chips, then the picker.
     return _to_session(anchor="entry")
 
@@ -593,7 +595,7 @@ def _in_place() -> bool:
     return request.accept_mimetypes.best == "application/json"
 
 
-def _answered_in_place(said: str, game_id: int) -> BaseResponse:
+def _answered_in_place(sentence: str, game_id: int) -> BaseResponse:
     """Answer an entry recorded in place: the server's words and its line as the page draws it.
 
     The rest of the page (table, standing, picker) the script reads again, as the live table
@@ -601,8 +603,10 @@ def _answered_in_place(said: str, game_id: int) -> BaseResponse:
     """
     after = services.read_game(game_id)
     shown = helpers.entries_shown(after.entries, _names(after.players), after.id, after.variant)
-    line = kept.kept("entry", shown[-1], True) if shown else ""
-    return jsonify(said=str(helpers.suits(said)), entry=shown[-1].id if shown else None, line=line)
+    line = get_template_attribute(PARTS, "entry")(shown[-1], True) if shown else ""
+    return jsonify(
+        said=str(helpers.suits(sentence)), entry=shown[-1].id if shown else None, line=line
+    )
 
 
 def _refused(form: MeldForm | LayoffForm | SwapForm | ButtonForm | FinishForm) -> BaseResponse:
@@ -684,20 +688,20 @@ def undo(game_id: int) -> Answer:
     """Take back the latest entry of the game."""
     game = _open_game(game_id)
     _check_button()
-    said = ""
+    sentence = ""
     player: int | None = None
     restore = _restore_of(game)
     if game.entries:
         table = services.table_of(game)
-        said = helpers.describe(game.entries[-1], game.entries, _names(game.players), table)
+        sentence = helpers.describe(game.entries[-1], game.entries, _names(game.players), table)
         # An entry is undone to be entered again, mostly by the same player: chosen at once.
         player = game.entries[-1].player_id
     # The page names the entry it showed last, so a double tap cannot undo two entries.
     services.undo_last_entry(game.id, request.args.get("entry", type=int))
     if _in_place():
-        undone = str(helpers.suits(gettext("Undone: %(entry)s", entry=said)))
+        undone = str(helpers.suits(gettext("Undone: %(entry)s", entry=sentence)))
         return jsonify(said=undone, player=player, restore=restore)
-    flash(gettext("Undone: %(entry)s", entry=said))
+    flash(gettext("Undone: %(entry)s", entry=sentence))
     return _to_session(anchor="entry", player=player)
 
 
@@ -736,7 +740,7 @@ def delete_entry(game_id: int, entry_id: int) -> Answer:
     game = _open_game(game_id)
     entry = services.entry_in(game.entries, entry_id)
     _check_button()
-    said = helpers.describe(entry, game.entries, _names(game.players), services.table_of(game))
+    sentence = helpers.describe(entry, game.entries, _names(game.players), services.table_of(game))
     restore = _restore_of(game, entry.id)
     try:
         services.delete_entry(game.id, entry.id)
@@ -750,10 +754,10 @@ def delete_entry(game_id: int, entry_id: int) -> Answer:
     if _in_place():
         # The script goes back to the game page where it was left, says this and offers
         # "Restore" there, as after an undo.
-        deleted = str(helpers.suits(gettext("Deleted: %(entry)s", entry=said)))
+        deleted = str(helpers.suits(gettext("Deleted: %(entry)s", entry=sentence)))
         back = url_for("web.session_page", public_id=g.public_id, _anchor="game")
         return jsonify(said=deleted, restore=restore, back=back)
-    flash(gettext("Deleted: %(entry)s", entry=said))
+    flash(gettext("Deleted: %(entry)s", entry=sentence))
     return _to_session()
 
 
@@ -782,8 +786,8 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
             after = done.game
             corrected = services.entry_in(after.entries, entry_id)
             table = services.table_of(after)
-            said = helpers.describe(corrected, after.entries, _names(after.players), table)
-            flash(gettext("Corrected: %(entry)s", entry=said), "success")
+            sentence = helpers.describe(corrected, after.entries, _names(after.players), table)
+            flash(gettext("Corrected: %(entry)s", entry=sentence), "success")
             return _to_session()
     return _entry_page(game, entry_id, form, status)
 
@@ -855,7 +859,7 @@ def _correct_form(game: services.GameState, entry: services.EntryRow, **kwargs: 
 @once_per_form
 def finish(game_id: int) -> Answer:
     """Preview the settlement of a game (a GET with the hands), then book it on Confirm."""
-    game = services.read_game(game_id)
+    game = services.read_game(game_id, g.get("checked_game"))
     g.session_id = game.session_id
     ended = _booked_answer(game)
     if ended is not None:
@@ -899,11 +903,11 @@ def finish(game_id: int) -> Answer:
         assert done.winner is not None
         # The rule system says the news: what the winner gains, or what the losers book.
         names = _names(players)
-        said = helpers.said(game.variant.game_news(number, names, done.settlement))
+        news = helpers.message_text(game.variant.game_news(number, names, done.settlement))
         if _in_place():
             # The outbox sent a finish recorded offline: the page that asked is long gone.
-            return jsonify(said=said)
-        flash(said, "success")
+            return jsonify(said=news)
+        flash(news, "success")
         return _to_session()
     db.session.rollback()
     # ``game`` was read before the preview, which wrote nothing: it still shows the game.
@@ -959,7 +963,7 @@ def abandon(game_id: int) -> Answer:
 @once_per_form
 def reopen(game_id: int) -> Answer:
     """Ask, then take back the booking of the last ended game and play it on."""
-    game = services.read_game(game_id)
+    game = services.read_game(game_id, g.get("checked_game"))
     g.session_id = game.session_id
     # Read before the booking is taken back: the finish page opens with the hands as booked,
     # so that only the wrong one is changed.
@@ -992,7 +996,7 @@ def _ask_then(
     game: services.GameState,
     question: str,
     act: Callable[[int], object],
-    said: Callable[[int], str],
+    done: Callable[[int], str],
     *,
     then: str | None = None,
 ) -> Answer:
@@ -1005,7 +1009,7 @@ def _ask_then(
         return render_template(question, game=game, form=form)
     _check_button()
     act(game.id)
-    flash(said(game.number))
+    flash(done(game.number))
     return redirect(then) if then is not None else _to_session()
 
 
@@ -1018,7 +1022,7 @@ def _open_game(game_id: int) -> services.GameState:
     Checked before the form is read, so that a finished game answers 409 whatever was sent;
     the services refuse the same with the same messages.
     """
-    game = services.read_game(game_id)
+    game = services.read_game(game_id, g.get("checked_game"))
     g.session_id, g.game_id = game.session_id, game.id
     return _still_open(game)
 
@@ -1165,7 +1169,7 @@ def _session_page(
         "dealer": dealer,
         "standing_rows": helpers.standing_shown(session, variant, scores, dealer.id),
         "deal": services.deal_of(game) if game is not None else None,
-        "house_rules": helpers.house_rules_said(variant),
+        "house_rules": helpers.house_rules_in_words(variant),
         "game": game,
         "past": past,
         "past_shown": helpers.past_shown(past, scores.game_points, names),
@@ -1434,7 +1438,7 @@ def sheet(public_id: str) -> Page:
         names=sheet.names,
         chart=chart_of(sheet) if sheet.games_ended else None,
         day=_day(sheet),
-        house_rules=helpers.house_rules_said(variant),
+        house_rules=helpers.house_rules_in_words(variant),
         points_name=variant.points_name(helpers.language()),
         end=sheet.end.render(helpers.language()),
     )
@@ -1530,12 +1534,12 @@ def merge_names(group_id: str) -> Answer:
             db.session.rollback()
             form.same_as.errors = [helpers.rules_message(error)]
         else:
-            said = gettext(
+            sentence = gettext(
                 "“%(name)s” counts as “%(same_as)s” now.",
                 name=" ".join((form.name.data or "").split()),
                 same_as=" ".join((form.same_as.data or "").split()),
             )
-            flash(said, "success")
+            flash(sentence, "success")
             return redirect(url_for("web.group_page", group_id=group.public_id))
     return _group_page(group, merge_form=form, status=422)
 

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import (
+    TREPPENROMME,
     Card,
     MeldKind,
     RulesError,
@@ -23,12 +24,9 @@ from scorekeeper.rules import (
     check_target,
     classify,
     full_pack,
-    hand_value,
     lay_off,
     parse_cards,
     seat_players,
-    session_standing,
-    settle_game,
 )
 
 T = TypeVar("T")
@@ -125,7 +123,9 @@ def test_settling_any_end_of_game_books_the_hands_or_refuses(data, seated, romme
     candidates = [*seated, *data.draw(st.lists(st.text(max_size=3), max_size=2))]
     hand_of = data.draw(st.dictionaries(st.sampled_from(candidates or [""]), hands, max_size=6))
     never = data.draw(st.lists(st.sampled_from(candidates or [""]), max_size=3))
-    settled = refused_or(settle_game, seated, winner, hand_of, romme=romme, never_melded=never)
+    settled = refused_or(
+        TREPPENROMME.settle, seated, winner, hand_of, romme=romme, never_melded=never
+    )
     if settled is None:
         return
     assert set(settled.gains) == set(seated)
@@ -136,7 +136,7 @@ def test_settling_any_end_of_game_books_the_hands_or_refuses(data, seated, romme
     assert set(settled.hand_points) == set(losers)
     for loser in losers:
         hand = hand_of[loser]
-        expected = hand if isinstance(hand, int) else hand_value(hand)
+        expected = hand if isinstance(hand, int) else TREPPENROMME.hand_points(hand)
         assert settled.hand_points[loser] == expected >= 0
     owed = sum(settled.hand_points[loser] * settled.factors[loser] for loser in losers)
     assert settled.gains[winner] == owed
@@ -151,7 +151,11 @@ def test_settling_any_end_of_game_books_the_hands_or_refuses(data, seated, romme
 def test_the_standing_of_any_totals_names_a_sole_leader_at_the_target_or_refuses(
     totals, target, in_progress
 ):
-    standing = refused_or(session_standing, totals, target, game_in_progress=in_progress)
+    standing = refused_or(
+        lambda: TREPPENROMME.with_end({"target": target}).standing(
+            totals, 0, game_in_progress=in_progress
+        )
+    )
     if standing is None:
         assert target < 1
         return

@@ -11,11 +11,13 @@ from babel.messages.pofile import read_po
 import scorekeeper.rules
 from scorekeeper.rules import (
     MESSAGES,
+    TREPPENROMME,
     CardAlreadyPlayedError,
     CardNotationError,
     CardTwiceError,
     CornerNotAllowedError,
     GapInSequenceError,
+    HouseRuleError,
     InvalidLayoffError,
     InvalidMeldError,
     Message,
@@ -35,8 +37,6 @@ from scorekeeper.rules import (
     refuse_repeated_cards,
     render_message,
     seat_players,
-    session_standing,
-    settle_game,
 )
 from scorekeeper.rules import errors as errors_module
 
@@ -467,56 +467,56 @@ CASES = [
         id="cards entered twice",
     ),
     pytest.param(
-        lambda: refuse_repeated_cards([cards("Q♠"), cards("Q♠"), cards("Q♠")], TwoPacks()),
+        lambda: refuse_repeated_cards([cards("Q♠"), cards("Q♠"), cards("Q♠")], TwoPacks().packs),
         CardAlreadyPlayedError,
         "Q♠ is entered more often than the packs hold.",
         "D♠ ist öfter eingegeben, als es in den Blättern vorkommt.",
         id="a card more often than the packs hold",
     ),
     pytest.param(
-        lambda: settle_game(PLAYERS, None, {}, romme=True),
+        lambda: TREPPENROMME.settle(PLAYERS, None, {}, romme=True),
         SettlementError,
         "An abandoned game has no winner, so no Rommé hand.",
         "Ein abgebrochenes Spiel hat keinen Gewinner, also auch keine Rommé-Hand.",
         id="settlement: abandoned with a Rommé hand",
     ),
     pytest.param(
-        lambda: settle_game(PLAYERS, "Dan", {"Ann": 5, "Bob": 5, "Cid": 5}),
+        lambda: TREPPENROMME.settle(PLAYERS, "Dan", {"Ann": 5, "Bob": 5, "Cid": 5}),
         SettlementError,
         "The player who went out does not play in this game.",
         "Der Spieler, der ausgemacht hat, spielt in diesem Spiel nicht mit.",
         id="settlement: unknown winner",
     ),
     pytest.param(
-        lambda: settle_game(PLAYERS, "Ann", {"Bob": 5, "Cid": 5, "Dan": 5}),
+        lambda: TREPPENROMME.settle(PLAYERS, "Ann", {"Bob": 5, "Cid": 5, "Dan": 5}),
         SettlementError,
         "A hand was entered for someone who does not play in this game.",
         "Eine Hand wurde für jemanden eingegeben, der in diesem Spiel nicht mitspielt.",
         id="settlement: a hand for a stranger",
     ),
     pytest.param(
-        lambda: settle_game(PLAYERS, "Ann", {"Ann": 5, "Bob": 5, "Cid": 5}),
+        lambda: TREPPENROMME.settle(PLAYERS, "Ann", {"Ann": 5, "Bob": 5, "Cid": 5}),
         SettlementError,
         "The player who went out has no cards left in hand.",
         "Der Spieler, der ausgemacht hat, hat keine Karten mehr auf der Hand.",
         id="settlement: the winner's hand",
     ),
     pytest.param(
-        lambda: settle_game(PLAYERS, "Ann", {"Bob": 5}),
+        lambda: TREPPENROMME.settle(PLAYERS, "Ann", {"Bob": 5}),
         SettlementError,
         "Enter the cards left in every other player's hand.",
         "Bitte die Karten eingeben, die jeder andere Spieler noch auf der Hand hat.",
         id="settlement: a hand missing",
     ),
     pytest.param(
-        lambda: settle_game(PLAYERS, "Ann", {"Bob": 5, "Cid": 1000}),
+        lambda: TREPPENROMME.settle(PLAYERS, "Ann", {"Bob": 5, "Cid": 1000}),
         SettlementError,
         "A hand left at the end is worth 2 to 396 points; 1000 cannot be right.",
         "Eine Hand am Spielende ist 2 bis 396 Punkte wert; 1000 kann nicht stimmen.",
         id="settlement: hand points out of range",
     ),
     pytest.param(
-        lambda: settle_game(PLAYERS, "Ann", {"Bob": 5, "Cid": []}),
+        lambda: TREPPENROMME.settle(PLAYERS, "Ann", {"Bob": 5, "Cid": []}),
         SettlementError,
         "Only the player who went out has no cards left: enter the cards left in every other hand.",
         "Nur der Spieler, der ausgemacht hat, hat keine Karten mehr: "
@@ -524,10 +524,10 @@ CASES = [
         id="settlement: an empty hand",
     ),
     pytest.param(
-        lambda: session_standing({"Ann": 5}, 0),
-        SettlementError,
-        "The target must be a positive number of points.",
-        "Das Ziel muss eine positive Punktzahl sein.",
+        lambda: TREPPENROMME.with_end({"target": 0}),
+        HouseRuleError,
+        'The house rule “end” allows {"target": 1…2147483647} | {"games": 1…1000}.',
+        'Die Hausregel „end“ erlaubt {"target": 1…2147483647} | {"games": 1…1000}.',
         id="standing: target not positive",
     ),
     pytest.param(

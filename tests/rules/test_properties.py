@@ -4,6 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import (
+    TREPPENROMME,
     Card,
     CardTwiceError,
     GapInSequenceError,
@@ -14,11 +15,8 @@ from scorekeeper.rules import (
     cards_text,
     classify,
     full_pack,
-    hand_value,
     lay_off,
     parse_cards,
-    session_standing,
-    settle_game,
 )
 
 RELAXED = settings(deadline=None)
@@ -153,7 +151,7 @@ def test_a_set_refuses_a_card_of_a_suit_it_already_holds(data, cards):
 @RELAXED
 @given(st.permutations(full_pack()), st.integers(0, 52))
 def test_the_pack_is_worth_three_hundred_ninety_six_however_it_is_split(pack, cut):
-    assert hand_value(pack[:cut]) + hand_value(pack[cut:]) == 396
+    assert TREPPENROMME.hand_points(pack[:cut]) + TREPPENROMME.hand_points(pack[cut:]) == 396
 
 
 @RELAXED
@@ -230,9 +228,11 @@ def test_the_winner_gains_the_losers_hands_once_or_twice_and_losers_gain_nothing
 ):
     names = ["Ann", "Bob", "Cid", "Dan"][:players]
     hands = {name: pack[7 * index : 7 * index + 7] for index, name in enumerate(names[1:])}
-    result = settle_game(names, "Ann", hands, romme=romme)
+    result = TREPPENROMME.settle(names, "Ann", hands, romme=romme)
     factor = 2 if romme else 1
-    assert result.gains["Ann"] == factor * sum(hand_value(hand) for hand in hands.values())
+    assert result.gains["Ann"] == factor * sum(
+        TREPPENROMME.hand_points(hand) for hand in hands.values()
+    )
     assert all(result.gains[name] == 0 for name in names[1:])
 
 
@@ -242,7 +242,7 @@ totals = st.dictionaries(st.sampled_from(["Ann", "Bob", "Cid", "Dan"]), st.integ
 @RELAXED
 @given(totals.filter(bool), st.integers(1, 1000))
 def test_a_session_winner_alone_has_the_highest_total_at_or_above_the_target(scores, target):
-    standing = session_standing(scores, target)
+    standing = TREPPENROMME.with_end({"target": target}).standing(scores, 0)
     top = max(scores.values())
     leaders = [name for name, total in scores.items() if total == top]
     if top >= target and len(leaders) == 1:

@@ -7,21 +7,23 @@ import pytest
 from scorekeeper.rules import (
     TREPPENROMME,
     CardAlreadyPlayedError,
+    HouseRuleError,
     RulesError,
     SettlementError,
     classify,
     find_variant,
     full_pack,
-    hand_value,
     parse_cards,
     refuse_repeated_cards,
     repeated_cards,
-    romme_hand_possible,
-    session_standing,
-    settle_game,
 )
 
 PLAYERS = ["Ann", "Bob", "Cid"]
+
+
+def played_to(target):
+    """Return Treppenrommé played to a target (R7)."""
+    return TREPPENROMME.with_end({"target": target})
 
 
 # --- hand values -----------------------------------------------------------------------------
@@ -41,21 +43,21 @@ PLAYERS = ["Ann", "Bob", "Cid"]
     ],
 )
 def test_cards_left_in_a_hand_are_worth_their_hand_value(hand, value):
-    assert hand_value(parse_cards(hand)) == value
+    assert TREPPENROMME.hand_points(parse_cards(hand)) == value
 
 
 @pytest.mark.parametrize("ace", parse_cards("A♠ A♥ A♦ A♣"), ids=str)
 def test_an_ace_left_in_hand_always_scores_fifteen(ace):
-    assert hand_value([ace]) == 15
+    assert TREPPENROMME.hand_points([ace]) == 15
 
 
 def test_an_ace_left_in_hand_scores_fifteen_even_beside_a_king_and_a_two():
     # In a sequence K-A-2 the ace would score 5; in a hand it is always 15.
-    assert hand_value(parse_cards("K♠ A♠ 2♠")) == 10 + 15 + 2
+    assert TREPPENROMME.hand_points(parse_cards("K♠ A♠ 2♠")) == 10 + 15 + 2
 
 
 def test_the_fifty_two_cards_of_a_pack_are_worth_three_hundred_ninety_six_in_hand():
-    assert hand_value(full_pack()) == 4 * (15 + sum(range(2, 11)) + 3 * 10) == 396
+    assert TREPPENROMME.hand_points(full_pack()) == 4 * (15 + sum(range(2, 11)) + 3 * 10) == 396
 
 
 # --- card conservation -----------------------------------------------------------------------
@@ -107,12 +109,12 @@ def test_a_card_repeated_within_one_group_is_found():
     ],
 )
 def test_a_romme_hand_is_possible_only_if_all_winner_entries_come_last(entries, winner, possible):
-    assert romme_hand_possible(entries, winner) is possible
+    assert TREPPENROMME.romme_possible(entries, winner) is possible
 
 
 def test_a_single_earlier_layoff_forfeits_the_romme_hand():
     # Ann laid off one card, then Bob melded, then Ann went out: not a Rommé hand (R4).
-    assert romme_hand_possible(["Ann", "Bob", "Ann", "Ann"], "Ann") is False
+    assert TREPPENROMME.romme_possible(["Ann", "Bob", "Ann", "Ann"], "Ann") is False
 
 
 @pytest.mark.parametrize(
@@ -159,8 +161,8 @@ def test_settling_a_romme_hand_with_too_few_cards_is_refused_with_the_count(entr
 
 
 def test_romme_hand_possible_works_with_any_player_keys():
-    assert romme_hand_possible([2, 3, 1, 1], 1) is True
-    assert romme_hand_possible([1, 2, 1], 1) is False
+    assert TREPPENROMME.romme_possible([2, 3, 1, 1], 1) is True
+    assert TREPPENROMME.romme_possible([1, 2, 1], 1) is False
 
 
 # --- settling a game ---------------------------------------------------------------------------
@@ -168,7 +170,7 @@ def test_romme_hand_possible_works_with_any_player_keys():
 
 def test_the_winner_scores_the_cards_left_in_the_opponents_hands():
     hands = {"Bob": parse_cards("A♠ 7♥"), "Cid": parse_cards("K♣")}
-    result = settle_game(PLAYERS, "Ann", hands)
+    result = TREPPENROMME.settle(PLAYERS, "Ann", hands)
     assert result.winner == "Ann"
     assert result.romme is False
     assert result.hand_points == {"Bob": 22, "Cid": 10}
@@ -178,7 +180,7 @@ def test_the_winner_scores_the_cards_left_in_the_opponents_hands():
 
 def test_a_romme_hand_doubles_the_opponents_hand_cards():
     hands = {"Bob": parse_cards("A♠ 7♥"), "Cid": parse_cards("K♣")}
-    result = settle_game(PLAYERS, "Ann", hands, romme=True)
+    result = TREPPENROMME.settle(PLAYERS, "Ann", hands, romme=True)
     assert result.romme is True
     assert result.hand_points == {"Bob": 22, "Cid": 10}
     assert result.factors == {"Bob": 2, "Cid": 2}
@@ -189,7 +191,7 @@ def test_the_winners_own_melds_count_normally_beside_a_romme_hand():
     # Ann puts everything down in one turn: Q-K-A (30) and 6-6-6 (18), discarding the last card.
     last_turn = [classify(parse_cards("Q♠ K♠ A♠")), classify(parse_cards("6♠ 6♥ 6♦"))]
     hands = {"Bob": parse_cards("2♣ 3♣"), "Cid": parse_cards("9♥")}
-    result = settle_game(PLAYERS, "Ann", hands, romme=True)
+    result = TREPPENROMME.settle(PLAYERS, "Ann", hands, romme=True)
     # The settlement covers only the hands; the melds keep their ordinary value (R4).
     assert result.gains["Ann"] == 2 * (5 + 9)
     assert sum(meld.value for meld in last_turn) + result.gains["Ann"] == 48 + 28
@@ -197,14 +199,17 @@ def test_the_winners_own_melds_count_normally_beside_a_romme_hand():
 
 def test_aces_left_in_losers_hands_score_fifteen_each():
     hands = {"Bob": parse_cards("A♠ A♥"), "Cid": parse_cards("A♦ 2♦ 3♦")}
-    result = settle_game(PLAYERS, "Ann", hands)
+    result = TREPPENROMME.settle(PLAYERS, "Ann", hands)
     assert result.hand_points == {"Bob": 30, "Cid": 20}
     assert result.gains["Ann"] == 50
 
 
 def test_aces_in_hand_are_doubled_by_a_romme_hand_like_any_card():
     hands = {"Bob": parse_cards("A♠ A♥")}
-    assert settle_game(["Ann", "Bob"], "Ann", hands, romme=True).gains == {"Ann": 60, "Bob": 0}
+    assert TREPPENROMME.settle(["Ann", "Bob"], "Ann", hands, romme=True).gains == {
+        "Ann": 60,
+        "Bob": 0,
+    }
 
 
 def test_a_game_won_by_a_discard_settles_only_the_hands():
@@ -212,20 +217,20 @@ def test_a_game_won_by_a_discard_settles_only_the_hands():
     # card. Her entries stand as written; the settlement only adds the losers' hands.
     ann_entries = [classify(parse_cards("6♠ 6♥ 6♦")).value, 7]
     hands = {"Bob": parse_cards("K♥ Q♥"), "Cid": parse_cards("4♠")}
-    result = settle_game(PLAYERS, "Ann", hands)
+    result = TREPPENROMME.settle(PLAYERS, "Ann", hands)
     assert result.gains == {"Ann": 24, "Bob": 0, "Cid": 0}
     assert sum(ann_entries) + result.gains["Ann"] == 18 + 7 + 24
 
 
 def test_losers_lose_nothing_they_have_written():
     hands = {"Bob": parse_cards("K♥ Q♥ J♥ 10♥ 9♥ 8♥ 7♥")}
-    result = settle_game(["Ann", "Bob"], "Ann", hands, romme=True)
+    result = TREPPENROMME.settle(["Ann", "Bob"], "Ann", hands, romme=True)
     assert result.gains["Bob"] == 0
     assert all(gain >= 0 for gain in result.gains.values())
 
 
 def test_an_abandoned_game_has_no_winner_and_nobody_gains():
-    result = settle_game(PLAYERS, None, {})
+    result = TREPPENROMME.settle(PLAYERS, None, {})
     assert result.winner is None
     assert result.romme is False
     assert result.gains == {"Ann": 0, "Bob": 0, "Cid": 0}
@@ -235,12 +240,12 @@ def test_an_abandoned_game_has_no_winner_and_nobody_gains():
 
 def test_an_abandoned_game_scores_no_hand_cards_even_if_they_are_entered():
     hands = {"Ann": parse_cards("A♠"), "Bob": parse_cards("K♥"), "Cid": parse_cards("2♣")}
-    assert settle_game(PLAYERS, None, hands).gains == {"Ann": 0, "Bob": 0, "Cid": 0}
+    assert TREPPENROMME.settle(PLAYERS, None, hands).gains == {"Ann": 0, "Bob": 0, "Cid": 0}
 
 
 def test_an_abandoned_game_cannot_be_a_romme_hand():
     with pytest.raises(SettlementError, match="no winner, so no Rommé hand"):
-        settle_game(PLAYERS, None, {}, romme=True)
+        TREPPENROMME.settle(PLAYERS, None, {}, romme=True)
 
 
 @pytest.mark.parametrize(
@@ -293,7 +298,7 @@ def test_an_abandoned_game_cannot_be_a_romme_hand():
 def test_a_settlement_the_rules_do_not_allow_is_refused(winner, hands, error, message):
     parsed = {player: parse_cards(cards) for player, cards in hands.items()}
     with pytest.raises(error, match=re.escape(message)):
-        settle_game(PLAYERS, winner, parsed)
+        TREPPENROMME.settle(PLAYERS, winner, parsed)
 
 
 def test_settlement_errors_are_rules_errors():
@@ -303,7 +308,7 @@ def test_settlement_errors_are_rules_errors():
 
 def test_the_default_reading_ignores_who_never_melded():
     hands = {"Bob": parse_cards("A♠ 7♥"), "Cid": parse_cards("K♣")}
-    result = settle_game(PLAYERS, "Ann", hands, never_melded=["Cid"])
+    result = TREPPENROMME.settle(PLAYERS, "Ann", hands, never_melded=["Cid"])
     assert TREPPENROMME.house_rules["romme_doubling"] == "winner"
     assert result.factors == {"Bob": 1, "Cid": 1}
     assert result.gains["Ann"] == 32
@@ -316,23 +321,21 @@ def LoserNeverMelded():
 
 def test_the_house_rule_doubles_each_loser_who_never_melded():
     hands = {"Bob": parse_cards("A♠ 7♥"), "Cid": parse_cards("K♣")}
-    result = settle_game(PLAYERS, "Ann", hands, never_melded=["Cid"], variant=LoserNeverMelded())
+    result = LoserNeverMelded().settle(PLAYERS, "Ann", hands, never_melded=["Cid"])
     assert result.factors == {"Bob": 1, "Cid": 2}
     assert result.gains == {"Ann": 22 + 2 * 10, "Bob": 0, "Cid": 0}
 
 
 def test_the_house_rule_ignores_the_winners_romme_hand():
     hands = {"Bob": parse_cards("A♠ 7♥"), "Cid": parse_cards("K♣")}
-    result = settle_game(PLAYERS, "Ann", hands, romme=True, variant=LoserNeverMelded())
+    result = LoserNeverMelded().settle(PLAYERS, "Ann", hands, romme=True)
     assert result.factors == {"Bob": 1, "Cid": 1}
     assert result.gains["Ann"] == 32
 
 
 def test_the_house_rule_doubles_every_loser_who_never_melded():
     hands = {"Bob": parse_cards("A♠ 7♥"), "Cid": parse_cards("K♣")}
-    result = settle_game(
-        PLAYERS, "Ann", hands, never_melded=["Bob", "Cid"], variant=LoserNeverMelded()
-    )
+    result = LoserNeverMelded().settle(PLAYERS, "Ann", hands, never_melded=["Bob", "Cid"])
     assert result.factors == {"Bob": 2, "Cid": 2}
     assert result.gains["Ann"] == 64
 
@@ -341,70 +344,70 @@ def test_the_house_rule_doubles_every_loser_who_never_melded():
 
 
 def test_the_only_player_at_or_above_the_target_wins_the_session():
-    standing = session_standing({"Ann": 480, "Bob": 512, "Cid": 300}, 500)
+    standing = played_to(500).standing({"Ann": 480, "Bob": 512, "Cid": 300}, 0)
     assert standing.winner == "Bob"
-    assert standing.reached is True
+    assert standing.over is True
     assert standing.tie_at_top is False
     assert standing.leaders == ("Bob",)
 
 
 def test_exactly_the_target_is_enough():
-    assert session_standing({"Ann": 500, "Bob": 499}, 500).winner == "Ann"
+    assert played_to(500).standing({"Ann": 500, "Bob": 499}, 0).winner == "Ann"
 
 
 def test_the_higher_total_wins_when_two_players_pass_the_target_in_one_game():
     # Ann crossed 500 first during the game (505); Bob ended the game on 540 (R7).
-    during = session_standing({"Ann": 505, "Bob": 490}, 500, game_in_progress=True)
+    during = played_to(500).standing({"Ann": 505, "Bob": 490}, 0, game_in_progress=True)
     assert during.winner is None
-    after = session_standing({"Ann": 505, "Bob": 540}, 500)
+    after = played_to(500).standing({"Ann": 505, "Bob": 540}, 0)
     assert after.winner == "Bob"
 
 
 def test_nobody_wins_while_a_game_is_in_progress():
-    standing = session_standing({"Ann": 620, "Bob": 100}, 500, game_in_progress=True)
+    standing = played_to(500).standing({"Ann": 620, "Bob": 100}, 0, game_in_progress=True)
     assert standing.winner is None
-    assert standing.reached is True
+    assert standing.over is True
 
 
 def test_a_tie_at_the_top_plays_on():
-    standing = session_standing({"Ann": 530, "Bob": 530, "Cid": 100}, 500)
+    standing = played_to(500).standing({"Ann": 530, "Bob": 530, "Cid": 100}, 0)
     assert standing.winner is None
     assert standing.tie_at_top is True
     assert standing.leaders == ("Ann", "Bob")
 
 
 def test_a_tie_below_a_higher_total_does_not_stop_the_winner():
-    standing = session_standing({"Ann": 530, "Bob": 530, "Cid": 560}, 500)
+    standing = played_to(500).standing({"Ann": 530, "Bob": 530, "Cid": 560}, 0)
     assert standing.winner == "Cid"
     assert standing.tie_at_top is False
 
 
 def test_a_tie_below_the_target_is_no_tie_at_the_top():
-    standing = session_standing({"Ann": 300, "Bob": 300}, 500)
+    standing = played_to(500).standing({"Ann": 300, "Bob": 300}, 0)
     assert standing.winner is None
     assert standing.tie_at_top is False
-    assert standing.reached is False
+    assert standing.over is False
 
 
 def test_nobody_wins_before_anybody_reaches_the_target():
-    standing = session_standing({"Ann": 499, "Bob": 12}, 500)
+    standing = played_to(500).standing({"Ann": 499, "Bob": 12}, 0)
     assert standing.winner is None
-    assert standing.reached is False
+    assert standing.over is False
 
 
 @pytest.mark.parametrize("target", [0, -1, -500])
 def test_the_target_must_be_positive(target):
-    with pytest.raises(SettlementError, match="positive"):
-        session_standing({"Ann": 10, "Bob": 20}, target)
+    with pytest.raises(HouseRuleError, match=re.escape('{"target": 1…')):
+        played_to(target)
 
 
 @pytest.mark.parametrize("target", [1, 500, 1000, 777])
 def test_any_positive_target_is_allowed(target):
-    assert session_standing({"Ann": target, "Bob": 0}, target).winner == "Ann"
+    assert played_to(target).standing({"Ann": target, "Bob": 0}, 0).winner == "Ann"
 
 
 def test_to_go_is_what_a_player_still_needs():
-    standing = session_standing({"Ann": 480, "Bob": 512, "Cid": 0}, 500)
+    standing = played_to(500).standing({"Ann": 480, "Bob": 512, "Cid": 0}, 0)
     assert standing.to_go("Ann") == 20
     assert standing.to_go("Bob") == 0
     assert standing.to_go("Cid") == 500

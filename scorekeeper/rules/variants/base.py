@@ -27,7 +27,6 @@ H = TypeVar("H")
 LARGEST_NUMBER = 2**31 - 1
 # A session to a fixed number of games: more than a table plays in a year of evenings.
 MOST_GAMES = 1000
-# The foot of the score sheet for a session that ends at a total: a target or a limit.
 
 
 # The words of how a session ends, common to every rule system (``end_rule``).
@@ -122,11 +121,6 @@ class SessionStanding(Generic[P]):
         return self.over and self.winner is None and len(self.leaders) > 1
 
     @property
-    def reached(self) -> bool:
-        """Tell whether the end of the session has been reached (a tie plays on)."""
-        return self.over
-
-    @property
     def games_left(self) -> int | None:
         """Return how many games are left in a session of a fixed number of games."""
         if self.games is None:
@@ -174,7 +168,6 @@ class Variant:
     default_target: ClassVar[int] = 500
     # What a hand given as points may count at the least: every hand holds a card.
     least_hand_points: ClassVar[int] = 2
-    # What a game's numbers are called on the score sheet (a message id of the catalogue).
 
     HOUSE_RULES: ClassVar[tuple[HouseRule, ...]] = ()
 

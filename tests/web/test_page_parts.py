@@ -1,4 +1,4 @@
-"""Parts of pages drawn once and kept (web/kept.py) show what is stored now, never an old copy."""
+"""The parts several pages draw alike (``_parts.html``) show what is stored now."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ from dataclasses import replace
 
 from flask.testing import FlaskClient
 
-from scorekeeper.web.kept import KEPT
 from tests.helpers import PageTable as Table
-from tests.helpers import book, finish_data, meld, meld_id, start, text
+from tests.helpers import meld, meld_id, start, text
 
 
 def entries_of(client: FlaskClient, table: Table, path: str, language: str = "en") -> str:
@@ -19,6 +18,14 @@ def entries_of(client: FlaskClient, table: Table, path: str, language: str = "en
     found = re.search(r'<ol class="entries"[^>]*>(.*?)</ol>', response.get_data(as_text=True), re.S)
     assert found is not None
     return text(found.group(1))
+
+
+def book(client: FlaskClient, table: Table, winner: str, hands: dict[str, str]) -> None:
+    """Book the end of the game: who went out and the cards left in the other hands."""
+    data = {"winner": str(table.players[winner]), "romme": "no", "confirm": "1"}
+    data |= {f"hand_{table.players[name]}": cards for name, cards in hands.items()}
+    answer = client.post(f"/games/{table.game}/finish", data=data)
+    assert answer.status_code == 302, answer.get_data(as_text=True)
 
 
 def pages(table: Table) -> list[str]:
@@ -81,28 +88,12 @@ def test_a_watcher_sees_no_way_to_change_an_entry_the_recorder_was_shown(
     assert f"/games/{table.game}/entries/" not in watched
 
 
-def test_a_pages_address_is_never_kept(client: FlaskClient) -> None:
-    """What a visitor writes into the address (and a key in a link) is not kept in memory."""
-    table = start(client)
-    meld(client, table, "Ann", "qc kc ac")
-    page = f"/sessions/{table.session}"
-    first = client.get(f"{page}?x=first")
-    assert first.status_code == 200
-    stores = client.application.extensions[KEPT]
-    kept_before = {macro: store.cache_info().currsize for macro, store in stores.items()}
-    for number in range(5):
-        answer = client.get(f"{page}?x={number}-{'%22' * 500}")
-        assert answer.status_code == 200
-        assert "Ann sequence Q♣ K♣ A♣" in text(answer.get_data(as_text=True))
-    assert {macro: store.cache_info().currsize for macro, store in stores.items()} == kept_before
-
-
 def test_the_reopen_button_and_the_undo_in_the_bar_come_and_go_with_the_entries(
     client: FlaskClient,
 ) -> None:
     table = start(client)
     meld(client, table, "Ann", "qc kc ac")
-    book(client, table, finish_data(table, "Ann", {"Bob": "9s", "Cid": "2h"}, romme="no"))
+    book(client, table, "Ann", {"Bob": "9s", "Cid": "2h"})
     client.post(f"/sessions/{table.session}/games")
     second = replace(table, game=table.game + 1)
     page = f"/sessions/{table.session}"
@@ -123,7 +114,7 @@ def test_the_standing_marks_the_winner_once_the_session_is_won(client: FlaskClie
     meld(client, table, "Ann", "qc kc ac")
     html = client.get(f"/sessions/{table.session}").get_data(as_text=True)
     assert 'class="leader"' not in html  # nobody has won while the game goes on
-    book(client, table, finish_data(table, "Ann", {"Bob": "9s", "Cid": "2h"}, romme="no"))
+    book(client, table, "Ann", {"Bob": "9s", "Cid": "2h"})
     html = client.get(f"/sessions/{table.session}").get_data(as_text=True)
     leader = re.search(r'<tr class="leader">\s*<th scope="row"><bdi[^>]*>(\w+)</bdi>', html)
     assert leader is not None and leader.group(1) == "Ann"
