@@ -123,7 +123,7 @@ def test_the_start_page_shows_each_house_rule_with_the_rule_systems_that_have_it
 def test_the_settlement_is_explained_with_the_winners_name_kept_as_a_name(client: FlaskClient):
     message = rules.Message("explain.once", {"name": "<Ann & Bob>", "gain": 5})
     with client.application.test_request_context("/"):
-        said = str(helpers.said_naming(message))
+        said = str(helpers.message_html(message))
     assert said == (
         "<bdi>&lt;Ann &amp; Bob&gt;</bdi> scores the cards left in the other hands once: 5."
     )
