@@ -1,7 +1,7 @@
 """The answers of /api/v1 as models: the OpenAPI document's answer schemas are written from them.
 
 ``api.serialize`` builds the answers as it always did; these models describe them, once, and
-``api.openapi`` takes each answer's schema from its model (``schemas``). A field the answer
+``api.document`` takes each answer's schema from its model (``schemas``). A field the answer
 leaves out where it does not apply (``absent``) is not required, and is never null when sent;
 a field that may be null says so in its type. The tests validate real answers against them.
 """

@@ -18,6 +18,7 @@ from werkzeug.exceptions import HTTPException
 from scorekeeper import rules, services, transfer
 from scorekeeper.api import models, serialize
 from scorekeeper.api.body import NotUnicodeError, json_body, require_json
+from scorekeeper.api.document import OPENAPI
 from scorekeeper.api.idempotency import (
     AnswerLost,
     IdempotencyError,
@@ -26,7 +27,6 @@ from scorekeeper.api.idempotency import (
     scope_to_caller,
 )
 from scorekeeper.api.models import BadBody
-from scorekeeper.api.openapi import OPENAPI
 from scorekeeper.extensions import db
 from scorekeeper.keys import Access, SessionKeys, digest
 from scorekeeper.models import Group

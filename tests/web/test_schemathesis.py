@@ -27,7 +27,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from scorekeeper.api.openapi import OPENAPI
+from scorekeeper.api.document import OPENAPI
 
 MAX_EXAMPLES = 20
 CONFORMANCE = [
