@@ -10,10 +10,9 @@ from collections.abc import Mapping
 
 from scorekeeper.rules.errors import HouseRuleError
 from scorekeeper.rules.house_rules import Choice, HouseRule, HouseRules
+from scorekeeper.rules.settlement import GameSettlement, SessionStanding
 from scorekeeper.rules.variants.base import (
     AcePosition,
-    GameSettlement,
-    SessionStanding,
     Variant,
     refuse_repeated_cards,
     repeated_cards,

@@ -8,7 +8,8 @@ from dataclasses import replace
 from scorekeeper.rules.cards import Card, Piece
 from scorekeeper.rules.grouping import Grouping, least_paying_grouping
 from scorekeeper.rules.messages import Message
-from scorekeeper.rules.variants.base import AcePosition, GameSettlement, P, Variant
+from scorekeeper.rules.settlement import GameSettlement
+from scorekeeper.rules.variants.base import AcePosition, P, Variant
 
 
 class BoathouseRum(Variant):

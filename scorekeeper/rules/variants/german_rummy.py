@@ -10,13 +10,13 @@ from scorekeeper.rules.cards import Card, Joker, Piece, Rank
 from scorekeeper.rules.errors import CardAlreadyPlayedError, OpeningError
 from scorekeeper.rules.house_rules import Choice, HouseRule
 from scorekeeper.rules.messages import Message, wording
+from scorekeeper.rules.settlement import GameSettlement
 from scorekeeper.rules.variants.base import (
     END_DESCRIPTION,
     END_LABEL,
     LARGEST_NUMBER,
     MOST_GAMES,
     AcePosition,
-    GameSettlement,
     P,
     Variant,
     refuse_repeated_cards,

@@ -8,14 +8,8 @@ from typing import ClassVar
 from scorekeeper.rules.cards import Card, Piece
 from scorekeeper.rules.errors import SettlementError
 from scorekeeper.rules.messages import Message
-from scorekeeper.rules.variants.base import (
-    AcePosition,
-    GameSettlement,
-    H,
-    P,
-    Variant,
-    refuse_repeated_cards,
-)
+from scorekeeper.rules.settlement import GameSettlement
+from scorekeeper.rules.variants.base import AcePosition, H, P, Variant, refuse_repeated_cards
 
 
 class Rummy500(Variant):
