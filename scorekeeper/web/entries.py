@@ -23,7 +23,7 @@ from wtforms import SelectChoice
 from scorekeeper import services
 from scorekeeper.api import serialize
 from scorekeeper.extensions import db
-from scorekeeper.web import helpers
+from scorekeeper.web import playing_cards, read_back, view_models, words
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.forms import (
     ButtonForm,
@@ -88,12 +88,12 @@ def record_meld(game_id: int) -> Answer:
         names = _names(game.players)
         melds = form.meld_lines()
         if len(melds) == 1:
-            return helpers.describe_recorded(
+            return read_back.describe_recorded(
                 services.record_meld(game.id, form.player.data, melds[0], form.restores.data),
                 names,
             )
         recorded = services.record_melds(game.id, form.player.data, melds, form.restores.data)
-        return helpers.describe_recorded_melds(recorded, names)
+        return read_back.describe_recorded_melds(recorded, names)
 
     recorded = _record_entry(form, record)
     return recorded or _session_page(_session_of(game), status=422, meld_form=form)
@@ -110,7 +110,7 @@ def record_layoff(game_id: int) -> Answer:
         recorded = services.record_layoff(
             game.id, form.player.data, form.meld.data, form.cards.data, form.restores.data
         )
-        return helpers.describe_recorded(recorded, _names(game.players))
+        return read_back.describe_recorded(recorded, _names(game.players))
 
     recorded = _record_entry(form, record)
     return recorded or _session_page(_session_of(game), status=422, layoff_form=form)
@@ -136,7 +136,7 @@ def record_swap(game_id: int) -> Answer:
         after = services.read_game(game.id)
         last = after.entries[-1]
         names = _names(after.players)
-        return helpers.describe(last, after.entries, names, services.table_of(after))
+        return read_back.describe(last, after.entries, names, services.table_of(after))
 
     recorded = _record_entry(form, record)
     return recorded or _session_page(_session_of(game), status=422, swap_form=form)
@@ -152,7 +152,7 @@ def _record_entry(
         sentence = record()
     except REFUSED as error:
         db.session.rollback()
-        form.cards.errors = [helpers.rules_message(error)]
+        form.cards.errors = [words.rules_message(error)]
         return _refused(form) if _in_place() else None
     if _in_place():
         return _answered_in_place(sentence, g.game_id)
@@ -168,10 +168,10 @@ def _answered_in_place(sentence: str, game_id: int) -> BaseResponse:
     does when another phone records.
     """
     after = services.read_game(game_id)
-    shown = helpers.entries_shown(after.entries, _names(after.players), after.id, after.variant)
+    shown = view_models.entries_shown(after.entries, _names(after.players), after.id, after.variant)
     line = get_template_attribute(PARTS, "entry")(shown[-1], True) if shown else ""
     return jsonify(
-        said=str(helpers.suits(sentence)), entry=shown[-1].id if shown else None, line=line
+        said=str(playing_cards.suits(sentence)), entry=shown[-1].id if shown else None, line=line
     )
 
 
@@ -203,7 +203,7 @@ def check_entry(game_id: int) -> BaseResponse | tuple[BaseResponse, int]:
     except REFUSED as error:
         # Cards the server cannot read are said as a check that fails, as the rules' refusals.
         db.session.rollback()
-        return jsonify(valid=False, error=helpers.rules_message(error))
+        return jsonify(valid=False, error=words.rules_message(error))
     finally:
         db.session.rollback()
 
@@ -223,7 +223,7 @@ def read_cards(game_id: int) -> BaseResponse:
     try:
         pieces = services.read_cards(game_id, body["cards"])
     except REFUSED as error:
-        return jsonify(cards=[], error=helpers.rules_message(error))
+        return jsonify(cards=[], error=words.rules_message(error))
     finally:
         db.session.rollback()
     return jsonify(cards=[piece.code for piece in pieces])
@@ -249,13 +249,13 @@ def undo(game_id: int) -> Answer:
     restore = _restore_of(game)
     if game.entries:
         table = services.table_of(game)
-        sentence = helpers.describe(game.entries[-1], game.entries, _names(game.players), table)
+        sentence = read_back.describe(game.entries[-1], game.entries, _names(game.players), table)
         # An entry is undone to be entered again, mostly by the same player: chosen at once.
         player = game.entries[-1].player_id
     # The page names the entry it showed last, so a double tap cannot undo two entries.
     services.undo_last_entry(game.id, request.args.get("entry", type=int))
     if _in_place():
-        undone = str(helpers.suits(gettext("Undone: %(entry)s", entry=sentence)))
+        undone = str(playing_cards.suits(gettext("Undone: %(entry)s", entry=sentence)))
         return jsonify(said=undone, player=player, restore=restore)
     flash(gettext("Undone: %(entry)s", entry=sentence))
     return _to_session(anchor="entry", player=player)
@@ -276,14 +276,14 @@ def _restore_of(game: services.GameState, entry_id: int | None = None) -> dict[s
     first = rows[0]
     fields: dict[str, Any] = {"player": first.player_id, "restores": first.id}
     if first.kind == "swap":
-        fields.update(meld=first.meld_id, cards=helpers.entry_cards(first))
-        fields["new_meld"] = helpers.entry_cards(rows[-1])
+        fields.update(meld=first.meld_id, cards=view_models.entry_cards(first))
+        fields["new_meld"] = view_models.entry_cards(rows[-1])
         address = url_for("web.record_swap", game_id=game.id)
     elif first.kind == "layoff":
-        fields.update(meld=first.meld_id, cards=helpers.entry_cards(first))
+        fields.update(meld=first.meld_id, cards=view_models.entry_cards(first))
         address = url_for("web.record_layoff", game_id=game.id)
     else:
-        melds = [helpers.entry_cards(row) for row in rows]
+        melds = [view_models.entry_cards(row) for row in rows]
         fields.update(melds="\n".join(melds[:-1]), cards=melds[-1])
         address = url_for("web.record_meld", game_id=game.id)
     return {"url": address, "fields": fields}
@@ -296,7 +296,9 @@ def delete_entry(game_id: int, entry_id: int) -> Answer:
     game = _open_game(game_id)
     entry = services.entry_in(game.entries, entry_id)
     _check_button()
-    sentence = helpers.describe(entry, game.entries, _names(game.players), services.table_of(game))
+    sentence = read_back.describe(
+        entry, game.entries, _names(game.players), services.table_of(game)
+    )
     restore = _restore_of(game, entry.id)
     try:
         services.delete_entry(game.id, entry.id)
@@ -304,13 +306,13 @@ def delete_entry(game_id: int, entry_id: int) -> Answer:
         # Said under the button it was tapped on, on the entry's page.
         db.session.rollback()
         if _in_place():
-            return jsonify(refused=True, error=str(helpers.suits(helpers.rules_message(error))))
+            return jsonify(refused=True, error=str(playing_cards.suits(words.rules_message(error))))
         form = _correct_form(game, entry, formdata=None)
-        return _entry_page(game, entry_id, form, 409, helpers.rules_message(error))
+        return _entry_page(game, entry_id, form, 409, words.rules_message(error))
     if _in_place():
         # The script goes back to the game page where it was left, says this and offers
         # "Restore" there, as after an undo.
-        deleted = str(helpers.suits(gettext("Deleted: %(entry)s", entry=sentence)))
+        deleted = str(playing_cards.suits(gettext("Deleted: %(entry)s", entry=sentence)))
         back = url_for("web.session_page", public_id=g.public_id, _anchor="game")
         return jsonify(said=deleted, restore=restore, back=back)
     flash(gettext("Deleted: %(entry)s", entry=sentence))
@@ -334,7 +336,7 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
         except (*REFUSED, services.ConflictError) as error:
             # Said beside the field, so that what was typed stays to be mended.
             db.session.rollback()
-            form.cards.errors = [helpers.rules_message(error)]
+            form.cards.errors = [words.rules_message(error)]
             if isinstance(error, services.ConflictError):
                 status = 409
         else:
@@ -342,7 +344,7 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
             after = done.game
             corrected = services.entry_in(after.entries, entry_id)
             table = services.table_of(after)
-            sentence = helpers.describe(corrected, after.entries, _names(after.players), table)
+            sentence = read_back.describe(corrected, after.entries, _names(after.players), table)
             flash(gettext("Corrected: %(entry)s", entry=sentence), "success")
             return _to_session()
     return _entry_page(game, entry_id, form, status)
@@ -359,7 +361,7 @@ def _entry_page(
     entry = services.entry_in(game.entries, entry_id)
     # The entry's own cards are the ones being corrected: they stay free to tap.
     own = [card.card for card in entry.cards]
-    picker = helpers.table_picker(services.table_of(game), free=own)
+    picker = playing_cards.table_picker(services.table_of(game), free=own)
     # Going back to this page after a delete or a correction asks again: no stale entry.
     g.no_store = True
     # The live check of a layoff needs each meld it could go onto as it lay then.
@@ -376,7 +378,7 @@ def _entry_page(
         form=form,
         button_form=ButtonForm(formdata=None),
         picker=picker,
-        line=helpers.line_of(game.entries, entry_id),
+        line=view_models.line_of(game.entries, entry_id),
         delete_problem=delete_problem,
     ), status
 
@@ -386,7 +388,7 @@ def _correct_form(game: services.GameState, entry: services.EntryRow, **kwargs: 
     form = CorrectForm(
         **kwargs,
         data={
-            "cards": helpers.entry_cards_label(entry),
+            "cards": view_models.entry_cards_label(entry),
             "player": entry.player_id,
             "meld": entry.meld_id,
         },
@@ -400,7 +402,8 @@ def _correct_form(game: services.GameState, entry: services.EntryRow, **kwargs: 
     names = _names(game.players)
     form.meld.choices = [
         SelectChoice(
-            meld.id, f"{names[meld.player_id]}: {helpers.cards_label(table.melds[meld.id].cards)}"
+            meld.id,
+            f"{names[meld.player_id]}: {playing_cards.cards_label(table.melds[meld.id].cards)}",
         )
         for meld in game.entries
         if meld.id in table.melds

@@ -10,7 +10,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.web import helpers
+from scorekeeper.web import playing_cards, words
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.session_page import _session_page
 from scorekeeper.web.shared import Answer, _in_place, _to_session
@@ -35,11 +35,11 @@ def _conflict(error: Exception) -> Answer:
     db.session.rollback()
     session_id = g.get("session_id")
     if _in_place():
-        return _said_in_place(helpers.rules_message(error), 409)
+        return _said_in_place(words.rules_message(error), 409)
     if session_id is not None:
-        problem = helpers.rules_message(error)
+        problem = words.rules_message(error)
         return _session_page(services.get_session(session_id), status=409, problem=problem)
-    message = helpers.rules_message(error)
+    message = words.rules_message(error)
     return render_template("message.html", title=gettext("Not possible"), message=message), 409
 
 
@@ -57,7 +57,7 @@ def _form_not_ours(_error: CSRFError) -> Answer:
 
 def _said_in_place(message: str, status: int) -> BaseResponse:
     """Answer the script's in-place request with why nothing was recorded."""
-    response = jsonify(error=str(helpers.suits(message)))
+    response = jsonify(error=str(playing_cards.suits(message)))
     response.status_code = status
     return response
 
@@ -65,4 +65,4 @@ def _said_in_place(message: str, status: int) -> BaseResponse:
 def _reason(error: Exception) -> str:
     if isinstance(error, NotFound):
         return str(gettext("there is nothing at this address."))
-    return helpers.rules_message(error)
+    return words.rules_message(error)

@@ -8,7 +8,7 @@ from flask import g, request, url_for
 from flask_babel import format_decimal, get_locale
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.web import access, helpers
+from scorekeeper.web import access, playing_cards, view_models, words
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.forms import hidden_fields
 from scorekeeper.web.offline import KEPT_PAGES
@@ -38,25 +38,25 @@ def _keys_stay_out_of_caches(response: BaseResponse) -> BaseResponse:
 
 @bp.app_template_filter("suits")
 def _suits(text: object) -> Any:
-    return helpers.suits(text)
+    return playing_cards.suits(text)
 
 
 bp.add_app_template_filter(access.qr_code, "qr_code")
 bp.add_app_template_global(new_token, "once_token")  # a global: imported macros see it
 bp.add_app_template_global(hidden_fields, "hidden_fields")
-bp.add_app_template_global(helpers.rank_letters, "rank_letters")  # for the imported parts too
-bp.add_app_template_filter(helpers.hhmm, "hhmm")
-bp.add_app_template_filter(helpers.day_and_time, "day_and_time")
-bp.add_app_template_filter(helpers.points, "points")
-bp.add_app_template_filter(helpers.signed, "signed")
-bp.add_app_template_filter(helpers.session_limit, "session_limit")
-bp.add_app_template_filter(helpers.meld_kind, "meld_kind")
-bp.add_app_template_filter(helpers.entry_cards, "entry_cards")
-bp.add_app_template_filter(helpers.entry_cards_label, "entry_cards_label")
-bp.add_app_template_filter(helpers.cards_label, "cards_label")
-bp.add_app_template_filter(helpers.bdi, "bdi")
-bp.add_app_template_filter(helpers.message_text, "message_text")
-bp.add_app_template_filter(helpers.message_html, "message_html")
+bp.add_app_template_global(playing_cards.rank_letters, "rank_letters")  # for the imported parts too
+bp.add_app_template_filter(words.hhmm, "hhmm")
+bp.add_app_template_filter(words.day_and_time, "day_and_time")
+bp.add_app_template_filter(words.points, "points")
+bp.add_app_template_filter(words.signed, "signed")
+bp.add_app_template_filter(words.session_limit, "session_limit")
+bp.add_app_template_filter(words.meld_kind, "meld_kind")
+bp.add_app_template_filter(view_models.entry_cards, "entry_cards")
+bp.add_app_template_filter(view_models.entry_cards_label, "entry_cards_label")
+bp.add_app_template_filter(playing_cards.cards_label, "cards_label")
+bp.add_app_template_filter(words.bdi, "bdi")
+bp.add_app_template_filter(words.message_text, "message_text")
+bp.add_app_template_filter(words.message_html, "message_html")
 bp.record_once(lambda state: state.app.jinja_env.globals.update(kept_pages=KEPT_PAGES))
 
 

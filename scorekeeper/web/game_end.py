@@ -10,7 +10,7 @@ from flask_babel import gettext
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.web import helpers
+from scorekeeper.web import playing_cards, view_models, words
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.forms import ButtonForm, FinishForm, finish_form
 from scorekeeper.web.once import once_per_form
@@ -49,7 +49,7 @@ def finish(game_id: int) -> Answer:
         form = finish_form(players, formdata=request.args or None, meta={"csrf": False})
         if PREVIEW not in request.args:
             if not request.args:
-                form.winner.data = helpers.whose_entry(game)
+                form.winner.data = view_models.whose_entry(game)
             return _finish_page(game, form)
         if not form.validate():
             return _finish_page(game, form, status=422)
@@ -74,13 +74,13 @@ def finish(game_id: int) -> Answer:
     except REFUSED as error:
         db.session.rollback()
         if _in_place():
-            return jsonify(refused=True, error=str(helpers.suits(helpers.rules_message(error))))
-        return _finish_page(game, form, status=422, problem=helpers.rules_message(error))
+            return jsonify(refused=True, error=str(playing_cards.suits(words.rules_message(error))))
+        return _finish_page(game, form, status=422, problem=words.rules_message(error))
     if commit:
         assert done.winner is not None
         # The rule system says the news: what the winner gains, or what the losers book.
         names = _names(players)
-        news = helpers.message_text(game.variant.game_news(number, names, done.settlement))
+        news = words.message_text(game.variant.game_news(number, names, done.settlement))
         if _in_place():
             # The outbox sent a finish recorded offline: the page that asked is long gone.
             return jsonify(said=news)
@@ -216,5 +216,5 @@ def _finish_page(
         confirm=confirm,
         names=_names(game.players),
         variant=game.variant,
-        picker=helpers.table_picker(table),
+        picker=playing_cards.table_picker(table),
     ), status

@@ -10,7 +10,7 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.keys import Access
 from scorekeeper.models import GameSession, Group
-from scorekeeper.web import access, helpers
+from scorekeeper.web import access, words
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.forms import ButtonForm, MergeForm
 from scorekeeper.web.once import once_per_form
@@ -34,7 +34,7 @@ def merge_names(group_id: str) -> Answer:
             services.merge_names(group.id, form.name.data or "", form.same_as.data or "")
         except REFUSED as error:
             db.session.rollback()
-            form.same_as.errors = [helpers.rules_message(error)]
+            form.same_as.errors = [words.rules_message(error)]
         else:
             sentence = gettext(
                 "“%(name)s” counts as “%(same_as)s” now.",

@@ -11,7 +11,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorekeeper import services, transfer
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession
-from scorekeeper.web import helpers
+from scorekeeper.web import view_models, words
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.chart import chart_of
 from scorekeeper.web.shared import Page, _names, _session
@@ -47,8 +47,8 @@ def history(public_id: str) -> Page:
             "lines": {line.player_id: line for line in item.lines},
             "groupings": services.hand_groupings(variant, item.lines),
             # The entries with the corrections, deletes, undos and reopens between them.
-            "timeline": helpers.history_timeline(
-                helpers.entries_shown(item.entries, names, item.game.id, variant),
+            "timeline": view_models.history_timeline(
+                view_models.entries_shown(item.entries, names, item.game.id, variant),
                 audit.get(item.game.id, []),
                 names,
                 variant,
@@ -60,13 +60,13 @@ def history(public_id: str) -> Page:
     return render_template(
         "history.html",
         session=session,
-        standing_order=helpers.standing_order(variant, session.seated, scores.totals)
+        standing_order=view_models.standing_order(variant, session.seated, scores.totals)
         + session.left,
         scores=scores,
         games=games,
         page=page,
         names=names,
-        house_rules=helpers.house_rules_in_words(variant),
+        house_rules=words.house_rules_in_words(variant),
         doubles_never_melded=variant.doubles_never_melded(),
     )
 
@@ -83,9 +83,9 @@ def sheet(public_id: str) -> Page:
         names=sheet.names,
         chart=chart_of(sheet) if sheet.games_ended else None,
         day=_day(sheet),
-        house_rules=helpers.house_rules_in_words(variant),
-        points_name=variant.points_name(helpers.language()),
-        end=sheet.end.render(helpers.language()),
+        house_rules=words.house_rules_in_words(variant),
+        points_name=variant.points_name(words.language()),
+        end=sheet.end.render(words.language()),
     )
 
 
@@ -109,11 +109,11 @@ def sheet_csv(public_id: str) -> BaseResponse:
     spreadsheet of the language reads (``;`` where the decimal mark is a comma).
     """
     sheet = services.read_sheet(_session())
-    text = services.sheet_csv(sheet, helpers.language(), spreadsheet=True)
+    text = services.sheet_csv(sheet, words.language(), spreadsheet=True)
     answer = BaseResponse(text, mimetype="text/csv")
-    title = sheet.rule_system.label(helpers.language())
-    answer.headers["Content-Disposition"] = helpers.attachment(
-        f"{helpers.file_name(title, sheet.created_at)}.csv"
+    title = sheet.rule_system.label(words.language())
+    answer.headers["Content-Disposition"] = words.attachment(
+        f"{words.file_name(title, sheet.created_at)}.csv"
     )
     return answer
 
@@ -136,7 +136,7 @@ def _looking_back(sheet: services.Sheet, *, in_play: bool) -> dict[str, Any]:
     """
     result = None
     if not in_play and sheet.games_ended:
-        result = services.result_text(sheet, helpers.language(), _day(sheet))
+        result = services.result_text(sheet, words.language(), _day(sheet))
     return {"chart": chart_of(sheet) if sheet.games_ended else None, "result_text": result}
 
 

@@ -8,7 +8,7 @@ from flask_babel import gettext
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession
-from scorekeeper.web import helpers
+from scorekeeper.web import words
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.forms import ButtonForm, EndForm, RenameForm, SeatForm, end_form, seat_form
 from scorekeeper.web.once import once_per_form
@@ -32,7 +32,7 @@ def rename_player(public_id: str, player_id: int) -> Answer:
             services.rename_player(session.id, player_id, form.name.data or "")
         except REFUSED as error:
             db.session.rollback()
-            form.name.errors = [helpers.rules_message(error)]
+            form.name.errors = [words.rules_message(error)]
         else:
             flash(gettext("The name is changed."), "success")
             return _to_session()
@@ -50,7 +50,7 @@ def change_end(public_id: str) -> Answer:
             services.change_end(session.id, {form.end.data: form.number.data})
         except (*REFUSED, services.ConflictError) as error:
             db.session.rollback()
-            form.number.errors = [helpers.rules_message(error)]
+            form.number.errors = [words.rules_message(error)]
         else:
             flash(gettext("The session ends as changed."), "success")
             return _to_session()
@@ -69,10 +69,10 @@ def seat_player(public_id: str) -> Answer:
         except services.ConflictError as error:
             # A game started meanwhile (on another phone), or the session is over.
             db.session.rollback()
-            return _change_page(session, status=409, problem=helpers.rules_message(error))
+            return _change_page(session, status=409, problem=words.rules_message(error))
         except REFUSED as error:
             db.session.rollback()
-            form.name.errors = [helpers.rules_message(error)]
+            form.name.errors = [words.rules_message(error)]
         else:
             name = " ".join((form.name.data or "").split())
             flash(gettext("%(name)s sits at the table from the next game.", name=name))
@@ -98,7 +98,7 @@ def unseat_player(public_id: str, player_id: int) -> Answer:
         services.unseat_player(session.id, player_id)
     except REFUSED as error:
         db.session.rollback()
-        return _change_page(session, status=422, problem=helpers.rules_message(error))
+        return _change_page(session, status=422, problem=words.rules_message(error))
     flash(gettext("%(name)s has left the table; their points stay.", name=name))
     return _to_session()
 

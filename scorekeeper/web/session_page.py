@@ -11,7 +11,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import services
 from scorekeeper.models import GameSession
-from scorekeeper.web import access, helpers
+from scorekeeper.web import access, playing_cards, view_models, words
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.forms import ButtonForm, LayoffForm, MeldForm, SwapForm
 from scorekeeper.web.groups import _group_held
@@ -99,12 +99,12 @@ def _session_page(
         "standing": scores.standing,
         "names": names,
         "dealer": dealer,
-        "standing_rows": helpers.standing_shown(session, variant, scores, dealer.id),
+        "standing_rows": view_models.standing_shown(session, variant, scores, dealer.id),
         "deal": services.deal_of(game) if game is not None else None,
-        "house_rules": helpers.house_rules_in_words(variant),
+        "house_rules": words.house_rules_in_words(variant),
         "game": game,
         "past": past,
-        "past_shown": helpers.past_shown(past, scores.game_points, names),
+        "past_shown": view_models.past_shown(past, scores.game_points, names),
         # The last ended game is offered to reopen while the game dealt after it can go.
         "reopen_offered": services.reopen_possible(session, game),
         "games_played": dealt - (1 if game is not None else 0),
@@ -126,7 +126,7 @@ def _session_page(
         context.update(
             table=table,
             melds=melds,
-            entries_shown=helpers.entries_shown(game.entries, names, game.id, game.variant),
+            entries_shown=view_models.entries_shown(game.entries, names, game.id, game.variant),
             game_points=services.game_points(game),
         )
         if access.can_edit():
@@ -134,12 +134,14 @@ def _session_page(
                 swap_form or layoff_form or meld_form or _next_entry_form(game)
             )
             onto = swap_form or layoff_form
-            jokers = {entry.id: helpers.joker_places(table.melds[entry.id]) for entry in melds}
+            jokers = {
+                entry.id: playing_cards.joker_places(table.melds[entry.id]) for entry in melds
+            }
             context.update(
                 entry_form=entry_form,
                 chosen_meld=onto.meld.data if onto is not None else None,
-                melds_shown=helpers.melds_shown(melds, table, jokers, names),
-                picker=helpers.table_picker(table),
+                melds_shown=view_models.melds_shown(melds, table, jokers, names),
+                picker=playing_cards.table_picker(table),
                 joker_places={meld: places for meld, places in jokers.items() if places},
                 # Whose first entry is still to come: it is their opening (G3).
                 opened=sorted(variant.opened(entry.player_id for entry in game.entries)),

@@ -11,7 +11,7 @@ from wtforms import SelectChoice
 
 from scorekeeper import rules, services
 from scorekeeper.models import GameSession
-from scorekeeper.web import helpers
+from scorekeeper.web import playing_cards, view_models
 from scorekeeper.web.forms import (
     ButtonForm,
     FinishForm,
@@ -45,7 +45,7 @@ def _refused(form: MeldForm | LayoffForm | SwapForm | ButtonForm | FinishForm) -
     bar, and the browser logs no failed request for it.
     """
     reasons = [str(e) for errors in form.errors.values() for e in errors if isinstance(e, str)]
-    return jsonify(refused=True, error=str(helpers.suits(reasons[0] if reasons else "")))
+    return jsonify(refused=True, error=str(playing_cards.suits(reasons[0] if reasons else "")))
 
 
 def _open_game(game_id: int) -> services.GameState:
@@ -101,7 +101,7 @@ def _meld_form(game: services.GameState, **kwargs: Any) -> MeldForm:
     form = MeldForm(**kwargs)
     form.player.choices = player_choices(game.players)
     if kwargs.get("formdata", True) is None:
-        form.player.data = helpers.whose_entry(game)
+        form.player.data = view_models.whose_entry(game)
     return form
 
 
@@ -132,4 +132,4 @@ def _onto_choices(
         if entry.kind == "meld"
     ]
     if preselect:
-        form.player.data = helpers.whose_entry(game)
+        form.player.data = view_models.whose_entry(game)

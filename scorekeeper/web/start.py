@@ -13,7 +13,7 @@ from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE, LANGUAGES
 from scorekeeper.keys import Access, SessionKeys
 from scorekeeper.models import GameSession, Group
-from scorekeeper.web import access, helpers
+from scorekeeper.web import access, words
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.forms import NEW_GROUP, ButtonForm, SessionForm
 from scorekeeper.web.once import once_per_form
@@ -27,7 +27,7 @@ def language(code: str) -> BaseResponse:
     """Remember the chosen language in a cookie and go back to the page."""
     if code not in LANGUAGES:
         abort(404)
-    response = redirect(helpers.safe_next(request.args.get("next")))
+    response = redirect(words.safe_next(request.args.get("next")))
     response.set_cookie(LANGUAGE_COOKIE, code, max_age=ONE_YEAR, samesite="Lax", httponly=True)
     return response
 
@@ -107,7 +107,7 @@ def _session_choices() -> dict[str, Any]:
         "players_allowed": [
             gettext(
                 "%(title)s %(low)s to %(high)s",
-                title=variant.label(helpers.language()),
+                title=variant.label(words.language()),
                 low=variant.min_players,
                 high=variant.max_players,
             )
@@ -117,7 +117,7 @@ def _session_choices() -> dict[str, Any]:
         # The ways each rule system's session can end: the page offers only those.
         "variant_ends": {variant.name: list(variant.end_rule().ends) for variant in variants},
         "usual_targets": [
-            f"{variant.label(helpers.language())} {variant.default_target}" for variant in variants
+            f"{variant.label(words.language())} {variant.default_target}" for variant in variants
         ],
     }
 
@@ -153,9 +153,9 @@ def create_session() -> Answer:
             # Beside the name it is about (two names merged into one person), else above.
             seat = getattr(error, "params", {}).get("seat")
             if isinstance(seat, int) and seat < len(form.names.entries):
-                form.names.entries[seat].errors.append(helpers.rules_message(error))
+                form.names.entries[seat].errors.append(words.rules_message(error))
             else:
-                form.form_errors.append(helpers.rules_message(error))
+                form.form_errors.append(words.rules_message(error))
         else:
             # This browser started the session: it keeps the edit key, and a new group's.
             access.keep_key(session.public_id, keys.edit)
