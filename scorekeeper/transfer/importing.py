@@ -1,55 +1,10 @@
-"""Export every session as one JSON document, and import such a document into an empty database.
-
-The document keeps every id and every time (ISO 8601, UTC), so that exporting what an import
-wrote gives the same document again. Sessions keep their public ids and the digests of their
-keys, so the links and keys handed out before still open them (version 2; version 1 had
-neither), the house rules their table chose (version 3; a version 2 session has none and
-reads as its rule system's defaults with its target), each game's audit trail (version 4;
-a game of an earlier version has none), the groups the sessions belong to with their
-merged names (version 5; before, no session had a group), and what two packs, jokers, swaps,
-entries of several melds and players joining or leaving between games need (version 6: a
-card's ``copy`` and what a joker ``stands_for``, an entry's ``group_id`` and the kind
-``swap``, a player's ``joined_game`` and ``left_game``; before, every card lay once, no
-entry was grouped, and every player sat at the table from the first game)::
-
-    {"format": "treppenromme-scorekeeper", "version": 6,
-     "groups": [{"id", "public_id", "edit_key_digest", "view_key_digest", "name", "created_at",
-                 "merges": [{"id", "name", "same_as", "name_key", "same_as_key",
-                             "created_at"}]}],
-     "sessions": [
-        {"id", "public_id", "edit_key_digest", "view_key_digest",
-         "variant", "target", "house_rules", "first_dealer_seat", "status", "created_at",
-         "group_id",
-         "players": [{"id", "seat", "name", "banked", "joined_game", "left_game"}],
-         "games": [{"id", "number", "dealer_id", "status", "winner_id", "romme",
-                    "started_at", "ended_at",
-                    "entries": [{"id", "position", "kind", "player_id", "meld_id", "meld_kind",
-                                 "value", "created_at", "group_id",
-                                 "cards": [{"id", "code", "position", "value", "copy",
-                                            "stands_for"}]}],
-                    "settlement_lines": [{"id", "player_id", "hand", "hand_points", "factor",
-                                          "gain", "meld_points"}],
-                    "audit_lines": [{"id", "at", "action", "entry_id", "player_id", "kind",
-                                     "before", "after"}]}]}]}
-
-An import takes in only what the app itself could have written, since every read and page
-trusts what is stored: names as the API checks them, times from 1970 to 2199, seats and the
-first dealer of the tables the rule system allows, games numbered from 1 with only the latest
-open, public ids and digests of the app's form, audit lines of ``write_line``'s shape, and each
-game's entries replayed by the rules core under the session's rule system, each card a copy the
-packs hold, and each group's merges as its rules take them: no merge of names that are one
-person already, and no session where two names of one person sit (a merge keeps them from one
-table). Whatever is refused is named by its place in the document.
-"""
+"""Import a document into an empty database, taking in only what the app could have written."""
 
 from __future__ import annotations
 
-import functools
 import json
-import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -72,305 +27,34 @@ from scorekeeper.rules.errors import GroupError
 from scorekeeper.rules.groups import People, group_name, name_key
 from scorekeeper.services.audit import line_problem
 from scorekeeper.services.rows import CardRow, EntryRow, table_entries
-
-FORMAT = "treppenromme-scorekeeper"
-VERSION = 6
-# Version 2 lacks only the sessions' house rules, version 3 only the games' audit trails,
-# version 4 only the groups, version 5 only copies, jokers, swaps, entry groups and seats.
-_READABLE = (2, 3, 4, 5, 6)
-
-# INTEGER columns are 32 bits on PostgreSQL; refuse larger numbers before the database does.
-_SMALLEST_INT = -(2**31)
-_LARGEST_INT = 2**31 - 1
-# Times the app can have written and every page can show (in any zone, a day either side).
-_EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
-_LATEST = datetime(2200, 1, 1, tzinfo=UTC)
-# Public ids as the app makes them: 128 random bits, URL-safe Base64 (keys.new_public_id).
-_PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{22}")
-# A key's digest: SHA-256 in hexadecimal (keys.digest).
-_DIGEST = re.compile(r"[0-9a-f]{64}")
-
-
-class TransferError(ValueError):
-    """An import was refused; the message says why, and nothing was written."""
-
-
-class DatabaseNotEmptyError(TransferError):
-    """The database already holds sessions: an import only fills an empty database."""
-
-
-class UnknownFormatError(TransferError):
-    """The document is not a scorekeeper export, or of a version this app does not read."""
-
-
-class MalformedDocumentError(TransferError):
-    """The document is a scorekeeper export but does not hold what one must hold."""
-
-
-# --- the shape of the document -----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Field:
-    """One key of a record in the document and the model attribute it is stored in."""
-
-    key: str
-    kind: str  # "id", "int", "text", "bool", "time" or "object" (stored as JSON text)
-    nullable: bool = False
-    length: int = 0
-    choices: tuple[str, ...] = ()
-    attribute: str = ""
-
-    @property
-    def column(self) -> str:
-        return self.attribute or self.key
-
-
-def _id(key: str, *, nullable: bool = False) -> _Field:
-    return _Field(key, "id", nullable)
-
-
-def _int(key: str, *, nullable: bool = False) -> _Field:
-    return _Field(key, "int", nullable)
-
-
-def _text(key: str, length: int, *choices: str, nullable: bool = False) -> _Field:
-    return _Field(key, "text", nullable, length, choices)
-
-
-_SESSION = (
-    _id("id"),
-    _text("public_id", 32),
-    _text("edit_key_digest", 64),
-    _text("view_key_digest", 64),
-    _text("variant", 40),
-    _int("target", nullable=True),
-    _Field("house_rules", "object", nullable=True),
-    _int("first_dealer_seat"),
-    _text("status", 10, "open", "finished"),
-    _Field("created_at", "time"),
-    _id("group_id", nullable=True),
+from scorekeeper.transfer.document import (
+    _AUDIT_LINE,
+    _CARD,
+    _CARD_5,
+    _DIGEST,
+    _EARLIEST,
+    _ENTRY,
+    _ENTRY_5,
+    _GAME,
+    _GROUP,
+    _LARGEST_INT,
+    _LATEST,
+    _MERGED_NAME,
+    _PLAYER,
+    _PLAYER_5,
+    _PUBLIC_ID,
+    _READABLE,
+    _SESSION,
+    _SESSION_2,
+    _SESSION_4,
+    _SETTLEMENT_LINE,
+    _SMALLEST_INT,
+    FORMAT,
+    DatabaseNotEmptyError,
+    MalformedDocumentError,
+    UnknownFormatError,
+    _Field,
 )
-# What the sessions table stores: the target is in the house rules.
-_SESSION_STORED = tuple(field for field in _SESSION if field.key != "target")
-# Before version 5: no groups.
-_SESSION_4 = tuple(field for field in _SESSION if field.key != "group_id")
-# Version 2: no house rules, and every session has its target.
-_SESSION_2 = tuple(
-    _int("target") if field.key == "target" else field
-    for field in _SESSION_4
-    if field.key != "house_rules"
-)
-_GROUP = (
-    _id("id"),
-    _text("public_id", 32),
-    _text("edit_key_digest", 64),
-    _text("view_key_digest", 64),
-    _text("name", 40),
-    _Field("created_at", "time"),
-)
-_MERGED_NAME = (
-    _id("id"),
-    _text("name", 40),
-    _text("same_as", 40),
-    _text("name_key", 120),
-    _text("same_as_key", 120),
-    _Field("created_at", "time"),
-)
-_PLAYER = (
-    _id("id"),
-    _int("seat"),
-    _text("name", 40),
-    _int("banked"),
-    _id("joined_game"),
-    _id("left_game", nullable=True),
-)
-# Before version 6: every player sat at the table from the first game on.
-_PLAYER_5 = _PLAYER[:4]
-_GAME = (
-    _id("id"),
-    _int("number"),
-    _id("dealer_id"),
-    _text("status", 10, "open", "finished", "abandoned"),
-    _id("winner_id", nullable=True),
-    _Field("romme", "bool", nullable=True),
-    _Field("started_at", "time"),
-    _Field("ended_at", "time", nullable=True),
-)
-_ENTRY = (
-    _id("id"),
-    _int("position"),
-    _text("kind", 10, "meld", "layoff", "swap"),
-    _id("player_id"),
-    _id("meld_id", nullable=True),
-    _text("meld_kind", 10, nullable=True),
-    _int("value"),
-    _Field("created_at", "time"),
-    _id("group_id", nullable=True),
-)
-_CARD = (
-    _id("id"),
-    _Field("code", "text", length=4, attribute="card"),
-    _int("position"),
-    _int("value"),
-    _int("copy"),
-    _text("stands_for", 4, nullable=True),
-)
-# Before version 6: no swaps, no entry groups, every card once and no joker.
-_ENTRY_5 = tuple(
-    _text("kind", 10, "meld", "layoff") if field.key == "kind" else field
-    for field in _ENTRY
-    if field.key != "group_id"
-)
-_CARD_5 = _CARD[:4]
-_SETTLEMENT_LINE = (
-    _id("id"),
-    _id("player_id"),
-    _text("hand", 200, nullable=True),
-    _int("hand_points", nullable=True),
-    _int("factor"),
-    _int("gain"),
-    _int("meld_points"),
-)
-_AUDIT_LINE = (
-    _id("id"),
-    _Field("at", "time"),
-    _text("action", 10, "corrected", "deleted", "undone", "restored", "reopened"),
-    _id("entry_id", nullable=True),
-    _id("player_id", nullable=True),
-    _text("kind", 10, "meld", "layoff", "swap", nullable=True),
-    _Field("before", "object"),
-    _Field("after", "object", nullable=True),
-)
-
-
-# --- export ------------------------------------------------------------------------------------
-
-
-def export_sessions(session_id: int | None = None) -> dict[str, Any]:
-    """Return every session with its players, games, entries, cards and settlements.
-
-    Nine queries, one per table, whatever the database holds; on PostgreSQL they read one
-    snapshot, so that a game recorded meanwhile is either wholly in the document or not at all.
-    ``session_id`` exports that session alone, in a document ``import_sessions`` reads alike.
-    """
-    # A read this function begins, it ends (it holds SQLite's write lock); a caller's stays open.
-    began = not db.session().in_transaction() and not (
-        db.session.new or db.session.dirty or db.session.deleted
-    )
-    if began and db.session.get_bind().dialect.name == "postgresql":
-        db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
-    read = functools.partial(_read, session_id=session_id)
-    sessions = read(GameSession, _SESSION_STORED, None, GameSession.id)
-    for listed in sessions.values():
-        listed[:] = [_with_target(record) for record in listed]
-    players = read(Player, _PLAYER, Player.session_id, Player.session_id, Player.seat)
-    games = read(Game, _GAME, Game.session_id, Game.session_id, Game.number)
-    entries = read(Entry, _ENTRY, Entry.game_id, Entry.game_id, Entry.position)
-    cards = read(TableCard, _CARD, TableCard.entry_id, TableCard.entry_id, TableCard.position)
-    line = SettlementLine
-    lines = read(line, _SETTLEMENT_LINE, line.game_id, line.game_id, line.id)
-    audit = read(AuditLine, _AUDIT_LINE, AuditLine.game_id, AuditLine.at, AuditLine.id)
-    # One session alone goes without its group: the group is more than that session.
-    groups = read(Group, _GROUP, None, Group.id) if session_id is None else {}
-    merges = read(MergedName, _MERGED_NAME, MergedName.group_id, MergedName.id)
-    for records, children, key in (
-        (entries, cards, "cards"),
-        (games, entries, "entries"),
-        (games, lines, "settlement_lines"),
-        (games, audit, "audit_lines"),
-        (sessions, players, "players"),
-        (sessions, games, "games"),
-        (groups, merges, "merges"),
-    ):
-        for group in records.values():
-            for record in group:
-                record[key] = children.get(record["id"], [])
-    if session_id is not None:
-        for record in sessions.get(None, []):
-            record["group_id"] = None
-    if began:
-        db.session.commit()
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "groups": groups.get(None, []),
-        "sessions": sessions.get(None, []),
-    }
-
-
-def _with_target(record: dict[str, Any]) -> dict[str, Any]:
-    """Return a session's record with its target, read from its house rules, in its place."""
-    target = record["house_rules"]["end"].get("target")
-    return {field.key: target if field.key == "target" else record[field.key] for field in _SESSION}
-
-
-def _read(
-    model: Any, fields: tuple[_Field, ...], parent: Any, *order: Any, session_id: int | None
-) -> dict[int | None, list[dict[str, Any]]]:
-    """Read one table in one query; return its records grouped by their parent's id.
-
-    ``session_id`` keeps the rows of that session only; None reads them all.
-    """
-    columns = [getattr(model, field.column) for field in fields]
-    query = sa.select(*columns, parent if parent is not None else sa.null()).order_by(*order)
-    if session_id is not None:
-        query = query.where(_of_session(model, session_id))
-    grouped: dict[int | None, list[dict[str, Any]]] = defaultdict(list)
-    for row in db.session.execute(query):
-        record = {
-            field.key: _dumped(field, value) for field, value in zip(fields, row, strict=False)
-        }
-        grouped[row[-1]].append(record)
-    return grouped
-
-
-def _of_session(model: Any, session_id: int) -> Any:
-    """Return the condition that keeps a table's rows to one session's."""
-    if model is GameSession:
-        return GameSession.id == session_id
-    if model is MergedName:
-        return sa.false()
-    if hasattr(model, "session_id"):
-        return model.session_id == session_id
-    return model.game_id.in_(sa.select(Game.id).where(Game.session_id == session_id))
-
-
-def _dumped(field: _Field, value: Any) -> Any:
-    if field.kind == "object" and value is not None:
-        return json.loads(value)
-    if field.kind == "time" and value is not None:
-        # SQLite gives back the UTC time it stored without its zone; PostgreSQL gives a zone.
-        if value.tzinfo is None:
-            value = value.replace(tzinfo=UTC)
-        return value.astimezone(UTC).isoformat()
-    return value
-
-
-def dumps(document: Mapping[str, Any]) -> str:
-    """Write a document as indented JSON text, the cards with their suit symbols."""
-    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
-
-
-def loads(text: str | bytes) -> Any:
-    """Read a document from JSON text, refusing text that is not JSON with a plain message."""
-    try:
-        if isinstance(text, bytes):
-            text = text.decode("utf-8-sig")
-        return json.loads(text)
-    except UnicodeDecodeError as error:
-        raise MalformedDocumentError(f"The file is not UTF-8 text: {error}.") from None
-    except json.JSONDecodeError as error:
-        raise MalformedDocumentError(
-            f"The file is not JSON: {error.msg} at line {error.lineno}, column {error.colno}."
-        ) from None
-    except RecursionError:
-        raise MalformedDocumentError(
-            "The file nests its arrays or objects too deeply to be an export."
-        ) from None
-
-
-# --- import ------------------------------------------------------------------------------------
 
 
 def import_sessions(document: object) -> int:
