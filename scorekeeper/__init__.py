@@ -91,7 +91,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     # Reading typed cards writes nothing: the finish page, a GET form, holds no form token.
-    csrf.exempt(web.views.read_cards)
+    csrf.exempt(web.entries.read_cards)
     api.register_error_pages(app)
     limits.limit_session_starts(app)
     cli.register(app)

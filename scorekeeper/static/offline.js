@@ -5,7 +5,7 @@
   "use strict";
 
   var script = document.currentScript;
-  // The worker's pages: one list for it and this script (views.KEPT_PAGES), under the root.
+  // The worker's pages: one list for it and this script (web/offline.py: KEPT_PAGES), under the root.
   var PAGES = "scorekeeper-pages";
   var KEPT_PAGES = new RegExp(script ? script.getAttribute("data-kept-pages") || "^$" : "^$");
   var ROOT = script ? new URL(script.getAttribute("data-worker"), location.href).pathname.replace(/[^/]*$/, "") : "/";

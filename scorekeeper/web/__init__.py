@@ -1,5 +1,18 @@
-"""The server-rendered pages."""
+"""The server-rendered pages: one blueprint, its routes in one module per page area."""
 
-from scorekeeper.web.views import bp
+# Importing a page area registers its routes, filters and hooks on the blueprint.
+from scorekeeper.web import (  # noqa: F401
+    entries,
+    errors,
+    filters,
+    game_end,
+    groups,
+    looking_back,
+    offline,
+    seating,
+    session_page,
+    start,
+)
+from scorekeeper.web.blueprint import bp
 
 __all__ = ["bp"]

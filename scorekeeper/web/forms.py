@@ -30,9 +30,9 @@ from wtforms.widgets.core import clean_key
 
 from scorekeeper import rules
 from scorekeeper.rules import groups as rules_groups
-from scorekeeper.web.helpers import language as _language
-from scorekeeper.web.helpers import rules_message
 from scorekeeper.web.once import new_token
+from scorekeeper.web.words import language as _language
+from scorekeeper.web.words import rules_message
 
 
 def html_params(**kwargs: Any) -> Markup:

@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper import i18n
 from scorekeeper.i18n import LANGUAGE_COOKIE
-from scorekeeper.web import helpers
+from scorekeeper.web import playing_cards
 from tests.helpers import meld, opened
 from tests.helpers import start as start_treppenromme
 from tests.helpers import start_german_rummy as start_german
@@ -24,15 +24,15 @@ def test_the_picker_draws_its_buttons_once_per_language_and_number_of_packs(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ):
     drawn: list[tuple[str, int]] = []
-    draw = helpers._draw_buttons
+    draw = playing_cards._draw_buttons
 
-    def counted(lang: str, packs: int) -> helpers.Buttons:
+    def counted(lang: str, packs: int) -> playing_cards.Buttons:
         drawn.append((lang, packs))
         return draw(lang, packs)
 
-    monkeypatch.setattr(helpers, "_draw_buttons", counted)
+    monkeypatch.setattr(playing_cards, "_draw_buttons", counted)
     # The app serves the other tests too: start with nothing drawn.
-    monkeypatch.delitem(client.application.extensions, helpers.PICKER_BUTTONS, raising=False)
+    monkeypatch.delitem(client.application.extensions, playing_cards.PICKER_BUTTONS, raising=False)
     treppenromme = start_treppenromme(client)
     german = start_german(client, opening="0")
     for language, cards, german_cards in (

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper import rules, services
 from scorekeeper.i18n import LANGUAGE_COOKIE
-from scorekeeper.web import helpers
+from scorekeeper.web import words
 from tests.helpers import book, finish_data, meld, meld_id, start, text, totals
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -186,16 +186,14 @@ def test_refusals_are_shown_in_the_language_of_the_page(app: Flask) -> None:
     )
     still_open = services.ConflictError("game_still_open")
     with app.test_request_context(headers={"Accept-Language": "de-DE,de;q=0.9"}):
-        assert helpers.rules_message(too_few) == (
+        assert words.rules_message(too_few) == (
             "Eine Kombination braucht mindestens 3 Karten; D♣ K♣ sind nur 2."
         )
-        assert helpers.rules_message(still_open) == (
+        assert words.rules_message(still_open) == (
             "Ein Spiel läuft noch: erst beenden oder abbrechen."
         )
     with app.test_request_context(headers={"Accept-Language": "en"}):
-        assert helpers.rules_message(too_few) == (
-            "A meld needs at least 3 cards; Q♣ K♣ are only 2."
-        )
+        assert words.rules_message(too_few) == ("A meld needs at least 3 cards; Q♣ K♣ are only 2.")
 
 
 def test_the_german_catalogue_translates_every_message_of_the_sources(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from scorekeeper import rules
 from scorekeeper.api import rules_schema
 from scorekeeper.rules import Choice, HouseRule, wording
-from scorekeeper.web import forms, helpers
+from scorekeeper.web import forms, words
 
 ROOT = Path(__file__).resolve().parents[2]
 # Outside the rules core nothing names a rule system or a house rule (issue 30).
@@ -123,7 +123,7 @@ def test_the_start_page_shows_each_house_rule_with_the_rule_systems_that_have_it
 def test_the_settlement_is_explained_with_the_winners_name_kept_as_a_name(client: FlaskClient):
     message = rules.Message("explain.once", {"name": "<Ann & Bob>", "gain": 5})
     with client.application.test_request_context("/"):
-        said = str(helpers.message_html(message))
+        said = str(words.message_html(message))
     assert said == (
         "<bdi>&lt;Ann &amp; Bob&gt;</bdi> scores the cards left in the other hands once: 5."
     )

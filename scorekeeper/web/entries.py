@@ -1,0 +1,411 @@
+"""A game's entries: record a meld, layoff or swap, check and read cards, undo, delete, correct."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import (
+    abort,
+    flash,
+    g,
+    get_template_attribute,
+    jsonify,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import get_locale, gettext
+from flask_babel import lazy_gettext as _l
+from werkzeug.wrappers import Response as BaseResponse
+from wtforms import SelectChoice
+
+from scorekeeper import services
+from scorekeeper.api import serialize
+from scorekeeper.extensions import db
+from scorekeeper.web import playing_cards, read_back, view_models, words
+from scorekeeper.web.blueprint import bp
+from scorekeeper.web.forms import (
+    ButtonForm,
+    CorrectForm,
+    LayoffForm,
+    MeldForm,
+    SwapForm,
+    player_choices,
+)
+from scorekeeper.web.once import once_per_form
+from scorekeeper.web.session_page import _session_page
+from scorekeeper.web.shared import (
+    REFUSED,
+    Answer,
+    Page,
+    _check_button,
+    _in_place,
+    _layoff_form,
+    _meld_form,
+    _names,
+    _open_game,
+    _refused,
+    _session_of,
+    _swap_form,
+    _to_session,
+)
+
+# The parts several pages draw alike (an entry's line, the head): macros of this template.
+PARTS = "_parts.html"
+MELD_CHOSEN = _l(
+    "A meld on the table is chosen: tap “Record layoff” to lay these cards off onto it, or "
+    "choose “New meld” to record them as a meld of their own."
+)
+
+
+@bp.get("/games/<int:game_id>/melds")
+@bp.get("/games/<int:game_id>/layoffs")
+@bp.get("/games/<int:game_id>/swaps")
+@bp.get("/games/<int:game_id>/undo")
+@bp.get("/games/<int:game_id>/entries/<int:entry_id>/delete")
+@bp.get("/sessions/<public_id>/games")
+def back_to_the_game(**_address: object) -> BaseResponse:
+    """Send a reload of the address a refused action was shown at back to its game."""
+    return _to_session()
+
+
+@bp.post("/games/<int:game_id>/melds")
+@once_per_form
+def record_meld(game_id: int) -> Answer:
+    """Record a meld and show what it scored."""
+    game = _open_game(game_id)
+    if request.form.get("meld"):
+        # Without the script a meld tapped on the table stays chosen whichever button is
+        # tapped: say which button lays the cards off, with the cards and the meld kept.
+        onto = _layoff_form(game)
+        onto.validate_on_submit()
+        onto.cards.errors = [*onto.cards.errors, str(MELD_CHOSEN)]
+        return _session_page(_session_of(game), status=422, layoff_form=onto)
+    form = _meld_form(game)
+
+    def record() -> str:
+        names = _names(game.players)
+        melds = form.meld_lines()
+        if len(melds) == 1:
+            return read_back.describe_recorded(
+                services.record_meld(game.id, form.player.data, melds[0], form.restores.data),
+                names,
+            )
+        recorded = services.record_melds(game.id, form.player.data, melds, form.restores.data)
+        return read_back.describe_recorded_melds(recorded, names)
+
+    recorded = _record_entry(form, record)
+    return recorded or _session_page(_session_of(game), status=422, meld_form=form)
+
+
+@bp.post("/games/<int:game_id>/layoffs")
+@once_per_form
+def record_layoff(game_id: int) -> Answer:
+    """Record cards laid off onto a chosen meld and show what they scored."""
+    game = _open_game(game_id)
+    form = _layoff_form(game)
+
+    def record() -> str:
+        recorded = services.record_layoff(
+            game.id, form.player.data, form.meld.data, form.cards.data, form.restores.data
+        )
+        return read_back.describe_recorded(recorded, _names(game.players))
+
+    recorded = _record_entry(form, record)
+    return recorded or _session_page(_session_of(game), status=422, layoff_form=form)
+
+
+@bp.post("/games/<int:game_id>/swaps")
+@once_per_form
+def record_swap(game_id: int) -> Answer:
+    """Record a joker swap: cards put in the joker's place, the joker in a new meld (G4)."""
+    game = _open_game(game_id)
+    form = _swap_form(game)
+
+    def record() -> str:
+        services.record_swap(
+            game.id,
+            form.player.data,
+            form.meld.data,
+            form.cards.data,
+            form.new_meld.data,
+            form.restores.data,
+        )
+        # Said as the game lies after the swap: the meld the joker left, and its new meld.
+        after = services.read_game(game.id)
+        last = after.entries[-1]
+        names = _names(after.players)
+        return read_back.describe(last, after.entries, names, services.table_of(after))
+
+    recorded = _record_entry(form, record)
+    return recorded or _session_page(_session_of(game), status=422, swap_form=form)
+
+
+def _record_entry(
+    form: MeldForm | LayoffForm | SwapForm, record: Callable[[], str]
+) -> BaseResponse | None:
+    """Run the recording service; say what the entry scored, or put the refusal on the form."""
+    if not form.validate_on_submit():
+        return _refused(form) if _in_place() else None
+    try:
+        sentence = record()
+    except REFUSED as error:
+        db.session.rollback()
+        form.cards.errors = [words.rules_message(error)]
+        return _refused(form) if _in_place() else None
+    if _in_place():
+        return _answered_in_place(sentence, g.game_id)
+    flash(sentence, "success")
+    # The page opens where the next entry starts: the player chips, then the picker.
+    return _to_session(anchor="entry")
+
+
+def _answered_in_place(sentence: str, game_id: int) -> BaseResponse:
+    """Answer an entry recorded in place: the server's words and its line as the page draws it.
+
+    The rest of the page (table, standing, picker) the script reads again, as the live table
+    does when another phone records.
+    """
+    after = services.read_game(game_id)
+    shown = view_models.entries_shown(after.entries, _names(after.players), after.id, after.variant)
+    line = get_template_attribute(PARTS, "entry")(shown[-1], True) if shown else ""
+    return jsonify(
+        said=str(playing_cards.suits(sentence)), entry=shown[-1].id if shown else None, line=line
+    )
+
+
+@bp.post("/games/<int:game_id>/check")
+def check_entry(game_id: int) -> BaseResponse | tuple[BaseResponse, int]:
+    """Check the entry begun on the game page against the table, as recording it would.
+
+    The live check of picker.js: JSON in (``player``, ``cards`` or ``melds``, ``onto``,
+    ``new_meld``), the API's answer out (``serialize.game_check``), in the page's language;
+    cards it cannot read are ``valid: false`` too (the API answers 422).
+    """
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        abort(400)
+    fields: dict[str, Any] = {}
+    onto = body.get("onto") or None
+    melds = [text for text in body.get("melds") or [] if isinstance(text, str) and text.strip()]
+    cards = body["cards"] if isinstance(body.get("cards"), str) else ""
+    if onto is None:
+        fields["melds"] = [*melds, cards] if cards.strip() else melds
+    else:
+        fields.update(onto=_whole(onto), cards=cards)
+        if isinstance(body.get("new_meld"), str):
+            fields["new_meld"] = body["new_meld"]
+    player = _whole(body["player"]) if body.get("player") else None
+    lang = str(get_locale())
+    try:
+        return jsonify(serialize.game_check(game_id, player, fields, lang))
+    except REFUSED as error:
+        # Cards the server cannot read are said as a check that fails, as the rules' refusals.
+        db.session.rollback()
+        return jsonify(valid=False, error=words.rules_message(error))
+    finally:
+        db.session.rollback()
+
+
+@bp.post("/games/<int:game_id>/read")
+def read_cards(game_id: int) -> BaseResponse:
+    """Answer the cards a typed text names, as the game's rule system reads them.
+
+    The finish and correction pages ask it for what a hand or an entry typed in words means
+    ("Herz As" is A♥) and show that answer: picker.js reads no words. JSON in (``cards``, a
+    text), out ``cards`` (codes), or ``error`` in the page's language; it writes nothing, so
+    it needs no form token (the finish page is a GET form without one; see create_app).
+    """
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or not isinstance(body.get("cards"), str):
+        abort(400)
+    try:
+        pieces = services.read_cards(game_id, body["cards"])
+    except REFUSED as error:
+        return jsonify(cards=[], error=words.rules_message(error))
+    finally:
+        db.session.rollback()
+    return jsonify(cards=[piece.code for piece in pieces])
+
+
+def _whole(value: object) -> int:
+    """Return a whole number sent as JSON (a number or digits), or answer 400."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.isdigit() and len(value) < 12:
+        return int(value)
+    abort(400)
+
+
+@bp.post("/games/<int:game_id>/undo")
+@once_per_form
+def undo(game_id: int) -> Answer:
+    """Take back the latest entry of the game."""
+    game = _open_game(game_id)
+    _check_button()
+    sentence = ""
+    player: int | None = None
+    restore = _restore_of(game)
+    if game.entries:
+        table = services.table_of(game)
+        sentence = read_back.describe(game.entries[-1], game.entries, _names(game.players), table)
+        # An entry is undone to be entered again, mostly by the same player: chosen at once.
+        player = game.entries[-1].player_id
+    # The page names the entry it showed last, so a double tap cannot undo two entries.
+    services.undo_last_entry(game.id, request.args.get("entry", type=int))
+    if _in_place():
+        undone = str(playing_cards.suits(gettext("Undone: %(entry)s", entry=sentence)))
+        return jsonify(said=undone, player=player, restore=restore)
+    flash(gettext("Undone: %(entry)s", entry=sentence))
+    return _to_session(anchor="entry", player=player)
+
+
+def _restore_of(game: services.GameState, entry_id: int | None = None) -> dict[str, Any] | None:
+    """Return the form that records an entry again (the latest one unless named), for "Restore".
+
+    After an undo, or a delete on the entry's page. The address and fields of the form that
+    recorded it: sent again it is a new entry, with a one-time token of its own, checked again
+    against the table as it lies then (and so the latest entry then).
+    """
+    if not game.entries:
+        return None
+    last = game.entries[-1] if entry_id is None else services.entry_in(game.entries, entry_id)
+    group = last.group_id if last.group_id is not None else last.id
+    rows = [entry for entry in game.entries if group in (entry.id, entry.group_id)]
+    first = rows[0]
+    fields: dict[str, Any] = {"player": first.player_id, "restores": first.id}
+    if first.kind == "swap":
+        fields.update(meld=first.meld_id, cards=view_models.entry_cards(first))
+        fields["new_meld"] = view_models.entry_cards(rows[-1])
+        address = url_for("web.record_swap", game_id=game.id)
+    elif first.kind == "layoff":
+        fields.update(meld=first.meld_id, cards=view_models.entry_cards(first))
+        address = url_for("web.record_layoff", game_id=game.id)
+    else:
+        melds = [view_models.entry_cards(row) for row in rows]
+        fields.update(melds="\n".join(melds[:-1]), cards=melds[-1])
+        address = url_for("web.record_meld", game_id=game.id)
+    return {"url": address, "fields": fields}
+
+
+@bp.post("/games/<int:game_id>/entries/<int:entry_id>/delete")
+@once_per_form
+def delete_entry(game_id: int, entry_id: int) -> Answer:
+    """Delete an entry that nothing on the table builds on."""
+    game = _open_game(game_id)
+    entry = services.entry_in(game.entries, entry_id)
+    _check_button()
+    sentence = read_back.describe(
+        entry, game.entries, _names(game.players), services.table_of(game)
+    )
+    restore = _restore_of(game, entry.id)
+    try:
+        services.delete_entry(game.id, entry.id)
+    except services.ConflictError as error:
+        # Said under the button it was tapped on, on the entry's page.
+        db.session.rollback()
+        if _in_place():
+            return jsonify(refused=True, error=str(playing_cards.suits(words.rules_message(error))))
+        form = _correct_form(game, entry, formdata=None)
+        return _entry_page(game, entry_id, form, 409, words.rules_message(error))
+    if _in_place():
+        # The script goes back to the game page where it was left, says this and offers
+        # "Restore" there, as after an undo.
+        deleted = str(playing_cards.suits(gettext("Deleted: %(entry)s", entry=sentence)))
+        back = url_for("web.session_page", public_id=g.public_id, _anchor="game")
+        return jsonify(said=deleted, restore=restore, back=back)
+    flash(gettext("Deleted: %(entry)s", entry=sentence))
+    return _to_session()
+
+
+@bp.route("/games/<int:game_id>/entries/<int:entry_id>/edit", methods=["GET", "POST"])
+@once_per_form
+def correct_entry(game_id: int, entry_id: int) -> Answer:
+    """Show an entry's cards to correct, and record the correction."""
+    game = _open_game(game_id)
+    entry = services.entry_in(game.entries, entry_id)
+    form = _correct_form(game, entry)
+    status = 422 if request.method == "POST" else 200
+    if form.validate_on_submit():
+        onto = form.meld.data if "meld" in form else None
+        try:
+            done = services.correct_entry(
+                game.id, entry.id, form.cards.data, form.player.data, onto
+            )
+        except (*REFUSED, services.ConflictError) as error:
+            # Said beside the field, so that what was typed stays to be mended.
+            db.session.rollback()
+            form.cards.errors = [words.rules_message(error)]
+            if isinstance(error, services.ConflictError):
+                status = 409
+        else:
+            # Said as the game is after the correction, which the service returns.
+            after = done.game
+            corrected = services.entry_in(after.entries, entry_id)
+            table = services.table_of(after)
+            sentence = read_back.describe(corrected, after.entries, _names(after.players), table)
+            flash(gettext("Corrected: %(entry)s", entry=sentence), "success")
+            return _to_session()
+    return _entry_page(game, entry_id, form, status)
+
+
+def _entry_page(
+    game: services.GameState,
+    entry_id: int,
+    form: CorrectForm,
+    status: int,
+    delete_problem: str | None = None,
+) -> Page:
+    """Show an entry to correct or delete, with why a correction or a delete was refused."""
+    entry = services.entry_in(game.entries, entry_id)
+    # The entry's own cards are the ones being corrected: they stay free to tap.
+    own = [card.card for card in entry.cards]
+    picker = playing_cards.table_picker(services.table_of(game), free=own)
+    # Going back to this page after a delete or a correction asks again: no stale entry.
+    g.no_store = True
+    # The live check of a layoff needs each meld it could go onto as it lay then.
+    onto: dict[int, str] = {}
+    if entry.kind == "layoff":
+        before = services.table_of(game, before=entry.position)
+        onto = {meld: " ".join(map(str, lying.cards)) for meld, lying in before.melds.items()}
+    return render_template(
+        "entry_edit.html",
+        game=game,
+        entry=entry,
+        onto=onto,
+        names=_names(game.players),
+        form=form,
+        button_form=ButtonForm(formdata=None),
+        picker=picker,
+        line=view_models.line_of(game.entries, entry_id),
+        delete_problem=delete_problem,
+    ), status
+
+
+def _correct_form(game: services.GameState, entry: services.EntryRow, **kwargs: Any) -> CorrectForm:
+    """Return the correction form of an entry; a layoff's names the melds it could lie on."""
+    form = CorrectForm(
+        **kwargs,
+        data={
+            "cards": view_models.entry_cards_label(entry),
+            "player": entry.player_id,
+            "meld": entry.meld_id,
+        },
+    )
+    form.player.choices = player_choices(game.players)
+    if entry.kind != "layoff":
+        del form.meld
+        return form
+    # The melds as they lay when the cards were laid off: those the cards could have gone onto.
+    table = services.table_of(game, before=entry.position)
+    names = _names(game.players)
+    form.meld.choices = [
+        SelectChoice(
+            meld.id,
+            f"{names[meld.player_id]}: {playing_cards.cards_label(table.melds[meld.id].cards)}",
+        )
+        for meld in game.entries
+        if meld.id in table.melds
+    ]
+    return form

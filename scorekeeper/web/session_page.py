@@ -1,0 +1,199 @@
+"""The session page: the totals, the current game and its forms, the next game, the live version."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from flask import flash, g, jsonify, render_template, request
+from flask_babel import gettext
+from werkzeug.wrappers import Response as BaseResponse
+
+from scorekeeper import services
+from scorekeeper.models import GameSession
+from scorekeeper.web import access, playing_cards, view_models, words
+from scorekeeper.web.blueprint import bp
+from scorekeeper.web.forms import ButtonForm, LayoffForm, MeldForm, SwapForm
+from scorekeeper.web.groups import _group_held
+from scorekeeper.web.looking_back import _looking_back
+from scorekeeper.web.once import once_per_form
+from scorekeeper.web.shared import (
+    Answer,
+    Page,
+    _check_button,
+    _meld_form,
+    _names,
+    _session,
+    _to_session,
+)
+
+# The session page shows this many of the latest games (the history a page of them at a time).
+RECENT_GAMES = 5
+# The session page's chart draws the running totals of this many latest games at most.
+CHART_GAMES = 30
+# The cards an address may put into the entry form: a meld's worth, typed loosely.
+MOST_TYPED = 200
+# Every phone on an open session page asks this often whether another phone changed anything,
+# while the page is on screen: a change shows within this and a round trip, and an unchanged
+# answer is a 304 from one read of the session's row.
+LIVE_SECONDS = 2
+
+
+@bp.get("/sessions/<public_id>")
+def session_page(public_id: str) -> Page:
+    """Show the totals, whose deal it is, the current game and the games played."""
+    return _session_page(_session())
+
+
+@bp.post("/sessions/<public_id>/games")
+@once_per_form
+def start_game(public_id: str) -> Answer:
+    """Deal the next game; the deal passes to the left."""
+    g.session_id = _session().id
+    _check_button()
+    game = services.start_game(g.session_id)
+    flash(
+        gettext("Game %(number)s: %(dealer)s deals.", number=game.number, dealer=game.dealer.name)
+    )
+    return _to_session()
+
+
+@bp.get("/sessions/<public_id>/version")
+def session_version(public_id: str) -> BaseResponse:
+    """Tell a phone on the session page whether anything changed: 304, or the new version.
+
+    Every change counts the session's version up in its own transaction, so one read of the
+    session's row answers, whichever process served the change.
+    """
+    etag = f"v{g.session_version}"
+    answer = BaseResponse(status=304)
+    if etag not in request.if_none_match:
+        answer = jsonify(version=g.session_version)
+    answer.set_etag(etag)
+    answer.headers["Cache-Control"] = "no-cache"
+    return answer
+
+
+def _session_page(
+    session: GameSession,
+    *,
+    status: int = 200,
+    meld_form: MeldForm | None = None,
+    layoff_form: LayoffForm | None = None,
+    swap_form: SwapForm | None = None,
+    problem: str | None = None,
+) -> Page:
+    """Render the session page, with the forms of the current game while it is open."""
+    # Only the latest games, read once for the list and the chart: a session of a thousand
+    # games must not slow the page down (the sheet draws them all).
+    scores, game = services.scores_with_game(session, latest=CHART_GAMES)
+    dealt = scores.games[-1].number if scores.games else 0
+    variant = services.variant_of(session)
+    names = _names(session.players)
+    dealer = services.next_dealer(session, scores.games)
+    past = [past for past in scores.games if past.status != "open"][-RECENT_GAMES:]
+    context: dict[str, Any] = {
+        "session": session,
+        "variant": variant,
+        "scores": scores,
+        "standing": scores.standing,
+        "names": names,
+        "dealer": dealer,
+        "standing_rows": view_models.standing_shown(session, variant, scores, dealer.id),
+        "deal": services.deal_of(game) if game is not None else None,
+        "house_rules": words.house_rules_in_words(variant),
+        "game": game,
+        "past": past,
+        "past_shown": view_models.past_shown(past, scores.game_points, names),
+        # The last ended game is offered to reopen while the game dealt after it can go.
+        "reopen_offered": services.reopen_possible(session, game),
+        "games_played": dealt - (1 if game is not None else 0),
+        "problem": problem,
+        "button_form": ButtonForm(formdata=None),
+        "winner": _winner(session, scores),
+        "share": access.share_links(session.public_id),
+        "key_to_keep": access.key_to_keep(session.public_id),
+        "not_kept": access.not_kept_notice(),
+        "live_seconds": LIVE_SECONDS,
+        **_looking_back(services.read_sheet(session, scores), in_play=game is not None),
+        "group": _group_held(session),
+    }
+    # A page with keys in its links is kept in no cache.
+    g.no_store = bool(context["share"])
+    if game is not None and session.status == "open":
+        table = services.table_of(game)
+        melds = [entry for entry in game.entries if entry.kind == "meld"]
+        context.update(
+            table=table,
+            melds=melds,
+            entries_shown=view_models.entries_shown(game.entries, names, game.id, game.variant),
+            game_points=services.game_points(game),
+        )
+        if access.can_edit():
+            entry_form: MeldForm | LayoffForm | SwapForm = (
+                swap_form or layoff_form or meld_form or _next_entry_form(game)
+            )
+            onto = swap_form or layoff_form
+            jokers = {
+                entry.id: playing_cards.joker_places(table.melds[entry.id]) for entry in melds
+            }
+            context.update(
+                entry_form=entry_form,
+                chosen_meld=onto.meld.data if onto is not None else None,
+                melds_shown=view_models.melds_shown(melds, table, jokers, names),
+                picker=playing_cards.table_picker(table),
+                joker_places={meld: places for meld, places in jokers.items() if places},
+                # Whose first entry is still to come: it is their opening (G3).
+                opened=sorted(variant.opened(entry.player_id for entry in game.entries)),
+                opening_minimum=variant.opening_minimum(),
+                melds_typed=entry_form.melds.data if isinstance(entry_form, MeldForm) else "",
+                new_meld=swap_form.new_meld if swap_form is not None else None,
+            )
+            if onto is None:
+                context.update(_entry_begun(melds))
+    return render_template("session.html", **context), status
+
+
+def _winner(session: GameSession, scores: services.SessionScores) -> str | None:
+    if session.status != "finished" or scores.standing.winner is None:
+        return None
+    return _names(session.players)[scores.standing.winner]
+
+
+def _next_entry_form(game: services.GameState) -> MeldForm:
+    """Return the form of the next entry; the address may choose its player and cards.
+
+    After an undo the undone entry's player is chosen, and switching the language keeps the
+    player and the cards picked so far (picker.js puts them into the language links).
+    """
+    form = _meld_form(game, formdata=None)
+    if request.method != "GET":
+        return form
+    wanted = request.args.get("player", type=int)
+    if wanted in {player.id for player in game.players}:
+        form.player.data = wanted
+    cards = request.args.get("cards", "").strip()
+    if cards and len(cards) <= MOST_TYPED:
+        form.cards.data = cards
+    melds = request.args.get("melds", "").strip()
+    if melds and len(melds) <= MOST_TYPED * 4:
+        form.melds.data = melds
+    return form
+
+
+def _entry_begun(melds: Iterable[services.EntryRow]) -> dict[str, Any]:
+    """Return the meld chosen, the mode and the joker's new meld the address carries.
+
+    The language links of the game page carry them, so switching DE / EN keeps them.
+    """
+    if request.method != "GET":
+        return {}
+    chosen = request.args.get("meld", type=int)
+    if chosen not in {entry.id for entry in melds}:
+        return {}
+    new_meld = request.args.get("new_meld", "").strip()
+    return {
+        "chosen_meld": chosen,
+        "swap_chosen": request.args.get("action") == "swap",
+        "new_meld_typed": new_meld if len(new_meld) <= MOST_TYPED else "",
+    }
