@@ -75,6 +75,24 @@ def test_the_finish_page_books_table_minus_hand_with_an_ace_15(
     assert totals(app, table.session_pk) == {"Ann": 9 - 25, "Bob": 35}
 
 
+def test_the_finish_page_asks_no_romme_hand_in_500_rum_and_books_without_one(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start_rum(client, ("Ann", "Bob"))
+    meld(client, table, "Bob", "qh kh ah")
+    page = client.get(f"/games/{table.game}/finish").get_data(as_text=True)
+    assert 'name="romme"' not in page
+    assert "Rommé hand?" not in text(page)
+    # Sent without the Rommé choice, the finish books as the entries say.
+    data = {"winner": str(table.players["Bob"]), f"hand_{table.players['Ann']}": "7♣"}
+    booked = client.post(f"/games/{table.game}/finish", data={**data, "confirm": "1"})
+    assert booked.status_code == 302, booked.get_data(as_text=True)
+    assert totals(app, table.session_pk) == {"Ann": -7, "Bob": 35}
+    # Another rule system still asks.
+    other = start(client, ("Cid", "Dan"))
+    assert 'name="romme"' in client.get(f"/games/{other.game}/finish").get_data(as_text=True)
+
+
 def test_the_history_says_nobody_went_out_of_a_game_settled_without_a_winner(
     client: FlaskClient, app: Flask
 ) -> None:

@@ -720,6 +720,15 @@ class Variant:
         """Explain minus points: the winner books 0, every other player minus their hand."""
         return Message("explain.minus", {"name": name})
 
+    def has_romme_hand(self) -> bool:
+        """Tell whether going out at once can be a Rommé hand that counts for more (not F3).
+
+        >>> from scorekeeper.rules.variants import find_variant
+        >>> find_variant("rummy_500").has_romme_hand(), find_variant().has_romme_hand()
+        (False, True)
+        """
+        return self.romme_factor > 1
+
     def doubles_never_melded(self) -> bool:
         """Tell whether a hand counts double because its player never melded (not a Rommé)."""
         return False
