@@ -61,6 +61,8 @@
           });
           var form = fresh.querySelector("form[data-entry]");
           if (form && kept) { putBack(form, kept); }
+          // A redraw of its own (another phone, the version) keeps the words the bar said last.
+          said = said || (old && old.getAttribute("data-said"));
           if (form && said) { form.setAttribute("data-said", said); }
           var live = fresh.querySelector("[data-live]");
           if (live) { seen = live.getAttribute("data-version"); }
