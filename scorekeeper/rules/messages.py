@@ -254,6 +254,7 @@ MESSAGES: dict[str, Wording] = {
         "%(name)s has not opened yet: there is no joker swap before the opening."
     ),
     "swap.no_joker": wording("%(meld)s holds no joker to swap."),
+    "swap.not_played": wording("In %(variant)s a joker stays where it lies: it is never swapped."),
     "swap.no_cards": wording("Choose the card that takes the joker's place in %(meld)s."),
     "swap.joker_for_joker": wording("Only a natural card can take a joker's place."),
     "swap.wrong_card": plural_wording(
@@ -368,6 +369,7 @@ MESSAGES: dict[str, Wording] = {
     "news.gains": wording("Game %(number)s is over: %(name)s went out and gains %(points)s."),
     "news.books": wording("%(name)s books %(points)s"),
     "news.minus": wording("Game %(number)s is over: %(name)s went out; %(minus)s."),
+    "news.nobody_out": wording("Game %(number)s is over: nobody went out; %(minus)s."),
     "explain.minus": wording(
         "%(name)s went out and books 0; every other player books minus the cards left in their "
         "hand."
@@ -379,6 +381,17 @@ MESSAGES: dict[str, Wording] = {
     "explain.minus_ace": wording(
         "%(name)s went out and books 0; every other player books minus the cards left in their "
         "hand (an ace %(ace)s)."
+    ),
+    "explain.minus_ace_joker": wording(
+        "%(name)s went out and books 0; every other player books minus the cards left in their "
+        "hand (an ace %(ace)s, a joker %(joker)s)."
+    ),
+    "explain.nobody_out": wording(
+        "Nobody went out: every player books minus the cards left in their hand (an ace %(ace)s)."
+    ),
+    "explain.nobody_out_joker": wording(
+        "Nobody went out: every player books minus the cards left in their hand (an ace "
+        "%(ace)s, a joker %(joker)s)."
     ),
     "explain.minus_doubled": wording(
         "A Hand-Rommé: under the rules of this session the minus points count double."
