@@ -1,6 +1,6 @@
 """The rules of Treppenrommé and its relatives, in pure Python (standard library only)."""
 
-from scorekeeper.rules.booking import Booking, book_game, take_back
+from scorekeeper.rules.booking import Booking, book_game, booked_points, take_back
 from scorekeeper.rules.cards import (
     Card,
     Joker,
@@ -183,6 +183,7 @@ __all__ = [
     "Variant",
     "Wording",
     "book_game",
+    "booked_points",
     "cards_text",
     "check_names",
     "check_target",

@@ -406,6 +406,9 @@ MESSAGES: dict[str, Wording] = {
     ),
     "explain.once": wording("%(name)s scores the cards left in the other hands once: %(gain)s."),
     "explain.melds_stay": wording("The points of the melds and layoffs stay with every player."),
+    "explain.game_net": wording(
+        "Every player's game is what their melds and layoffs scored minus their hand."
+    ),
     "explain.only_hands": wording("Melds score nothing: only the cards left in the hands count."),
     "explain.only_paid": wording("Melds score nothing: only the cards paid for count."),
     # The names of rule systems whose name differs by language.

@@ -134,8 +134,11 @@ def _session_page(
                 swap_form or layoff_form or meld_form or _next_entry_form(game)
             )
             onto = swap_form or layoff_form
+            # What may be put in a joker's place, where the rule system swaps jokers (G4).
+            swaps = variant.swaps_jokers()
             jokers = {
-                entry.id: playing_cards.joker_places(table.melds[entry.id]) for entry in melds
+                entry.id: playing_cards.joker_places(table.melds[entry.id]) if swaps else []
+                for entry in melds
             }
             context.update(
                 entry_form=entry_form,

@@ -306,7 +306,7 @@ def test_a_game_nobody_went_out_of_is_news_without_a_winner_and_explained():
     said = [message.render("en") for message in RUM.settlement_explained(settled, "")]
     assert said == [
         "Nobody went out: every player books minus the cards left in their hand (an ace 15).",
-        "The points of the melds and layoffs stay with every player.",
+        "Every player's game is what their melds and layoffs scored minus their hand.",
     ]
     assert RUM.shows_game_net() and not find_variant().shows_game_net()
 

@@ -777,7 +777,7 @@ in Ann's hand.
         'Ann scores the cards left in the other hands once: 10.'
         """
         if settled.winner is None:
-            return (self.nobody_out_explained(), Message("explain.melds_stay"))
+            return (self.nobody_out_explained(), self._melds_explained(minus=True))
         factors = list(settled.factors.values())
         all_double = bool(factors) and min(factors) > 1
         some_double = bool(factors) and max(factors) > 1
@@ -795,13 +795,16 @@ in Ann's hand.
             said.append(Message("explain.never_melded", {"name": name, "gain": gain}))
         else:
             said.append(Message("explain.once", {"name": name, "gain": gain}))
-        if self.melds_score:
-            said.append(Message("explain.melds_stay"))
-        elif minus:
-            said.append(Message("explain.only_hands"))
-        else:
-            said.append(Message("explain.only_paid"))
+        said.append(self._melds_explained(minus=minus))
         return tuple(said)
+
+    def _melds_explained(self, *, minus: bool) -> Message:
+        """Say what the melds and layoffs count beside the hands."""
+        if self.shows_game_net():
+            return Message("explain.game_net")
+        if self.melds_score:
+            return Message("explain.melds_stay")
+        return Message("explain.only_hands" if minus else "explain.only_paid")
 
     def minus_explained(self, name: str) -> Message:
         """Explain minus points: the winner books 0, every other player minus their hand."""
