@@ -424,10 +424,20 @@ def test_a_third_joker_is_not_in_one_pack():
         table.meld(3, parse_pieces("4♦ 4♥ JKR"))
 
 
-def test_a_joker_left_in_a_hand_costs_15():
-    settled = JOKERS.settle(["Ann", "Bob"], "Ann", {"Bob": parse_pieces("JKR 7♥")})
-    assert settled.gains == {"Ann": 0, "Bob": -22}
-    assert settled.hand_points == {"Bob": 22}
+@pytest.mark.parametrize(("hand", "points"), [("JKR 7♥", 22), ("JKR 2♣", 17), ("JKR JKR", 30)])
+def test_a_joker_left_in_a_hand_costs_15(hand, points):
+    settled = JOKERS.settle(["Ann", "Bob"], "Ann", {"Bob": parse_pieces(hand)})
+    assert settled.gains == {"Ann": 0, "Bob": -points}
+    assert settled.hand_points == {"Bob": points}
+
+
+def test_a_hand_may_hold_at_most_the_jokers_of_the_packs():
+    with pytest.raises(CardAlreadyPlayedError):
+        JOKERS.settle(
+            ["Ann", "Bob", "Cid"],
+            "Ann",
+            {"Bob": parse_pieces("JKR JKR"), "Cid": parse_pieces("JKR")},
+        )
     assert JOKERS.hand_points_range() == (2, RUM.hand_points_range()[1] + 2 * 15)
 
 

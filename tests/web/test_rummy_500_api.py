@@ -486,6 +486,8 @@ def test_with_jokers_a_joker_in_doubt_is_refused_with_its_choices(client: FlaskC
     assert "say which" in refused(table.post("melds", body), 422)
     checked = ok(table.post("check", body))
     assert (checked["valid"], checked["joker_choices"]) == (False, ["A♦", "4♦"])
+    anywhere = {"variant": "rummy_500", "rules": {"with_jokers": True}, "cards": "7♠ 7♥ JKR"}
+    assert ok(client.post(f"{API}/check", json=anywhere))["values"] == [7, 7, 15]
     assert table.meld("Ann", "JKR=4♦ 2♦ 3♦")["value"] == 20
 
 
