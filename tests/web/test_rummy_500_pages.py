@@ -367,3 +367,33 @@ def test_a_joker_left_in_a_hand_costs_15_on_the_finish_page(
     booked = client.post(f"/games/{table.game}/finish", data={**data, "confirm": "1"})
     assert booked.status_code == 302, booked.get_data(as_text=True)
     assert totals(app, table.session_pk) == {"Ann": 29, "Bob": -17}
+
+
+def test_a_session_with_jokers_and_two_packs_is_exported_and_imported_as_it_was(
+    client: FlaskClient, app: Flask, tmp_path: Path
+) -> None:
+    table = start_rum(client, ("Ann", "Bob", "Cid"), with_jokers="yes", two_packs="yes")
+    meld(client, table, "Ann", "7s 7h jkr")
+    meld(client, table, "Bob", "7s 7h 7d")
+    with app.app_context():
+        hands = {table.players["Ann"]: "JKR", table.players["Bob"]: "7♣", table.players["Cid"]: 4}
+        services.finish_game(table.game, None, hands)
+    assert totals(app, table.session_pk) == {"Ann": 29 - 15, "Bob": 21 - 7, "Cid": -4}
+    document = transfer.loads(client.get(f"/sessions/{table.session}/export.json").get_data())
+    assert document["sessions"][0]["house_rules"] == {
+        "end": {"target": 500},
+        "with_jokers": True,
+        "two_packs": True,
+    }
+    second = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'imported.sqlite3'}",
+        }
+    )
+    with second.app_context():
+        upgrade()
+        assert transfer.import_sessions(document) == 1
+        assert transfer.export_sessions()["sessions"] == document["sessions"]
+        db.engine.dispose()

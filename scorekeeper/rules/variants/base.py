@@ -474,8 +474,8 @@ class Variant:
         >>> Variant().refuse_lying_in_hands({1: "Ann"}, {1: parse_cards("7♥")}, parse_cards("7♥"))
         Traceback (most recent call last):
         ...
-        scorekeeper.rules.errors.CardAlreadyPlayedError: 7♥ lies on the table, so it cannot be \
-in Ann's hand.
+        scorekeeper.rules.errors.CardAlreadyPlayedError: 7♥ is on the table, so is not in \
+Ann's hand.
         """
         copies = Counter(piece for piece in lying if isinstance(piece, Card))
         jokers = sum(isinstance(piece, Joker) for piece in lying)

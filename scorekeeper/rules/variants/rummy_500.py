@@ -231,8 +231,8 @@ class Rummy500(Variant):
 
         >>> Rummy500().minus_explained("Ann").render("en").endswith("(an ace 15).")
         True
-        >>> Rummy500({"with_jokers": True}).minus_explained("Ann").render("en")[-26:]
-        'hand (an ace 15, a joker 15).'
+        >>> Rummy500({"with_jokers": True}).minus_explained("Ann").render("en")[-24:]
+        '(an ace 15, a joker 15).'
         """
         if self.jokers:
             return Message(
