@@ -278,6 +278,7 @@ class Served:
     process: subprocess.Popen[str]
     port: int
     trust_port: int
+    database_url: str
 
     def stop(self) -> tuple[str, str]:
         """Stop the server; return what it printed and its errors."""
@@ -302,9 +303,10 @@ def serve_with(folder: Path, *options: str, seconds: float = 30) -> Served:
         *options,
         *([] if "--trust-port" in options else ["--trust-port", str(trust_port)]),
     ]
+    database_url = f"sqlite:///{folder / 'served.sqlite3'}"
     env = {
         **os.environ,
-        "DATABASE_URL": f"sqlite:///{folder / 'served.sqlite3'}",
+        "DATABASE_URL": database_url,
         "SECRET_KEY": "served",
         "SESSION_LIMIT": "off",
         "PYTHONUNBUFFERED": "1",
@@ -312,7 +314,7 @@ def serve_with(folder: Path, *options: str, seconds: float = 30) -> Served:
     process = subprocess.Popen(
         command, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
-    served = Served(process, port, trust_port)
+    served = Served(process, port, trust_port, database_url)
     deadline = time.monotonic() + seconds
     while True:
         if process.poll() is not None:
