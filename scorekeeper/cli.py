@@ -307,9 +307,10 @@ def _serve_https(app: Flask, args: argparse.Namespace) -> int:
         except OSError as error:
             # The trust page answers on the main port too: a busy trust port stops nothing.
             print(f"Note: port {trust_port} is not free ({error}).", file=sys.stderr, flush=True)
-    local = "localhost" if host in ("0.0.0.0", "::", "", "127.0.0.1") else shown
     print(f"Scorekeeper is running. Open https://{shown}:{port}/ on a phone", flush=True)
-    print(f"(on this machine: https://{local}:{port}/).", flush=True)
+    if host in ("0.0.0.0", "::", "", "127.0.0.1", "localhost", "::1"):
+        # This machine's browser treats plain HTTP on localhost as secure, trusting or not.
+        print(f"(on this machine: http://localhost:{port}/).", flush=True)
     print(
         f"A phone that does not trust this table yet: open {trust_address} "
         "once and follow the steps there.",

@@ -353,10 +353,8 @@ def _link(public_id: str, key: str, where: str = KEYS) -> str:
         endpoint, names["group_id"] = GROUP_PAGE, public_id
     else:
         endpoint, names["public_id"] = "web.session_page", public_id
-    # Served over HTTPS, the other phones get the secure address, also from a plain-HTTP page.
-    return trust.secure_url(url_for(endpoint, **names)) or url_for(
-        endpoint, _external=True, **names
-    )
+    # Served over HTTPS, other phones get the secure address, also from a plain-HTTP page.
+    return trust.link_for(url_for(endpoint, **names)) or url_for(endpoint, _external=True, **names)
 
 
 @functools.lru_cache(maxsize=256)

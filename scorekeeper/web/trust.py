@@ -69,10 +69,22 @@ def secure_url(path: str) -> str | None:
     return None if origin is None else origin + path
 
 
+def link_for(path: str) -> str | None:
+    """Return the secure address of a path to hand to another phone, when it needs one.
+
+    Not from a page on this machine's own loopback: its browser treats plain HTTP there as
+    secure already, and may not trust the table's authority.
+    """
+    return None if _on_loopback() else secure_url(path)
+
+
 def is_secure_context() -> bool:
     """Say whether the browser treats this page as a secure context (service worker and all)."""
-    if request.is_secure:
-        return True
+    return request.is_secure or _on_loopback()
+
+
+def _on_loopback() -> bool:
+    """Say whether the page was asked for by a loopback name or address."""
     host = _host_name()
     if host in LOOPBACK_NAMES or host.endswith(".localhost"):
         return True

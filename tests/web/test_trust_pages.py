@@ -130,6 +130,14 @@ def test_the_share_links_name_the_secure_address_also_on_a_plain_http_page(
         assert link.startswith("https://[fd00::7]:8000/sessions/"), link
 
 
+def test_on_this_machines_loopback_the_share_links_stay_plain(
+    app: Flask, authority: TableAuthority
+) -> None:
+    # Its browser treats plain HTTP there as secure, and may not trust the table's authority.
+    for link in links(session_page(app, "http://127.0.0.1:8000")).values():
+        assert link.startswith("http://127.0.0.1:8000/sessions/"), link
+
+
 def test_over_plain_http_alone_the_share_links_stay_as_they_were(app: Flask) -> None:
     for link in links(session_page(app, LAN)).values():
         assert link.startswith(f"{LAN}/sessions/"), link
