@@ -11,15 +11,16 @@ from __future__ import annotations
 import ipaddress
 import urllib.parse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cryptography import x509
 from flask import abort, current_app, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.certificates import TableAuthority
 from scorekeeper.web.blueprint import bp
+
+if TYPE_CHECKING:
+    from scorekeeper.certificates import TableAuthority
 
 # What each platform installs: Android a certificate file (DER), iPhone a configuration profile.
 CERTIFICATE_TYPE = "application/x-x509-ca-cert"
@@ -35,12 +36,14 @@ def _authority() -> TableAuthority | None:
     where = current_app.config.get("TABLE_CA")
     if not where:
         return None
+    # Read here, not at import: the app starts without the cryptography package's load.
+    from scorekeeper.certificates import CertificateError, TableAuthority, certificate_in
+
     path = Path(where)
     try:
-        certificate = x509.load_pem_x509_certificate(path.read_bytes())
-    except (OSError, ValueError):
+        return TableAuthority(path.parent, certificate_in(path))
+    except CertificateError:
         return None
-    return TableAuthority(path.parent, certificate)
 
 
 def _host_name() -> str:

@@ -175,3 +175,31 @@ def test_with_its_own_certificate_the_club_serves_https_with_it_and_no_trust_pag
     finally:
         stdout, _ = server.stop()
     assert f"Open https://localhost:{server.port}/" in stdout
+
+
+def test_a_phone_keeps_its_connection_and_resumes_its_tls_session_when_it_comes_back(
+    served: Served,
+) -> None:
+    phone = trusting(ask(served.trust_port, "/trust/scorekeeper-table.crt")[2])
+
+    def connected(session: ssl.SSLSession | None = None) -> ssl.SSLSocket:
+        plain = socket.create_connection(("127.0.0.1", served.port), timeout=10)
+        return phone.wrap_socket(plain, server_hostname="127.0.0.1", session=session)
+
+    first = connected()
+    assert not first.session_reused
+    connection = http.client.HTTPSConnection("127.0.0.1", served.port, context=phone)
+    connection.sock = first
+    # Three requests on the one connection: one handshake for all of them.
+    for _ in range(3):
+        connection.request("GET", "/api/v1/openapi.json")
+        response = connection.getresponse()
+        assert response.status == 200
+        response.read()
+    session = first.session
+    connection.close()
+    again = connected(session)
+    try:
+        assert again.session_reused
+    finally:
+        again.close()
