@@ -240,6 +240,11 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
     with contextlib.suppress(BackupError):  # PostgreSQL: pg_dump's job (see the README)
         start_daily_backups(sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"]))
+    return _serve(app, args)
+
+
+def _serve(app: Flask, args: argparse.Namespace) -> int:
+    """Serve the app as the options say: HTTPS and plain HTTP, or plain HTTP alone."""
     if args.http:
         return _serve_http(app, args.host, args.port, args.threads)
     from scorekeeper.certificates import CertificateError

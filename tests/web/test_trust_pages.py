@@ -151,7 +151,9 @@ def test_the_trust_address_answers_the_trust_page_and_nothing_else(
     assert home.status_code == 200
     assert HEADING["de"] in home.get_data(as_text=True)
     for path in ("/trust/scorekeeper-table.crt", "/static/app.css", "/language/en?next=/"):
-        assert client.get(path, base_url=TRUST_ADDRESS).status_code in (200, 302), path
+        answer = client.get(path, base_url=TRUST_ADDRESS)
+        answer.close()
+        assert answer.status_code in (200, 302), path
     for path in ("/sessions/abc", "/api/v1/sessions", "/sw.js", "/groups/x"):
         answer = client.get(path, base_url=TRUST_ADDRESS)
         assert answer.status_code == 303, path
