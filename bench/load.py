@@ -256,6 +256,9 @@ class Phone(KeptAlive):
         if form is not None:
             body = urllib.parse.urlencode(form).encode()
             sent["Content-Type"] = "application/x-www-form-urlencoded"
+            # A browser names the page a form came from; over HTTPS the CSRF check wants it.
+            scheme = "http" if TLS is None else "https"
+            sent["Referer"] = f"{scheme}://127.0.0.1:{self.port}{path}"
         answer = self.exchange(method, path, body, sent)
         if answer is None:
             return 0, "", ""

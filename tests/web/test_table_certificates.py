@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import ipaddress
 import plistlib
+import socket
+import ssl
 import stat
 import threading
 from datetime import UTC, datetime, timedelta
@@ -178,3 +181,37 @@ def test_the_machine_is_named_by_loopback_its_name_and_its_private_addresses(
             "tisch.fritz.box",
         ]
     )
+
+
+def handshake(authority: TableAuthority, names: Names, server_name: str, folder: Path) -> None:
+    """Serve a certificate the authority signed for ``names``; connect as a phone that trusts it."""
+    certificate, key = authority.issue(names)
+    (folder / "signed.pem").write_bytes(certificate + key)
+    server = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server.load_cert_chain(folder / "signed.pem")
+    phone = ssl.create_default_context(cadata=authority.der())
+    ours, theirs = socket.socketpair()
+
+    def answer() -> None:
+        with contextlib.suppress(ssl.SSLError, OSError):
+            server.wrap_socket(ours, server_side=True).close()
+
+    thread = threading.Thread(target=answer)
+    thread.start()
+    try:
+        phone.wrap_socket(theirs, server_hostname=server_name).close()
+    finally:
+        theirs.close()
+        thread.join(10)
+        ours.close()
+
+
+@pytest.mark.parametrize("name", ["bank.example", "203.0.113.7"])
+def test_a_phone_that_trusts_the_authority_refuses_what_it_signed_for_the_internet(
+    tmp_path: Path, name: str
+) -> None:
+    authority = TableAuthority.in_folder(tmp_path / "ca", ["vm"])
+    # Signed without the server's own check, as a stolen key would sign it.
+    with pytest.raises(ssl.SSLCertVerificationError):
+        handshake(authority, Names.of([name]), name, tmp_path)
+    handshake(authority, Names.of(["tisch.local"]), "tisch.local", tmp_path)  # within: accepted
