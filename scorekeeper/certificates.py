@@ -202,6 +202,9 @@ class TableAuthority:
     def permits(self, name: str | Address) -> bool:
         """Say whether the authority may sign for a host name or an IP address."""
         permitted = self.constraints().permitted_subtrees or []
+        if isinstance(name, str):
+            with contextlib.suppress(ValueError):
+                name = ipaddress.ip_address(name)
         if isinstance(name, ipaddress.IPv4Address | ipaddress.IPv6Address):
             return any(
                 isinstance(tree, x509.IPAddress)

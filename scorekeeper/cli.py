@@ -312,6 +312,14 @@ def _serve_https(app: Flask, args: argparse.Namespace) -> int:
         except OSError as error:
             # The trust page answers on the main port too: a busy trust port stops nothing.
             print(f"Note: port {trust_port} is not free ({error}).", file=sys.stderr, flush=True)
+    if not table.authority.permits(shown.strip("[]")):
+        print(
+            f"Note: {shown} is not a private address; the table's certificate cannot name it. "
+            f"Phones can use https://{certificates.host_name()}.local:{port}/ where the network "
+            "resolves .local names.",
+            file=sys.stderr,
+            flush=True,
+        )
     print(f"Scorekeeper is running. Open https://{shown}:{port}/ on a phone", flush=True)
     if host in ("0.0.0.0", "::", "", "127.0.0.1", "localhost", "::1"):
         # This machine's browser treats plain HTTP on localhost as secure, trusting or not.
