@@ -59,7 +59,7 @@ def test_serve_upgrades_the_database_prints_its_address_and_records_a_session(
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_until_answering(f"{base}/api/v1/openapi.json", process, seconds=15)
+        wait_until_answering(f"{base}/api/v1/openapi.json", process, seconds=30)
         request = urllib.request.Request(
             f"{base}/api/v1/sessions",
             data=json.dumps({"players": ["Ann", "Bob", "Cid"], "target": 300}).encode(),
