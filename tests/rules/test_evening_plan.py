@@ -8,6 +8,7 @@ from scorekeeper.rules import (
     EveningPlan,
     EveningPlayersError,
     HouseRuleError,
+    RulesError,
     SeatingError,
     SeatingMode,
     SeatingModeError,
@@ -17,6 +18,7 @@ from scorekeeper.rules import (
     evening_players,
     evening_problems,
     find_variant,
+    table_sizes,
 )
 
 EIGHT = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal"]
@@ -138,3 +140,58 @@ def test_the_players_of_an_evening_are_checked_as_a_sessions():
         evening_players(["Ann", "Bob", "Cid", "Dan", "Eve", "ANN"])
     assert refused.value.params["seat"] == 5
     assert len(evening_players([f"P{number}" for number in range(60)])) == 60
+
+
+@pytest.mark.parametrize(
+    ("refuse", "german"),
+    [
+        pytest.param(
+            lambda: evening_players(["Ann"] * 5),
+            "Ein Spielabend ist für 6 bis 60 Spieler; 5 wurden eingegeben.",
+            id="players",
+        ),
+        pytest.param(
+            lambda: table_sizes(13, 6, find_variant("german_rummy")),
+            "13 Spieler lassen sich nicht auf Tische mit 6 und 5 verteilen: Tische mit 4 oder 5 "
+            "wählen.",
+            id="tables split",
+        ),
+        pytest.param(
+            lambda: table_sizes(7, 3),
+            "7 Spieler an Tischen mit 3 bräuchten einen Zweiertisch, den die Spielleitung nicht "
+            "erlaubt hat: Tische mit 4 wählen oder Zweiertische erlauben.",
+            id="table of two",
+        ),
+        pytest.param(
+            lambda: EveningPlan.from_request(
+                players=EIGHT, series=2, games_per_series=5
+            ).check_next_series(1, [False, False]),
+            "Serie 1 wird an den Tischen 1 und 2 noch gespielt: die nächste Serie wird gesetzt, "
+            "wenn jeder Tisch fertig ist.",
+            id="next series",
+        ),
+        pytest.param(
+            lambda: EveningPlan.from_request(
+                players=EIGHT, series=2, games_per_series=5
+            ).check_redraw(1, [2]),
+            "Serie 1 kann nicht neu ausgelost werden: an Tisch 2 wird schon gespielt.",
+            id="redraw",
+        ),
+        pytest.param(
+            lambda: SeriesEnd.from_request(),
+            "Bitte die Zahl der Spiele je Serie oder die Minuten je Serie angeben.",
+            id="series end",
+        ),
+    ],
+)
+def test_the_refusals_of_an_evening_read_in_german(refuse, german):
+    with pytest.raises(RulesError) as refused:
+        refuse()
+    assert refused.value.message("de") == german
+
+
+def test_the_end_of_a_series_is_said_in_german():
+    assert SeriesEnd.after_games(20).said().render("de") == "20 Spiele je Serie"
+    assert SeriesEnd.after_minutes(120).said().render("de") == (
+        "120 Minuten je Serie; das dann laufende Spiel ist das letzte"
+    )

@@ -160,3 +160,11 @@ def test_more_evenings_than_the_season_has_are_the_callers_mistake():
             [evening("e1", ("Ann", 1)), evening("e2", ("Ann", 1)), evening("e3", ("Ann", 1))],
             SeasonRule(evenings=2),
         )
+
+
+def test_a_seasons_refusal_reads_in_german():
+    with pytest.raises(SeasonError) as refused:
+        SeasonRule.from_request(evenings=12, best=13)
+    assert refused.value.message("de") == (
+        "Eine Saison zählt für jeden Spieler die besten 1 bis 12 Spielabende."
+    )
