@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from flask import Flask
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
@@ -18,6 +19,14 @@ from tests.helpers import entries
 
 # How long Bob's meld hangs before its request fails, as a phone at the edge of the Wi-Fi.
 HANGS_MS = 6_000
+# A browser without Web Locks: a page over plain http on a LAN (they exist on secure pages only).
+NO_WEB_LOCKS = "Object.defineProperty(Navigator.prototype, 'locks', {get: () => undefined});"
+# A browser that keeps no IndexedDB (a private window of some browsers): each tab queues alone.
+NO_INDEXED_DB = "Object.defineProperty(window, 'indexedDB', {get: () => undefined});"
+LATE = {
+    "en": "Bob: 6♠ 6♥ 6♦ reached the server after entries tapped later",
+    "de": "Bob: 6♠ 6♥ 6♦ ist nach später getippten Einträgen beim Server angekommen",
+}
 
 
 class Held:
@@ -91,7 +100,7 @@ def gain_of(app: Flask, game: int, name: str) -> int:
     with app.app_context():
         booked = services.get_game(game)
         assert booked.status == "finished"
-        names = {player.id: player.name for player in booked.players}
+        names = {player.id: player.name for player in booked.session.players}
         return next(line.gain for line in booked.settlement_lines if names[line.player_id] == name)
 
 
@@ -125,13 +134,16 @@ def test_a_meld_whose_request_hangs_and_fails_still_reaches_the_server_before_la
     phone.errors.clear()  # the failed request said so on the console
 
 
+@pytest.mark.parametrize("locks", ["Web Locks", "no Web Locks"])
 def test_a_second_tab_waits_behind_the_first_tabs_unanswered_entry(
-    new_phone: Callable[..., Phone], app_with: Callable[..., Flask]
+    new_phone: Callable[..., Phone], app_with: Callable[..., Flask], locks: str
 ) -> None:
     phone = new_phone("en", service_workers="block")
     page = phone.page
-    game, players = session_with_bob_dealing(phone)
     context: BrowserContext = page.context
+    if locks == "no Web Locks":
+        context.add_init_script(NO_WEB_LOCKS)
+    game, players = session_with_bob_dealing(phone)
     held = Held(players["Bob"])
     context.route("**/melds", held)
     second = context.new_page()
@@ -149,4 +161,32 @@ def test_a_second_tab_waits_behind_the_first_tabs_unanswered_entry(
     assert [name for name, _, _ in arrived(app, game, 3, page)] == ["Bob", "Ann", "Ann"]
     ann_goes_out(second, phone.base, game)
     assert gain_of(app, game, "Ann") == 40
+    phone.errors.clear()
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_where_the_order_cannot_be_kept_the_recorder_is_told_in_the_bar(
+    new_phone: Callable[..., Phone], app_with: Callable[..., Flask], language: str
+) -> None:
+    phone = new_phone(language, service_workers="block")
+    page = phone.page
+    context: BrowserContext = page.context
+    context.add_init_script(NO_INDEXED_DB)
+    game, players = session_with_bob_dealing(phone)
+    held = Held(players["Bob"])
+    context.route("**/melds", held)
+    second = context.new_page()
+    second.goto(page.url)
+    tap_entry(page, "Bob", "6♠ 6♥ 6♦")
+    started = page.evaluate("Date.now()")
+    # The second tab cannot see the first tab's waiting meld: its own goes first.
+    tap_entry(second, "Ann", "Q♣ K♣ A♣")
+    held.fail(page, page.evaluate("Date.now()") - started)
+    app = app_with()
+    assert [name for name, _, _ in arrived(app, game, 2, page)] == ["Ann", "Bob"]
+    bar = page.locator("form[data-entry] [data-preview]")
+    expect(bar).to_contain_text(LATE[language], timeout=10_000)
+    # The words stay when the page is drawn anew by the live table.
+    page.wait_for_timeout(2_500)
+    expect(bar).to_contain_text(LATE[language])
     phone.errors.clear()
