@@ -118,10 +118,12 @@ export function flush(session) {
     .then((result) => { if (result && result.busy) { summary.busy = true; } }, () => { summary.failed = true; })
     .then(() => {
       delete running[name];
-      if (again[name]) {
+      // Written meanwhile: sent now, unless the server was out of reach (tried again later).
+      if (again[name] && !summary.failed) {
         again[name] = false;
         return flush(name);
       }
+      again[name] = false;
       if (summary.busy) {
         setTimeout(() => flush(name), BUSY_MS);
         return summary;
