@@ -27,7 +27,8 @@ var MODULE = /\/static\/js\/[^/]+\/([^/]+)$/;
 
 function hash(text) {
   var value = 0;
-  for (var i = 0; i < text.length; i += 1) { value = (value * 31 + text.charCodeAt(i)) | 0; }
+  var i;
+  for (i = 0; i < text.length; i += 1) { value = (value * 31 + text.charCodeAt(i)) | 0; }
   return (value >>> 0).toString(36);
 }
 
@@ -72,8 +73,8 @@ self.addEventListener("fetch", function (event) {
 function file(request) {
   return caches.match(request).then(function (kept) {
     return kept || fetch(request).then(function (response) {
-      if (response.ok) {
-        var copy = response.clone();
+      var copy = response.ok ? response.clone() : null;
+      if (copy) {
         caches.open(FILES).then(function (cache) { return cache.put(request, copy); });
       }
       return response;
@@ -103,13 +104,14 @@ function today(request) {
 function page(event, request, url) {
   var address = url.origin + url.pathname;
   return fetch(request).then(function (response) {
+    var copy;
     if (response.status === 502 || response.status === 503 || response.status === 504) {
       return caches.open(PAGES)
         .then(function (cache) { return cache.match(address); })
         .then(function (kept) { return kept ? marked(kept) : response; });
     }
     if (response.ok && !response.redirected && !url.search) {
-      var copy = response.clone();
+      copy = response.clone();
       event.waitUntil(caches.open(PAGES).then(function (cache) { return cache.put(address, copy); }));
     } else if (response.status === 404 || response.status === 403) {
       // The phone no longer opens it (forgotten, or its key is gone): keep no copy of it.

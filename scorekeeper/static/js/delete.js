@@ -30,7 +30,7 @@ function deletes(form) {
         // Said here, and taken back: it blocks nothing tapped after it.
         return outbox.remove(item.id).then(() => flush(session));
       }
-      try { sessionStorage.setItem(DELETED, JSON.stringify({ said: body.said, restore: body.restore })); } catch (error) { /* said by the page's own list */ }
+      try { sessionStorage.setItem(DELETED, JSON.stringify({ said: body.said, restore: body.restore })); } catch { /* said by the page's own list */ }
       const to = new URL(body.back, location.href);
       const from = document.referrer ? new URL(document.referrer) : null;
       if (from && from.origin === to.origin && from.pathname === to.pathname && history.length > 1) { history.back(); } else { location.assign(to.href); }

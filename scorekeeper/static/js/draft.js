@@ -7,7 +7,7 @@
 const PARTS = { player: "player", meld: "meld", action: "onto_action", cards: "cards", melds: "melds", newMeld: "new_meld" };
 const NAMES = Object.keys(PARTS);
 
-function valueOf(field) {
+function fieldValue(field) {
   if (!field) { return ""; }
   if (field.type === "radio") { return field.checked ? field.value : ""; }
   return field.value || "";
@@ -15,14 +15,14 @@ function valueOf(field) {
 
 export class Draft {
   constructor(parts) {
-    NAMES.forEach((name) => { this[name] = String((parts && parts[name]) || ""); });
+    NAMES.forEach((name) => { this[name] = String((parts?.[name]) || ""); });
     Object.freeze(this);
   }
 
   /* Read what a form holds now. The mode (layoff or swap) counts only with a meld chosen. */
   static of(form) {
     const parts = {};
-    NAMES.forEach((name) => { parts[name] = valueOf(form.elements.namedItem(PARTS[name])); });
+    NAMES.forEach((name) => { parts[name] = fieldValue(form.elements.namedItem(PARTS[name])); });
     if (!parts.meld) { parts.action = ""; }
     return new Draft(parts);
   }

@@ -54,7 +54,7 @@ export class Entry {
     const meld = this.onto();
     if (!meld) { return "meld"; }
     const swap = $(this.form, "input[name=onto_action][value=swap]");
-    return meld.hasAttribute("data-places") && swap && swap.checked ? "swap" : "layoff";
+    return meld.hasAttribute("data-places") && swap?.checked ? "swap" : "layoff";
   }
   lines() { return this.meldsField ? this.meldsField.value.split("\n").map((l) => l.trim()).filter(Boolean) : []; }
   target() { return this.mode() === "swap" && this.newMeld ? this.newMeld : this.field; }
@@ -71,7 +71,7 @@ export class Entry {
   }
   playerName() {
     const chip = this.player();
-    const label = chip && chip.closest("label");
+    const label = chip?.closest("label");
     return label ? label.textContent.replace("✓", "").trim() : "";
   }
 
@@ -84,14 +84,14 @@ export class Entry {
   /* Every record button names the player it records for. */
   nameButtons() {
     Object.values(this.buttons).forEach((b) => {
-      if (b && b.hasAttribute("data-t-for")) { b.textContent = fill(b.getAttribute("data-t-for"), { name: this.playerName() }); }
+      if (b?.hasAttribute("data-t-for")) { b.textContent = fill(b.getAttribute("data-t-for"), { name: this.playerName() }); }
     });
   }
 
   /* Offer the cards a joker in doubt can stand for; a tap says it in the text it came from. */
   offer(cards, input) {
     this.choices.textContent = "";
-    this.choices.hidden = !cards || !cards.length;
+    this.choices.hidden = !cards?.length;
     (cards || []).forEach((card) => {
       const b = document.createElement("button");
       b.type = "button";
@@ -134,7 +134,7 @@ export class Entry {
       if (meld) {
         this.reader.remember(cards, answer.added);
       } else if (answer.melds) {
-        earlier.concat(cards ? [cards] : []).forEach((line, at) => this.reader.remember(line, answer.melds[at] && answer.melds[at].cards));
+        earlier.concat(cards ? [cards] : []).forEach((line, at) => this.reader.remember(line, answer.melds[at]?.cards));
       } else {
         this.reader.remember(cards || earlier[0], answer.cards);
       }
@@ -229,7 +229,7 @@ export class Entry {
     const holder = $(this.form, "[data-places-buttons]");
     if (!holder) { return; }
     holder.textContent = "";
-    const cards = meld && meld.getAttribute("data-places") ? meld.getAttribute("data-places").split(" ") : [];
+    const cards = meld?.getAttribute("data-places") ? meld.getAttribute("data-places").split(" ") : [];
     cards.forEach((card) => {
       const b = document.createElement("button");
       b.type = "button";
@@ -257,7 +257,7 @@ export class Entry {
     const ontoAction = $(this.form, "[data-onto-action]");
     Object.keys(this.buttons).forEach((name) => { if (this.buttons[name]) { this.buttons[name].hidden = name !== now; } });
     if (this.another) { this.another.hidden = now !== "meld"; }
-    if (ontoAction) { ontoAction.hidden = !(meld && meld.hasAttribute("data-places")); }
+    if (ontoAction) { ontoAction.hidden = !(meld?.hasAttribute("data-places")); }
     if (this.places) { this.places.hidden = now !== "swap"; }
     $$(this.form, "[data-swap-only]").forEach((part) => { part.hidden = now !== "swap"; });
     if (now === "swap") {
@@ -353,7 +353,7 @@ export class Entry {
 }
 
 /* The entry on the page now: a new one after every redraw (live.js). */
-export function entry() { return current && current.form.isConnected ? current : null; }
+export function entry() { return current?.form.isConnected ? current : null; }
 
 function start() {
   const form = $(document, "form[data-entry]");
@@ -365,7 +365,7 @@ const DELETED = "scorekeeper:deleted";
 window.addEventListener("pageshow", () => {
   if (!entry()) { return; }
   let note = null;
-  try { note = JSON.parse(sessionStorage.getItem(DELETED) || "null"); sessionStorage.removeItem(DELETED); } catch (error) { note = null; }
+  try { note = JSON.parse(sessionStorage.getItem(DELETED) || "null"); sessionStorage.removeItem(DELETED); } catch { note = null; }
   if (!note) { return; }
   redraw(note.said);
   if (note.restore) { import("./restore.js").then((restore) => restore.offerRestore(note.restore, note.said)); }

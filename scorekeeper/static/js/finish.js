@@ -1,6 +1,6 @@
 /* The end of a game: the picker fills the hand tapped last; sent without a network, or behind writes still waiting, the finish waits in the queue. */
 import { $, $$, fill, languageLinksTo, offline, wordsOf } from "./page.js";
-import { JOKER, Letters } from "./cards.js";
+import { Letters } from "./cards.js";
 import { Grid } from "./grid.js";
 import { Reader } from "./check.js";
 import { flush, write } from "./send.js";
@@ -98,7 +98,7 @@ function hands(form) {
 function queued(form, session) {
   const text = wordsOf(form);
   const chosen = $(form, "input[name=winner]:checked");
-  const name = chosen && chosen.labels[0] ? chosen.labels[0].textContent.trim() : "";
+  const name = chosen?.labels[0] ? chosen.labels[0].textContent.trim() : "";
   const fields = outbox.fieldsOf(form).filter((pair) => pair[0] !== "show");
   fields.push(["confirm", "1"]);
   return write(session, { url: form.action, fields }, { label: fill(text("label"), { name }) }).then(({ item }) => {
@@ -126,7 +126,7 @@ function queued(form, session) {
 /* Shown (or confirmed) when nothing of the session waits; else after what waits, or queued. */
 function sentInTurn(form) {
   const banner = $(document, "[data-offline]");
-  const session = banner && banner.getAttribute("data-offline");
+  const session = banner?.getAttribute("data-offline");
   if (!session) { return; }
   form.addEventListener("submit", (event) => {
     if (form.hasAttribute("data-in-turn")) { form.removeAttribute("data-in-turn"); return; }

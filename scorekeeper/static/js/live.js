@@ -39,7 +39,7 @@ export function redraw(said) {
       const form = fresh.querySelector("form[data-entry]");
       if (form && kept) { kept.into(form); }
       // A redraw of its own (another phone, the version) keeps the words the bar said last.
-      const words = said || (old && old.getAttribute("data-said"));
+      const words = said || (old?.getAttribute("data-said"));
       if (form && words) { form.setAttribute("data-said", words); }
       const live = fresh.querySelector("[data-live]");
       if (live) { seen = live.getAttribute("data-version"); }

@@ -46,7 +46,7 @@ function memory() {
   let seq = 0;
   return {
     memory: true,
-    transaction: (name, mode, work) => {
+    transaction: (name, _mode, work) => {
       const key = name === STORE ? "seq" : "session";
       return Promise.resolve(work({
         all: () => stores[name].slice(),
@@ -159,7 +159,7 @@ export function remove(id) { return done(id, null); }
 
 /* A write the server answered: out of the outbox; an undo waiting behind it now names the
    entry the server recorded (``entry``), which the undo's page could not know. */
-export function sent(id, entry) { return done(id, entry === undefined ? null : String(entry)); }
+export function sent(id, entry) { return done(id, entry === undefined || entry === null ? null : String(entry)); }
 
 function done(id, entry) {
   return transaction(STORE, "readwrite", (store) => {

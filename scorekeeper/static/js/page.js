@@ -15,7 +15,7 @@ export function escaped(text) {
 
 /* The words an element carries for the scripts (data-t-<name>, from the gettext catalogue). */
 export function wordsOf(element) {
-  return (name) => (element && element.getAttribute("data-t-" + name)) || "";
+  return (name) => (element?.getAttribute("data-t-" + name)) || "";
 }
 
 /* Let the DE / EN links come back to an address of this page that holds what was begun. */

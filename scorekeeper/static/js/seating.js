@@ -4,7 +4,7 @@ import { $, $$ } from "./page.js";
 export function seating(form) {
   /* The target shown follows the rule system chosen, until the recorder types another. */
   const target = $(form, "input[name=target]");
-  const defaults = JSON.parse((target && target.getAttribute("data-defaults")) || "{}");
+  const defaults = JSON.parse((target?.getAttribute("data-defaults")) || "{}");
   const chosen = $(form, "input[name=variant]:checked");
   let previous = chosen ? chosen.value : "";
   $$(form, "input[name=variant]").forEach((radio) => {
@@ -47,7 +47,7 @@ export function seating(form) {
   const named = () => {
     if (!dealer) { return; }
     const now = dealer.options[dealer.selectedIndex];
-    if (now && now.hidden) {
+    if (now?.hidden) {
       const first = offered()[0];
       dealer.value = first ? first.value : "lot";
     }

@@ -29,7 +29,7 @@ function stored(name, value) {
   try {
     if (value === undefined) { return localStorage.getItem(name); }
     localStorage.setItem(name, value);
-  } catch (error) { /* no storage here: nothing to compare with */ }
+  } catch { /* no storage here: nothing to compare with */ }
   return null;
 }
 
@@ -49,7 +49,7 @@ function reasonOf(response) {
   const json = (response.headers.get("Content-Type") || "").indexOf("json") !== -1;
   return (json ? response.json() : response.text()).then((answer) => {
     const page = json ? null : new DOMParser().parseFromString(answer, "text/html").querySelector("main [role=alert], main p");
-    return plain(json ? answer.error : page && page.innerHTML) || String(response.status);
+    return plain(json ? answer.error : page?.innerHTML) || String(response.status);
   });
 }
 
@@ -115,7 +115,7 @@ export function flush(session) {
   }
   const summary = { sent: 0, waiting: 0, refused: null, failed: false, busy: false };
   running[name] = exclusive(name, () => drain(name, summary))
-    .then((result) => { if (result && result.busy) { summary.busy = true; } }, () => { summary.failed = true; })
+    .then((result) => { if (result?.busy) { summary.busy = true; } }, () => { summary.failed = true; })
     .then(() => {
       delete running[name];
       // Written meanwhile: sent now, unless the server was out of reach (tried again later).
@@ -159,23 +159,23 @@ async function drain(session, summary) {
     let answer;
     try {
       answer = await transport.send(head, await csrfToken(false));
-    } catch (error) {
+    } catch {
       await outbox.update(head.id, (item) => { item.sending = null; }, true);
       summary.failed = true;
       return;
     }
-    if (answer && answer.ok) {
-      await outbox.sent(head.id, answer.answer && answer.answer.entry);
+    if (answer?.ok) {
+      await outbox.sent(head.id, answer.answer?.entry);
       arrived(session, head);
       summary.sent += 1;
       settle(head.id, { status: answer.status || 200, body: answer.answer || {} });
       continue;
     }
-    const reason = (answer && answer.reason) || "";
+    const reason = (answer?.reason) || "";
     await outbox.update(head.id, (item) => { item.refused = reason; item.sending = null; });
     head.refused = reason;
     summary.refused = head;
-    settle(head.id, { status: (answer && answer.status) || 409, body: (answer && answer.answer) || { error: reason }, refused: true, item: head });
+    settle(head.id, { status: (answer?.status) || 409, body: (answer?.answer) || { error: reason }, refused: true, item: head });
     return;
   }
 }
