@@ -24,12 +24,23 @@ from flask_migrate import upgrade  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.assets import STATIC_IMPORT  # noqa: E402
-from tests.helpers import lay_off, meld, meld_id, start, start_german_rummy  # noqa: E402
 
 # What Chromium says it accepts.
 PHONE = {"Accept-Encoding": "gzip, deflate, br, zstd"}
 LINKED = re.compile(r'(?:href|src)="(/static/[^"]+)"')
 DYNAMIC_IMPORT = re.compile(r"""import\(\s*["']\./([\w-]+\.js)["']\s*\)""")
+
+
+def start(client: FlaskClient, names: list[str], **fields: str) -> tuple[str, int, list[int]]:
+    """Start a session through the start page's form; return its id, its game and players."""
+    data = {f"names-{seat}": name for seat, name in enumerate(names)}
+    answer = client.post("/sessions", data={**data, "dealer": "0", **fields})
+    session = answer.location.rsplit("/", 1)[1]
+    page = client.get(f"/sessions/{session}").get_data(as_text=True)
+    game = int(re.findall(r'action="/games/(\d+)/melds"', page)[0])
+    chips = re.findall(r'name="player" id="player-\d+" value="(\d+)"', page)
+    players = [int(value) for value in chips]
+    return session, game, players
 
 
 def wire(client: FlaskClient, path: str) -> tuple[int, str]:
@@ -90,20 +101,25 @@ def main() -> None:
         with app.app_context():
             upgrade()
         client = app.test_client()
-        table = start(client, ("Annemarie", "Bartholomäus", "Cid", "Dorothea"))
-        meld(client, table, "Annemarie", "8d 9d 10d")
-        meld(client, table, "Annemarie", "7s 7h 7c")
-        meld(client, table, "Bartholomäus", "jc qc kc")
-        meld(client, table, "Cid", "qh kh ah 2h 3h")
-        lay_off(client, table, "Dorothea", meld_id(app, table, 1), "jd")
-        german = start_german_rummy(client)
+        # The session page of the page-weight test: four players, four melds and a layoff.
+        session, game, players = start(client, ["Annemarie", "Bartholomäus", "Cid", "Dorothea"])
+        melds = [(0, "8d 9d 10d"), (0, "7s 7h 7c"), (1, "jc qc kc"), (2, "qh kh ah 2h 3h")]
+        for player, cards in melds:
+            client.post(f"/games/{game}/melds", data={"player": players[player], "cards": cards})
+        page = client.get(f"/sessions/{session}").get_data(as_text=True)
+        first = re.findall(r'name="meld" value="(\d+)"', page)[0]
+        layoff = {"player": players[3], "meld": first, "cards": "jd"}
+        client.post(f"/games/{game}/layoffs", data=layoff)
+        german, _, _ = start(
+            client, ["Ann", "Bob", "Cid", "Dan"], variant="german_rummy", end="limit", limit=""
+        )
         pages = [
             ("start page", "/"),
-            ("session page (game in progress)", f"/sessions/{table.session}"),
-            ("German Rummy session page (110-card picker)", f"/sessions/{german.session}"),
-            ("finish a game", f"/games/{table.game}/finish"),
-            ("an entry's page (correct, delete)", f"/games/{table.game}/entries/1/edit"),
-            ("history", f"/sessions/{table.session}/history"),
+            ("session page (game in progress)", f"/sessions/{session}"),
+            ("German Rummy session page (110-card picker)", f"/sessions/{german}"),
+            ("finish a game", f"/games/{game}/finish"),
+            ("an entry's page (correct, delete)", f"/games/{game}/entries/1/edit"),
+            ("history", f"/sessions/{session}/history"),
         ]
         worker_bytes, worker = wire(client, "/sw.js")
         kept = re.findall(r'"(/static/[^"]+)"', worker.splitlines()[0])
