@@ -783,6 +783,10 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
         '"Slow 4G" and "3G") is measured by `bench/tap.py`:'
         " [performance-tap.md](performance-tap.md).",
         "",
+        "Each page's bytes as Chromium gets them (compressed), at the first visit, on demand and"
+        " at a repeat visit with the service worker, are measured by `bench/page_budget.py`:"
+        " [performance-pages.md](performance-pages.md).",
+        "",
         "## Recording throughput and latency (SQLite, `scorekeeper serve`)",
         "",
         "| server | requests/s | p50 ms | p95 ms | p99 ms | requests | failed | CPU ms/request |",
