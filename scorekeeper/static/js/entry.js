@@ -6,7 +6,7 @@ import { Draft } from "./draft.js";
 import { Reader, ask, said } from "./check.js";
 import * as outbox from "./outbox.js";
 import { onRedrawn, redraw } from "./live.js";
-import { keepAwake } from "./wake.js";
+import "./wake.js";
 
 // Recording, the undo and the queue (record.js, send.js) come when the recorder begins an entry.
 const recording = () => import("./record.js");
@@ -376,5 +376,4 @@ outbox.watch((session) => { const now = entry(); if (now && session === now.sess
 // Writes another page or tab left waiting went now: the page shows the server's state.
 outbox.onRound((session, summary) => { const now = entry(); if (now && session === now.session && summary.sent) { redraw(); } });
 outbox.onLate((note) => { const now = entry(); if (now && note.session === now.session) { now.sayLate(note); } });
-if ($(document, "[data-wake-lock]")) { keepAwake(); }
 start();

@@ -5,7 +5,7 @@ import { Grid } from "./grid.js";
 import { Reader } from "./check.js";
 import { flush, write } from "./send.js";
 import * as outbox from "./outbox.js";
-import { keepAwake } from "./wake.js";
+import "./wake.js";
 
 /* With two packs a hand may hold both copies of a card, so a tap adds a copy while one is left. */
 function hands(form) {
@@ -141,4 +141,3 @@ function sentInTurn(form) {
 }
 
 $$(document, "form[data-finish]").forEach((form) => { hands(form); sentInTurn(form); });
-if ($(document, "[data-wake-lock]")) { keepAwake(); }

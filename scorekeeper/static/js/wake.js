@@ -1,13 +1,12 @@
-/* The screen kept on while a game is open, where the browser offers the Screen Wake Lock. */
+/* The screen kept on while a game is open (a page part marked data-wake-lock), where the browser offers the Screen Wake Lock. */
 
-let asked = false;
-
-export function keepAwake() {
-  if (asked || !("wakeLock" in navigator)) { return; }
-  asked = true;
+function keepAwake() {
+  if (!("wakeLock" in navigator)) { return; }
   const ask = () => {
     if (document.visibilityState === "visible") { navigator.wakeLock.request("screen").catch(() => {}); }
   };
   document.addEventListener("visibilitychange", ask);
   ask();
 }
+
+if (document.querySelector("[data-wake-lock]")) { keepAwake(); }
