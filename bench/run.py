@@ -1009,7 +1009,7 @@ def _phone_and_watchers(figures: dict[str, Any], args: argparse.Namespace) -> li
         "abandons the game and deals the next through the API (not timed). In the watched run, "
         f"{watchers} phones ({WATCHERS_PER_TABLE} per table) watch the tables' sessions: each "
         f"opens its view link, then asks for the session's version every {WATCH_SECONDS:g} s "
-        "with the version it saw as `If-None-Match`, as `static/live.js` does.",
+        "with the version it saw as `If-None-Match`, as `static/js/live.js` does.",
         "",
         *_load_table_head(),
         *_load_rows(loads),
