@@ -213,9 +213,10 @@ def read_cards(game_id: int) -> BaseResponse:
     """Answer the cards a typed text names, as the game's rule system reads them.
 
     The finish and correction pages ask it for what a hand or an entry typed in words means
-    ("Herz As" is A♥) and show that answer: the script reads no words (static/js/check.js). JSON in (``cards``, a
-    text), out ``cards`` (codes), or ``error`` in the page's language; it writes nothing, so
-    it needs no form token (the finish page is a GET form without one; see create_app).
+    ("Herz As" is A♥) and show that answer: the script reads no words (static/js/check.js).
+    JSON in (``cards``, a text), out ``cards`` (codes), or ``error`` in the page's language;
+    it writes nothing, so it needs no form token (the finish page is a GET form without one;
+    see create_app).
     """
     body = request.get_json(silent=True)
     if not isinstance(body, dict) or not isinstance(body.get("cards"), str):
