@@ -3,9 +3,11 @@ import { fill } from "./page.js";
 import { parse } from "./cards.js";
 import { csrfToken } from "./token.js";
 
-/* Post JSON and answer the server's JSON (a question: it writes nothing, so it takes no turn in the queue). */
+/* Post JSON and answer the server's JSON (a question: it writes nothing, so it takes no turn in
+   the queue). A page without a form token (the finish page, a GET form) asks what needs none. */
 export function ask(url, body) {
-  return csrfToken(false).then((token) => fetch(url, {
+  const asked = document.querySelector("input[name=csrf_token]") ? csrfToken(false) : Promise.resolve("");
+  return asked.then((token) => fetch(url, {
     method: "POST", body: JSON.stringify(body), credentials: "same-origin",
     headers: { Accept: "application/json", "Content-Type": "application/json", "X-CSRFToken": token },
   })).then((response) => response.json());
