@@ -52,6 +52,12 @@ self.addEventListener("activate", function (event) {
   );
 });
 
+// A page that loaded while this worker installed asks to be taken over (offline.js): the claim
+// at activation may have come before that page was a client.
+self.addEventListener("message", function (event) {
+  if (event.data === "claim") { event.waitUntil(self.clients.claim()); }
+});
+
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   if (request.method !== "GET") { return; } // a write goes to the network, never kept or retried

@@ -23,10 +23,14 @@ const offlineSince = () => Number(localStorage.getItem(SINCE)) || null;
 const lost = (when) => { if (!offlineSince()) { localStorage.setItem(SINCE, String(when || Date.now())); } };
 const found = () => localStorage.removeItem(SINCE);
 
+// Whether the worker answered this page's load: it claims the page when it starts, so
+// ``controller`` may be set by the time it is ready although it never saw this page.
+const seenByTheWorker = Boolean(navigator.serviceWorker?.controller);
+
 /* Opened before the worker controlled it: the worker never saw this page, so keep it now. */
 function keepThisPage() {
   const path = underRoot(location.pathname);
-  if (navigator.serviceWorker.controller || location.search || path === null || !KEPT_PAGES.test(path)) { return; }
+  if (seenByTheWorker || location.search || path === null || !KEPT_PAGES.test(path)) { return; }
   if (document.documentElement.hasAttribute("data-offline-copy")) { return; }
   caches.open(PAGES).then((cache) => cache.add(location.pathname)).catch(() => {});
 }
@@ -134,7 +138,12 @@ if (banner) { watch(banner); }
 if ("serviceWorker" in navigator && window.caches && script) {
   navigator.serviceWorker.register(script.getAttribute("data-worker"))
     .then(() => navigator.serviceWorker.ready)
-    .then(() => { keepThisPage(); keepFinish(); })
+    .then((registration) => {
+      // Loaded while the worker installed (it fetches every module first): taken over now.
+      if (!navigator.serviceWorker.controller && registration.active) { registration.active.postMessage("claim"); }
+      keepThisPage();
+      keepFinish();
+    })
     .catch(() => { /* no worker (plain HTTP on a LAN): the pages work as before */ });
 }
 
