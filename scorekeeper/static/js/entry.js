@@ -374,6 +374,9 @@ window.addEventListener("pageshow", () => {
 onRedrawn(start);
 outbox.watch((session) => { const now = entry(); if (now && session === now.session) { now.drawQueued(); } });
 // Writes another page or tab left waiting went now: the page shows the server's state.
-outbox.onRound((session, summary) => { const now = entry(); if (now && session === now.session && summary.sent) { redraw(); } });
+outbox.onRound((session, summary) => {
+  const now = entry();
+  if (now && session === now.session && summary.sent > summary.answered) { redraw(); }
+});
 outbox.onLate((note) => { const now = entry(); if (now && note.session === now.session) { now.sayLate(note); } });
 start();

@@ -93,7 +93,7 @@ function tell(session, others) {
 export function watch(listener) { listeners.add(listener); }
 
 /* Hear when this tab's round of sending a session's writes ended (send.js): (session,
-   {sent, waiting, refused, failed}). */
+   {sent, answered (those tapped in this tab), waiting, refused, failed}). */
 export function onRound(listener) { rounds.add(listener); }
 export function tellRound(session, summary) { rounds.forEach((listener) => listener(session, summary)); }
 

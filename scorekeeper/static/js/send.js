@@ -113,7 +113,7 @@ export function flush(session) {
     again[name] = true;
     return running[name];
   }
-  const summary = { sent: 0, waiting: 0, refused: null, failed: false, busy: false };
+  const summary = { sent: 0, answered: 0, waiting: 0, refused: null, failed: false, busy: false };
   running[name] = exclusive(name, () => drain(name, summary))
     .then((result) => { if (result?.busy) { summary.busy = true; } }, () => { summary.failed = true; })
     .then(() => {
@@ -168,6 +168,8 @@ async function drain(session, summary) {
       await outbox.sent(head.id, answer.answer?.entry);
       arrived(session, head);
       summary.sent += 1;
+      // A tap of this tab draws its own answer; the page is drawn anew for the others' writes.
+      if (answers.has(head.id)) { summary.answered += 1; }
       settle(head.id, { status: answer.status || 200, body: answer.answer || {} });
       continue;
     }
