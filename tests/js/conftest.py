@@ -14,9 +14,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Route, sync_playwright
-
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from playwright.sync_api import Browser, BrowserContext, Page, Route
 
 ORIGIN = "https://modules.test"
 MODULES = Path(__file__).resolve().parents[2] / "scorekeeper" / "static" / "js"
@@ -65,17 +63,6 @@ def _serve(route: Route) -> None:
     route.fulfill(status=404, body="not here")
 
 
-@pytest.fixture(scope="session")
-def chromium() -> Iterator[Browser]:
-    """Launch Debian's Chromium once for the module tests."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
 @pytest.fixture(params=["en"])
 def lang(request: pytest.FixtureRequest) -> str:
     """Return the page's language; a module parametrizes it to run in German too."""
@@ -83,9 +70,9 @@ def lang(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def modules(chromium: Browser, lang: str) -> Iterator[Modules]:
+def modules(browser: Browser, lang: str) -> Iterator[Modules]:
     """Return a page of the made-up origin, its modules served from the static folder."""
-    context = chromium.new_context(locale="de-DE" if lang == "de" else "en-GB")
+    context = browser.new_context(locale="de-DE" if lang == "de" else "en-GB")
     context.set_default_timeout(5_000)
     context.route(f"{ORIGIN}/**", _serve)
     errors: list[str] = []

@@ -148,6 +148,7 @@ def test_an_undo_goes_with_the_write_it_undoes_when_that_is_dropped(modules: Mod
     page = queue(modules)
     meld = modules.run(WRITE, ["s1", "Bob's set"])
     modules.run(WRITE, ["s1", "Undo", {"after": meld, "url": "/games/1/undo"}])
+    sent(page, "Bob's set")
     modules.run(ANSWER, ["Bob's set", "refused"])
     settled(page, "Bob's set")
     modules.run("(id) => queue.outbox.remove(id)", meld)
