@@ -26,6 +26,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from tests.live import send
 
 
 @pytest.fixture
@@ -349,7 +350,7 @@ def shared_sqlite_server(
     shutil.copyfile(sqlite_template, database)
     command = _server_command("sqlite", folder / "access.log")
     with _served(command, folder, f"sqlite:///{database}", "shared-server") as base:
-        yield base
+        yield _not_new(base)
 
 
 @pytest.fixture(scope="session")
@@ -361,7 +362,25 @@ def shared_postgresql_server(
     _admin(postgres_cluster, "CREATE DATABASE shared_server TEMPLATE template_scorekeeper")
     command = _server_command("postgresql", folder / "access.log")
     with _served(command, folder, f"{postgres_cluster}/shared_server", "shared-server") as base:
-        yield base
+        yield _not_new(base)
+
+
+def _not_new(base: str) -> str:
+    """Play a little on a shared server first; return its URL.
+
+    Its first ids are then taken: a test that counts on the ids of a new database (player 2,
+    game 1) fails every time, not only when another test happened to run before it.
+    """
+    names = ["Ann", "Bob", "Cid", "Dan"]
+    status, session = send(base, "POST", "/api/v1/sessions", {"players": names})
+    assert status == 201, session
+    key, player = session["edit_key"], session["players"][0]["id"]
+    status, game = send(base, "POST", f"/api/v1/sessions/{session['id']}/games", key=key)
+    assert status == 201, game
+    meld = {"player": player, "cards": "7♥ 7♦ 7♣"}
+    status, answer = send(base, "POST", f"/api/v1/games/{game['id']}/melds", meld, key)
+    assert status == 201, answer
+    return base
 
 
 def _server_command(backend: str, access_log: Path) -> list[str]:

@@ -8,6 +8,10 @@ its cookies, storage and service worker are its own, and each test's sessions ar
 test that needs a server of its own gets one simply by taking one of ``live_server``,
 ``app``, ``app_with``, ``client``, ``database_url`` or ``access_log``: then the phones open
 ``live_server``, on the test's own database, which the test may read or change.
+
+On the shared server the ids are not those of a new database (its first ones are taken on
+purpose): find a player's field by the player's name and a game by its link, never as
+``#points_2`` or ``/games/1``.
 """
 
 from __future__ import annotations
