@@ -177,16 +177,26 @@ def postgres_test_database(postgres_cluster: str) -> str:
 
 
 def _empty(url: str) -> None:
-    """Delete every row of the app's tables and restart their ids."""
+    """Delete every row of the app's tables and restart their ids.
+
+    DELETE, not TRUNCATE: a test leaves a few rows, and TRUNCATE makes new files for every
+    table and index each time, which took about four times as long after each test.
+    """
     import psycopg
 
-    tables = ", ".join(table.name for table in db.metadata.sorted_tables)
+    tables = [table.name for table in reversed(db.metadata.sorted_tables)]
     host, port = url.rsplit("@", 1)[1].split("/")[0].split(":")
     with psycopg.connect(
         host=host, port=int(port), user="scorekeeper", dbname="scorekeeper_tests", autocommit=True
     ) as connection:
         connection.execute("SET lock_timeout = '20s'")
-        connection.execute(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")  # type: ignore[arg-type]
+        sequences = connection.execute(
+            "SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'"
+        ).fetchall()
+        statements = [f'DELETE FROM "{table}"' for table in tables]
+        statements += [f'ALTER SEQUENCE "{name}" RESTART' for (name,) in sequences]
+        with connection.transaction():
+            connection.execute("; ".join(statements))  # type: ignore[arg-type]
 
 
 class KeyringClient(FlaskClient):
