@@ -394,10 +394,17 @@ def _not_new(base: str) -> str:
 
 
 def _server_command(backend: str, access_log: Path) -> list[str]:
-    """Return the command that serves the app: waitress on SQLite, gunicorn on PostgreSQL."""
+    """Return the command that serves the app: ``scorekeeper serve`` on SQLite, else gunicorn.
+
+    No trust port: the port after the server's would stay taken for as long as the server runs
+    (the whole worker, for a shared one), and the trust page answers on the server's port too.
+    """
     programs = Path(sys.executable).parent
     if backend == "sqlite":
-        return [str(programs / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", "{port}"]
+        return [
+            *(str(programs / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", "{port}"),
+            *("--trust-port", "0"),
+        ]
     return [
         *(str(programs / "gunicorn"), "--workers", "3", "--bind", "127.0.0.1:{port}"),
         *("--access-logfile", str(access_log), "--access-logformat", "%(p)s %(m)s %(U)s %(s)s"),
