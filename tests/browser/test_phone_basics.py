@@ -48,7 +48,8 @@ def test_without_javascript_the_typed_forms_record_and_finish_a_game(
     with page.expect_navigation():
         page.get_by_role("link", name="Finish the game…").click()
     page.locator("label.chip", has_text="Ann").click()
-    page.fill("#points_2", "23")
+    bobs_hand = page.locator("div.hand", has_text="Cards left in Bob's hand")
+    bobs_hand.locator("input[name^=points_]").fill("23")
     with page.expect_navigation():
         page.get_by_role("button", name="Show the settlement").click()
     expect(page.locator("#settlement")).to_contain_text("counted = 23")
