@@ -1,6 +1,13 @@
 """The rules of Treppenrommé and its relatives, in pure Python (standard library only)."""
 
-from scorekeeper.rules.booking import Booking, book_game, take_back
+from scorekeeper.rules.booking import (
+    RULINGS_SINCE,
+    Booking,
+    Rebooked,
+    book_game,
+    settle_again,
+    take_back,
+)
 from scorekeeper.rules.cards import (
     Card,
     Joker,
@@ -121,6 +128,7 @@ __all__ = [
     "DEFAULT_VARIANT",
     "LANGUAGES",
     "MESSAGES",
+    "RULINGS_SINCE",
     "TREPPENROMME",
     "VARIANTS",
     "AcePosition",
@@ -162,6 +170,7 @@ __all__ = [
     "OpeningError",
     "Piece",
     "Rank",
+    "Rebooked",
     "RecordedEntry",
     "RecordedRow",
     "ReopenRefusal",
@@ -218,6 +227,7 @@ __all__ = [
     "same_name",
     "seat_players",
     "seating_problems",
+    "settle_again",
     "swap_joker",
     "take_back",
     "values_after_replay",
