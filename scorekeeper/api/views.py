@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from spectree import SpecTree
 from spectree.plugins.base import Context
 from spectree.plugins.flask_plugin import FlaskPlugin
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from scorekeeper import rules, services, transfer
 from scorekeeper.api import models, serialize
@@ -135,7 +135,11 @@ def _http_error(error: HTTPException) -> tuple[Response, int]:
         )
     else:
         message = _HTTP_ERRORS.get(error.code or 0, error.description or error.name)
-    return jsonify(error=_in_request_language(message)), (error.code or 500)
+    response = jsonify(error=_in_request_language(message))
+    if isinstance(error, MethodNotAllowed) and error.valid_methods:
+        # HTTP asks a 405 to say which methods the address takes.
+        response.headers["Allow"] = ", ".join(sorted(error.valid_methods))
+    return response, (error.code or 500)
 
 
 SERVER_ERROR = _l("Something went wrong on the server; nothing was saved.")
