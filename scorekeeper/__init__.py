@@ -81,7 +81,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     with app.app_context():
         database.configure_engine(db.engine)
 
-    from scorekeeper import api, assets, cli, limits, security, web
+    from scorekeeper import api, assets, cli, limits, long_reads, security, web
 
     assets.register(app)
     security.register(app)
@@ -94,6 +94,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(web.entries.read_cards)
     api.register_error_pages(app)
     limits.limit_session_starts(app)
+    long_reads.register(app)
     cli.register(app)
     return app
 

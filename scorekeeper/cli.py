@@ -211,7 +211,17 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
     with contextlib.suppress(BackupError):  # PostgreSQL: pg_dump's job (see the README)
         start_daily_backups(sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"]))
+    app.config.setdefault("LONG_READS_AT_ONCE", long_reads_at_once(args.threads))
     return _serve(app, args.host, args.port, args.threads)
+
+
+def long_reads_at_once(threads: int) -> int:
+    """Return how many long answers a server of these threads prepares at once: a quarter.
+
+    The other threads are always free for the tables' writes and the quick reads, and each
+    long answer running takes a share of their time (``scorekeeper.long_reads``).
+    """
+    return max(1, threads // 4)
 
 
 def _serve(app: Flask, host: str, port: int, threads: int) -> int:

@@ -70,6 +70,17 @@ def _too_many() -> dict[str, Any]:
     return {"429": {**answer, "headers": {"Retry-After": _RETRY_AFTER}}}
 
 
+def _busy() -> dict[str, Any]:
+    """Return the 429 of a long answer refused while others are prepared (long_reads)."""
+    answer = _answer(
+        "The server is preparing as many long answers as it prepares at once: two per session "
+        "or group, one per client address, and a quarter of its threads in all. Nothing was "
+        "read; ask again after Retry-After.",
+        answers.Error,
+    )
+    return {"429": {**answer, "headers": {"Retry-After": _RETRY_SECONDS}}}
+
+
 def _body(schema: dict[str, Any]) -> dict[str, Any]:
     return {"required": True, "content": {"application/json": {"schema": schema}}}
 
@@ -106,6 +117,10 @@ _ETAG = {
 }
 _RETRY_AFTER = {
     "description": "The seconds to wait before another session can be started.",
+    "schema": TypeAdapter(int).json_schema(),
+}
+_RETRY_SECONDS = {
+    "description": "The seconds to wait before asking again.",
     "schema": TypeAdapter(int).json_schema(),
 }
 _IF_NONE_MATCH = {
@@ -201,6 +216,7 @@ OPENAPI: dict[str, Any] = {
                 "responses": {
                     **_tagged("The session.", answers.Session),
                     **_errors(404),
+                    **_busy(),
                 },
             },
             "patch": {
@@ -300,6 +316,7 @@ OPENAPI: dict[str, Any] = {
                 "responses": {
                     **_tagged("The score sheet.", answers.Sheet),
                     **_errors(404),
+                    **_busy(),
                 },
             },
         },
@@ -332,6 +349,7 @@ OPENAPI: dict[str, Any] = {
                         "content": {"text/csv": {"schema": _TEXT}},
                     },
                     **_errors(404),
+                    **_busy(),
                 },
             },
         },
@@ -344,6 +362,7 @@ OPENAPI: dict[str, Any] = {
                 "responses": {
                     "200": _answer("The export document.", answers.Export),
                     **_errors(404),
+                    **_busy(),
                 },
             },
         },
@@ -600,6 +619,7 @@ OPENAPI["paths"].update(
                 "responses": {
                     "200": _answer("The statistics.", answers.GroupStatistics),
                     **_group_errors(404),
+                    **_busy(),
                 },
             },
         },
