@@ -19,9 +19,9 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, ParamSpec, TypeVar
+from typing import ParamSpec, TypeVar
 
-from flask import current_app, request
+from flask import Flask, current_app, g, request
 
 PER_SESSION = 2
 PER_CLIENT = 1
@@ -47,44 +47,92 @@ class LongReads:
         self._clients: Counter[str] = Counter()
         self._running = 0
 
-    @contextmanager
-    def preparing(self, scope: str, client: str, at_once: int) -> Iterator[None]:
-        """Count a long answer of a scope for a client while it is prepared, or refuse it."""
+    def admit(self, client: str, at_once: int) -> None:
+        """Count a long answer for a client and in all, or refuse it (``LongReadsBusy``)."""
         with self._lock:
-            if (
-                self._running >= at_once
-                or self._scopes[scope] >= PER_SESSION
-                or self._clients[client] >= PER_CLIENT
-            ):
+            if self._running >= at_once or self._clients[client] >= PER_CLIENT:
                 raise LongReadsBusy()
             self._running += 1
-            self._scopes[scope] += 1
             self._clients[client] += 1
+
+    def leave(self, client: str) -> None:
+        """Stop counting a long answer admitted for a client."""
+        with self._lock:
+            self._running -= 1
+            self._clients -= Counter({client: 1})
+
+    @contextmanager
+    def of(self, scope: str) -> Iterator[None]:
+        """Count an admitted long answer for its session or group while it is prepared."""
+        with self._lock:
+            if self._scopes[scope] >= PER_SESSION:
+                raise LongReadsBusy()
+            self._scopes[scope] += 1
         try:
             yield
         finally:
             with self._lock:
-                self._running -= 1
                 self._scopes -= Counter({scope: 1})
-                self._clients -= Counter({client: 1})
+
+    @contextmanager
+    def preparing(self, scope: str, client: str, at_once: int) -> Iterator[None]:
+        """Count a long answer of a scope for a client while it is prepared, or refuse it."""
+        self.admit(client, at_once)
+        try:
+            with self.of(scope):
+                yield
+        finally:
+            self.leave(client)
 
 
-def register(app: Any) -> None:
-    """Give the app its count of long answers being prepared."""
+def register(app: Flask) -> None:
+    """Give the app its count of long answers, and let a request's count go when it ends."""
     app.extensions["long_reads"] = LongReads()
+    app.teardown_request(_let_go)
+
+
+def _reads() -> tuple[LongReads, str, int]:
+    reads: LongReads = current_app.extensions["long_reads"]
+    at_once = max(1, int(current_app.config.get("LONG_READS_AT_ONCE", AT_ONCE)))
+    # The address ProxyFix believed (PROXIES): behind a proxy without it, every phone is one.
+    return reads, request.remote_addr or "", at_once
+
+
+def admit_first() -> None:
+    """Count a request for a long answer for its client and in all, before its key is read.
+
+    A request hook: a script asking again and again is refused before anything of the session
+    is read, at the least cost. Which session it asks for is counted after its key opened it
+    (``long_answer``), so that a refusal says nothing about a session to a client without a key.
+    """
+    view = current_app.view_functions.get(request.endpoint or "")
+    if not getattr(view, "long_answer", False):
+        return
+    reads, client, at_once = _reads()
+    reads.admit(client, at_once)
+    g.long_read_client = client
+
+
+def _let_go(_error: BaseException | None) -> None:
+    client = g.pop("long_read_client", None)
+    if client is not None:
+        current_app.extensions["long_reads"].leave(client)
 
 
 @contextmanager
 def long_read(kind: str, public_id: str) -> Iterator[None]:
     """Prepare a long answer of a session or group, or raise ``LongReadsBusy``.
 
-    ``kind`` is ``session`` or ``group``. The client is the address ProxyFix believed
-    (``PROXIES``): behind a proxy without it, every phone counts as the proxy.
+    ``kind`` is ``session`` or ``group``. A request ``admit_first`` counted already is counted
+    for its session or group alone.
     """
-    reads: LongReads = current_app.extensions["long_reads"]
-    at_once = int(current_app.config.get("LONG_READS_AT_ONCE", AT_ONCE))
-    client = request.remote_addr or ""
-    with reads.preparing(f"{kind}:{public_id}", client, max(1, at_once)):
+    reads, client, at_once = _reads()
+    scope = f"{kind}:{public_id}"
+    if g.get("long_read_client") is not None:
+        with reads.of(scope):
+            yield
+        return
+    with reads.preparing(scope, client, at_once):
         yield
 
 
@@ -97,6 +145,7 @@ def long_answer(kind: str, arg: str) -> Callable[[Callable[P, R]], Callable[P, R
             with long_read(kind, str(kwargs[arg])):
                 return view(*args, **kwargs)
 
+        prepared.long_answer = True  # type: ignore[attr-defined]
         return prepared
 
     return decorate

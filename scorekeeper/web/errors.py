@@ -67,7 +67,7 @@ def _long_reads_busy(_error: LongReadsBusy) -> BaseResponse:
     """Refuse one more long answer (a score sheet, a file, statistics) with a page to retry."""
     db.session.rollback()
     page = render_template(
-        "message.html", title=gettext("Busy for a moment"), message=str(LONG_READS_BUSY)
+        "busy.html", title=gettext("Busy for a moment"), message=str(LONG_READS_BUSY)
     )
     answer = make_response(page, 429)
     answer.headers["Retry-After"] = str(RETRY_SECONDS)

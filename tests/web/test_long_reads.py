@@ -148,6 +148,9 @@ def test_the_pages_refuse_a_long_answer_in_the_phones_language_and_say_when_to_r
         assert page.headers["Retry-After"] == "1"
         assert "Bitte gleich noch einmal versuchen." in page.get_data(as_text=True)
     assert phone.get(f"/sessions/{long['id']}/history").status_code == 200
+    # Without a key the session is not there, busy or not.
+    stranger = from_address(app, "10.0.0.4")
+    assert stranger.get(f"/sessions/{long['id']}/sheet").status_code == 404
     held.go.set()
     assert [future.result().status_code for future in futures] == [200, 200]
     pool.shutdown()
