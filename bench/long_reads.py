@@ -24,6 +24,8 @@ The other table records through the API (sets of three, a new game after thirtee
 end and start are not timed); each meld's time from sending to its answer is taken. It prints
 a Markdown table and writes it into ``docs/performance.md`` as its own section (``bench/run.py``
 keeps it); ``--output -`` only prints. A quoted load name (``"export burst"``) picks loads.
+A version given as ``name=folder@waitress,sync`` is served by those servers alone. A meld not
+answered within the client's 30 s counts as failed, with 30 s.
 """
 
 from __future__ import annotations
@@ -88,8 +90,10 @@ def main() -> None:
     args = parser.parse_args()
     versions = dict(item.split("=", 1) for item in args.versions)
     rows = []
-    for name, folder in versions.items():
-        for server in args.servers:
+    for name, spec in versions.items():
+        # name=folder@waitress,sync serves that version by those servers alone.
+        folder, _, only = spec.partition("@")
+        for server in only.split(",") if only else args.servers:
             with tempfile.TemporaryDirectory(prefix="scorekeeper-long-reads-") as workdir:
                 for load, figures in measure(Path(folder), server, args, Path(workdir)):
                     rows.append({"version": name, "server": server, "load": load, **figures})
@@ -180,19 +184,25 @@ class OtherTable(KeptAlive):
         self.next = len(SETS)
 
     def json(self, method: str, path: str, body: Any = None) -> Any:
+        """Send an untimed request, again until it is answered (a busy server may time out)."""
         headers = {"Content-Type": "application/json", **getattr(self, "headers", {})}
         payload = None if body is None else json.dumps(body).encode()
-        answer = self.exchange(method, path, payload, headers)
-        if answer is None:
-            raise RuntimeError(f"{method} {path}: no answer")
-        return json.loads(answer[1] or b"null")
+        for _ in range(3):
+            answer = self.exchange(method, path, payload, headers)
+            if answer is not None and answer[0].status < 500:
+                return json.loads(answer[1] or b"null")
+        raise RuntimeError(f"{method} {path}: no answer")
 
     def meld(self) -> tuple[float, int]:
         """Record the next meld; return its seconds and status (a new game first when due)."""
         if self.next == len(SETS):
-            if self.game:
-                self.json("POST", f"/api/v1/games/{self.game}/finish", {"winner": None})
-            self.game = self.json("POST", f"/api/v1/sessions/{self.session}/games")["id"]
+            started = time.perf_counter()
+            try:
+                if self.game:
+                    self.json("POST", f"/api/v1/games/{self.game}/finish", {"winner": None})
+                self.game = self.json("POST", f"/api/v1/sessions/{self.session}/games")["id"]
+            except (RuntimeError, KeyError):
+                return time.perf_counter() - started, 0  # no new game: counted as failed
             self.next = 0
         body = json.dumps({"player": self.player, "cards": SETS[self.next]}).encode()
         self.next += 1
@@ -200,7 +210,10 @@ class OtherTable(KeptAlive):
         started = time.perf_counter()
         answer = self.exchange("POST", f"/api/v1/games/{self.game}/melds", body, headers)
         took = time.perf_counter() - started
-        return took, answer[0].status if answer is not None else 0
+        status = answer[0].status if answer is not None else 0
+        if status != 201:
+            self.next = len(SETS)  # a meld maybe applied after all: go on in a new game
+        return took, status
 
 
 def reader(
@@ -255,12 +268,14 @@ def run_load(
     readers = [reader(port, load, public_id, view_key) for _ in range(LOADS[load])]
     melds: list[float] = []
     failed = 0
+    statuses: Counter[int] = Counter()  # the melds' answers
     deadline = time.monotonic() + seconds
     if load.endswith("burst"):
         while time.monotonic() < deadline:
             together = threading.Barrier(len(readers) + 1)
             threads = [
-                threading.Thread(target=once, args=(together, reads, *one)) for one in readers
+                threading.Thread(target=once, args=(together, reads, *one), daemon=True)
+                for one in readers
             ]
             for thread in threads:
                 thread.start()
@@ -269,6 +284,7 @@ def run_load(
             took, status = table.meld()
             melds.append(took)
             failed += status != 201
+            statuses[status] += 1
             for thread in threads:
                 thread.join(300)
     else:
@@ -278,7 +294,7 @@ def run_load(
             while not stop.is_set():
                 reads.ask(client, path, headers)
 
-        threads = [threading.Thread(target=again, args=one) for one in readers]
+        threads = [threading.Thread(target=again, args=one, daemon=True) for one in readers]
         for thread in threads:
             thread.start()
         time.sleep(1.0 if threads else 0)  # the readers' first requests are in
@@ -286,6 +302,7 @@ def run_load(
             took, status = table.meld()
             melds.append(took)
             failed += status != 201
+            statuses[status] += 1
             time.sleep(MELD_EVERY)
         stop.set()
         for thread in threads:
@@ -293,6 +310,7 @@ def run_load(
     return {
         "melds": len(melds),
         "melds_failed": failed,
+        "meld_statuses": dict(sorted(statuses.items())),
         "meld_p50": statistics.median(melds) * 1000,
         "meld_p95": percentile(melds, 0.95) * 1000,
         "meld_max": max(melds) * 1000,

@@ -60,6 +60,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
+    from scorekeeper import long_reads
+
+    # Behind ProxyFix, which _behind_proxies puts in front: it sees the address forwarded.
+    long_reads.repeat_refusals(app)
     _behind_proxies(app)
     app.config["TRUSTED_HOSTS"] = _trusted_hosts(app.config["TRUSTED_HOSTS"])
     app.config["BABEL_DEFAULT_TIMEZONE"] = _time_zone(app.config["TIMEZONE"])

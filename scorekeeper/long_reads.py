@@ -10,18 +10,27 @@ rest is always there for the tables, and Python runs one thread at a time, so ea
 running takes a share of every other request's time). One more is refused before any of its
 work, with 429 and ``Retry-After``; a client asks again a moment later. The counts are the
 process's own: under several gunicorn workers each worker keeps them for itself.
+
+A script that asks again at once, without waiting for ``Retry-After``, is answered its refusal
+again for those seconds without the app (``RefusalsRepeated``, in front of it): each refusal
+through the app costs about 2 ms of the server, and a script of 64 connections would keep the
+tables' requests queuing behind them.
 """
 
 from __future__ import annotations
 
 import functools
 import threading
+import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from flask import Flask, current_app, g, request
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 PER_SESSION = 2
 PER_CLIENT = 1
@@ -149,3 +158,70 @@ def long_answer(kind: str, arg: str) -> Callable[[Callable[P, R]], Callable[P, R
         return prepared
 
     return decorate
+
+
+# The refusals remembered at most, past which the expired ones are let go.
+REMEMBERED = 1024
+
+
+class RefusalsRepeated:
+    """WSGI in front of the app: a GET answered 429 is answered so again for ``Retry-After``.
+
+    By the client's address and the path: the same script asking the same address again before
+    the seconds it was told to wait gets the same answer at once, the app never asked, without
+    the cookie the app may have set. A request with a query (a link's key) always goes to the
+    app. It sits behind ProxyFix, so the address is the one the proxies forwarded (``PROXIES``).
+    """
+
+    def __init__(self, app: WSGIApplication) -> None:
+        self.app = app
+        self._lock = threading.Lock()
+        self._refused: dict[tuple[str, str], tuple[float, str, list[tuple[str, str]], bytes]] = {}
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        """Answer a refusal again while it holds; otherwise ask the app, and keep its refusal."""
+        # A query may hold a key (a view link): such a request is never answered for another.
+        if environ.get("REQUEST_METHOD") not in ("GET", "HEAD") or environ.get("QUERY_STRING"):
+            return self.app(environ, start_response)
+        asked = (str(environ.get("REMOTE_ADDR", "")), str(environ.get("PATH_INFO", "")))
+        kept = self._refused.get(asked)
+        if kept is not None and kept[0] > time.monotonic():
+            _until, status, headers, body = kept
+            start_response(status, headers)
+            return [body]
+        answered: dict[str, Any] = {}
+
+        def seen(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            answered.update(status=status, headers=headers)
+            return start_response(status, headers, exc_info)
+
+        result = self.app(environ, seen)
+        retry = dict(answered.get("headers", [])).get("Retry-After", "")
+        if not str(answered.get("status", "")).startswith("429") or not retry.isdecimal():
+            return result
+        try:
+            body = b"".join(result)
+        finally:
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()
+        self._remember(asked, int(retry), answered["status"], answered["headers"], body)
+        return [body]
+
+    def _remember(
+        self, asked: tuple[str, str], seconds: int, status: str, headers: Any, body: bytes
+    ) -> None:
+        now = time.monotonic()
+        with self._lock:
+            if len(self._refused) >= REMEMBERED:
+                for key in [key for key, kept in self._refused.items() if kept[0] <= now]:
+                    del self._refused[key]
+            if len(self._refused) < REMEMBERED:
+                # Phones behind one address share it: none gets another's cookie.
+                kept = [(name, value) for name, value in headers if name.lower() != "set-cookie"]
+                self._refused[asked] = (now + seconds, status, kept, body)
+
+
+def repeat_refusals(app: Flask) -> None:
+    """Put ``RefusalsRepeated`` in front of the app (before ProxyFix goes in front of both)."""
+    app.wsgi_app = RefusalsRepeated(app.wsgi_app)  # type: ignore[method-assign]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -129,7 +130,7 @@ def test_a_third_long_answer_of_one_session_is_refused_and_other_tables_record(
     held.go.set()
     assert [future.result().status_code for future in futures] == [200, 200]
     pool.shutdown()
-    assert sheet(third, long).status_code == 200
+    assert sheet(from_address(app, "10.0.0.9"), long).status_code == 200
 
 
 def test_the_pages_refuse_a_long_answer_in_the_phones_language_and_say_when_to_retry(
@@ -154,6 +155,7 @@ def test_the_pages_refuse_a_long_answer_in_the_phones_language_and_say_when_to_r
     held.go.set()
     assert [future.result().status_code for future in futures] == [200, 200]
     pool.shutdown()
+    time.sleep(1.1)  # the Retry-After it was given
     assert phone.get(f"/sessions/{long['id']}/sheet").status_code == 200
 
 
@@ -184,7 +186,7 @@ def test_the_server_prepares_no_more_long_answers_in_all_than_its_setting(
     held.go.set()
     assert futures[0].result().status_code == 200
     pool.shutdown()
-    assert sheet(from_address(app, "10.0.0.2"), second).status_code == 200
+    assert sheet(from_address(app, "10.0.0.5"), second).status_code == 200
 
 
 def test_scorekeeper_serve_keeps_three_quarters_of_its_threads_for_the_tables() -> None:
@@ -313,3 +315,27 @@ def test_another_table_records_while_a_groups_statistics_are_being_read(
         finally:
             go.set()
         assert statistics.result().status_code == 200
+
+
+def test_a_refusal_is_given_again_without_the_app_until_its_retry_after_has_passed(
+    roomy: Flask, held: Held
+) -> None:
+    client = roomy.test_client()
+    long = session_with_a_game(client)
+    held.sessions.add(long["id"])
+    pool, futures = begun(roomy, held, [("10.0.0.1", long), ("10.0.0.2", long)])
+    script = from_address(roomy, "10.0.0.3")
+    assert sheet(script, long).status_code == 429
+    held.go.set()
+    assert [future.result().status_code for future in futures] == [200, 200]
+    pool.shutdown()
+    # The slots are free again, but the script was told to wait a second: it hears so again.
+    again = sheet(script, long)
+    assert again.status_code == 429
+    assert again.headers["Retry-After"] == "1"
+    assert "Set-Cookie" not in again.headers
+    assert sheet(from_address(roomy, "10.0.0.4"), long).status_code == 200  # another client
+    query = f"{API}/sessions/{long['id']}/sheet?lang=de"
+    assert script.get(query, headers=long["headers"]).status_code == 200  # a query goes through
+    time.sleep(1.1)
+    assert sheet(script, long).status_code == 200
