@@ -250,7 +250,7 @@ class SettlementLine(db.Model):  # type: ignore[name-defined,misc]
 
 
 class AuditLine(db.Model):  # type: ignore[name-defined,misc]
-    """A correction, delete, undo or reopen in a game, kept with its time: the audit trail.
+    """A correction, delete, undo, reopen or import's recomputation of a game, with its time.
 
     It says what was and what it became, so that a disputed score can be traced; no points are
     ever read from it (they come from the entries and settlements as they stand).
