@@ -5,6 +5,7 @@ from scorekeeper.rules.booking import (
     Booking,
     Rebooked,
     book_game,
+    ruling_since,
     settle_again,
     take_back,
 )
@@ -224,6 +225,7 @@ __all__ = [
     "repeated_cards",
     "replay",
     "replay_correction",
+    "ruling_since",
     "same_name",
     "seat_players",
     "seating_problems",

@@ -22,7 +22,15 @@ from scorekeeper.rules.messages import Message
 from scorekeeper.rules.settlement import GameSettlement
 from scorekeeper.rules.variants import SessionStanding, Variant
 
-__all__ = ["RULINGS_SINCE", "Booking", "Rebooked", "book_game", "settle_again", "take_back"]
+__all__ = [
+    "RULINGS_SINCE",
+    "Booking",
+    "Rebooked",
+    "book_game",
+    "ruling_since",
+    "settle_again",
+    "take_back",
+]
 
 P = TypeVar("P", bound=Hashable)
 
@@ -78,6 +86,20 @@ def take_back(totals: Mapping[P, int], booked: Mapping[P, int]) -> dict[P, int]:
 RULINGS_SINCE = frozenset(
     {"settlement.romme_too_few_cards", "settlement.romme_too_few_cards_first_turn"}
 )
+
+
+def ruling_since(message_id: str, **params: object) -> Message:
+    """Return the words of a ruling made since (``RULINGS_SINCE``), e.g. kept in a trail's line.
+
+    >>> ruling_since("settlement.romme_too_few_cards", name="Ann", count=3, dealt=7).render()
+    "Ann put down 3 cards after the other players' entries; a Rommé hand puts down at least \
+the 7 cards dealt, so this is no Rommé hand."
+    """
+    if message_id == "settlement.romme_too_few_cards":
+        return Message("settlement.romme_too_few_cards", params)
+    if message_id == "settlement.romme_too_few_cards_first_turn":
+        return Message("settlement.romme_too_few_cards_first_turn", params)
+    raise ValueError(f"{message_id!r} is no ruling made since")
 
 
 @dataclass(frozen=True)

@@ -435,7 +435,7 @@ def audit_text(
         return WORDINGS[line.action].render(lang, entry=words)
     if line.action == "recomputed":
         ruling = dict(after["ruling"])
-        reason = rules.Message(ruling.pop("message"), {"name": name(after["winner"]), **ruling})
+        reason = rules.ruling_since(ruling.pop("message"), name=name(after["winner"]), **ruling)
         changed = []
         for player, value in after["points"].items():
             was = before["points"].get(player, value)
