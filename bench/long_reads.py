@@ -42,6 +42,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -206,9 +207,17 @@ class OtherTable(KeptAlive):
             self.next = 0
         body = json.dumps({"player": self.player, "cards": SETS[self.next]}).encode()
         self.next += 1
-        headers = {"Content-Type": "application/json", **self.headers}
+        # Sent again once on a connection the server closed while idle (gunicorn's after 2 s):
+        # the key makes the second sending the same request.
+        headers = {
+            "Content-Type": "application/json",
+            "Idempotency-Key": uuid.uuid4().hex,
+            **self.headers,
+        }
         started = time.perf_counter()
         answer = self.exchange("POST", f"/api/v1/games/{self.game}/melds", body, headers)
+        if answer is None and time.perf_counter() - started < 1:
+            answer = self.exchange("POST", f"/api/v1/games/{self.game}/melds", body, headers)
         took = time.perf_counter() - started
         status = answer[0].status if answer is not None else 0
         if status != 201:

@@ -8,8 +8,10 @@ ten seconds, and another table's meld waited behind them. So each process prepar
 address, and ``LONG_READS_AT_ONCE`` in all (``serve`` sets it to a quarter of its threads: the
 rest is always there for the tables, and Python runs one thread at a time, so each long answer
 running takes a share of every other request's time). One more is refused before any of its
-work, with 429 and ``Retry-After``; a client asks again a moment later. The counts are the
-process's own: under several gunicorn workers each worker keeps them for itself.
+work, with 429 and ``Retry-After``; a client asks again a moment later. The count in all is
+kept by every process serving the database together (``Slots``: gunicorn's workers, sync ones
+too, which answer one request each); the counts per session and per client are each process's
+own.
 
 A script that asks again at once, without waiting for ``Retry-After``, is answered its refusal
 again for those seconds without the app (``RefusalsRepeated``, in front of it): each refusal
@@ -20,14 +22,23 @@ tables' requests queuing behind them.
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
+import tempfile
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from flask import Flask, current_app, g, request
+
+try:
+    import fcntl
+except ImportError:  # Windows: each process counts its own
+    fcntl = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -47,27 +58,79 @@ class LongReadsBusy(Exception):
     """As many long answers as allowed are being prepared; this one is refused before its work."""
 
 
-class LongReads:
-    """How many long answers this process prepares now: per session or group, client, in all."""
+class Slots:
+    """The long answers prepared at once by every process serving one database: a lock each.
 
-    def __init__(self) -> None:
+    Each is a file locked with ``flock`` in a folder of the database's own (in the system's
+    temporary folder), so gunicorn's workers count together; a process that dies lets its
+    locks go. Where files cannot be locked (no ``fcntl``), the process counts alone.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.folder = Path(tempfile.gettempdir()) / f"scorekeeper-long-reads-{name}"
+        self._lock = threading.Lock()
+        self._running = 0
+
+    def take(self, at_once: int) -> int | None:
+        """Take a free slot of ``at_once`` and return its file, or raise ``LongReadsBusy``."""
+        if fcntl is None:
+            with self._lock:
+                if self._running >= at_once:
+                    raise LongReadsBusy()
+                self._running += 1
+            return None
+        self.folder.mkdir(mode=0o700, exist_ok=True)
+        for number in range(at_once):
+            held = os.open(self.folder / f"slot-{number}", os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(held)
+                continue
+            return held
+        raise LongReadsBusy()
+
+    def give_back(self, held: int | None) -> None:
+        """Let another long answer take the slot."""
+        if held is None:
+            with self._lock:
+                self._running -= 1
+            return
+        os.close(held)  # closing the file lets its lock go
+
+
+class LongReads:
+    """How many long answers are prepared now: per session or group and client (this
+    process), and in all (every process serving the database, ``Slots``)."""
+
+    def __init__(self, name: str) -> None:
         self._lock = threading.Lock()
         self._scopes: Counter[str] = Counter()
         self._clients: Counter[str] = Counter()
-        self._running = 0
+        self.slots = Slots(name)
 
-    def admit(self, client: str, at_once: int) -> None:
-        """Count a long answer for a client and in all, or refuse it (``LongReadsBusy``)."""
+    def admit(self, client: str, at_once: int) -> int | None:
+        """Count a long answer for a client and in all, or refuse it (``LongReadsBusy``).
+
+        Returns the slot taken, for ``leave``.
+        """
         with self._lock:
-            if self._running >= at_once or self._clients[client] >= PER_CLIENT:
+            if self._clients[client] >= PER_CLIENT:
                 raise LongReadsBusy()
-            self._running += 1
             self._clients[client] += 1
+        try:
+            return self.slots.take(at_once)
+        except BaseException:
+            self._let_client_go(client)
+            raise
 
-    def leave(self, client: str) -> None:
+    def leave(self, client: str, held: int | None) -> None:
         """Stop counting a long answer admitted for a client."""
+        self.slots.give_back(held)
+        self._let_client_go(client)
+
+    def _let_client_go(self, client: str) -> None:
         with self._lock:
-            self._running -= 1
             self._clients -= Counter({client: 1})
 
     @contextmanager
@@ -86,17 +149,21 @@ class LongReads:
     @contextmanager
     def preparing(self, scope: str, client: str, at_once: int) -> Iterator[None]:
         """Count a long answer of a scope for a client while it is prepared, or refuse it."""
-        self.admit(client, at_once)
+        held = self.admit(client, at_once)
         try:
             with self.of(scope):
                 yield
         finally:
-            self.leave(client)
+            self.leave(client, held)
 
 
 def register(app: Flask) -> None:
-    """Give the app its count of long answers, and let a request's count go when it ends."""
-    app.extensions["long_reads"] = LongReads()
+    """Give the app its count of long answers, and let a request's count go when it ends.
+
+    The processes serving one database (and instance folder) count together.
+    """
+    served = f"{app.instance_path}\n{app.config['SQLALCHEMY_DATABASE_URI']}"
+    app.extensions["long_reads"] = LongReads(hashlib.sha256(served.encode()).hexdigest()[:16])
     app.teardown_request(_let_go)
 
 
@@ -118,14 +185,14 @@ def admit_first() -> None:
     if not getattr(view, "long_answer", False):
         return
     reads, client, at_once = _reads()
-    reads.admit(client, at_once)
+    g.long_read_slot = reads.admit(client, at_once)
     g.long_read_client = client
 
 
 def _let_go(_error: BaseException | None) -> None:
     client = g.pop("long_read_client", None)
     if client is not None:
-        current_app.extensions["long_reads"].leave(client)
+        current_app.extensions["long_reads"].leave(client, g.pop("long_read_slot", None))
 
 
 @contextmanager

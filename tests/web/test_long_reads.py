@@ -339,3 +339,20 @@ def test_a_refusal_is_given_again_without_the_app_until_its_retry_after_has_pass
     assert script.get(query, headers=long["headers"]).status_code == 200  # a query goes through
     time.sleep(1.1)
     assert sheet(script, long).status_code == 200
+
+
+def test_two_processes_of_one_database_prepare_no_more_long_answers_in_all_than_the_setting(
+    app_with: Callable[..., Flask], held: Held
+) -> None:
+    # Two apps on one database stand for two gunicorn workers: they count together.
+    first, second = app_with(LONG_READS_AT_ONCE=1), app_with(LONG_READS_AT_ONCE=1)
+    long = session_with_a_game(first.test_client())
+    other = session_with_a_game(second.test_client())
+    held.sessions.add(long["id"])
+    pool, futures = begun(first, held, [("10.0.0.1", long)])
+    assert sheet(from_address(second, "10.0.0.2"), other).status_code == 429
+    assert another_tables_meld(from_address(second, "10.0.0.2"), other) == 201
+    held.go.set()
+    assert futures[0].result().status_code == 200
+    pool.shutdown()
+    assert sheet(from_address(second, "10.0.0.3"), other).status_code == 200
