@@ -18,11 +18,22 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from flask_migrate import upgrade
+from playwright.sync_api import Browser, sync_playwright
 from werkzeug.datastructures import Headers
 from werkzeug.test import TestResponse
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 @pytest.fixture
@@ -364,3 +375,17 @@ def live_server(tmp_path: Path, database_url: str, backend: str, access_log: Pat
     yield base
     process.terminate()
     process.communicate(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Launch Debian's Chromium once per test process: the page tests and the module tests share it.
+
+    Playwright's sync API runs one driver per process: a second one started beside it refuses.
+    """
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

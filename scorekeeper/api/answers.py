@@ -44,6 +44,14 @@ _MELD_OPENING_VALUE = (
     "together. Answers about layoffs and swaps leave it out."
 )
 _GAMES_LEFT = "Only for a session of a fixed number of games."
+# What an ended game books for each player, said per rule system (docs/api.md).
+_BOOKED = (
+    "What the game books for each player: their melds and layoffs plus the settlement. "
+    "Treppenrommé: melds and layoffs, the winner adding the hands; German Rummy: 0 for the "
+    "winner, minus the hand for each loser; Boathouse Rum: what the winner is paid, 0 for each "
+    "loser; 500 Rum: melds and layoffs minus the hand, for every player (F2, F5); abandoned: "
+    "melds and layoffs."
+)
 
 
 class Answer(BaseModel):
@@ -255,6 +263,10 @@ class Meld(Answer):
     value: int
     jokers: list[JokerPlace] = absent(_JOKERS)
     opening_value: int = absent(_MELD_OPENING_VALUE)
+    values: list[int] = absent(
+        "The answers of POST …/melds: what each card scores as it was put down, in the order "
+        "of cards (an ace 15, 10, 5 or 1 by where it lies; a joker as the rule system values it)."
+    )
 
 
 class Entry(Answer):
@@ -347,6 +359,7 @@ class Game(Answer):
     melds: list[Meld]
     entries: list[Entry]
     points: Points
+    booked: Points = absent(_BOOKED + " Only once the game has ended; the same as its points then.")
     audit: list[AuditLine] = Field(
         description="The audit trail: every correction, delete, undo and reopen of the game, "
         "in time order. The points come from the entries and the settlement as they stand, "
@@ -421,9 +434,10 @@ class Finish(Answer):
     game: Id = absent()
     status: str = absent()
     winner: int | None
-    romme: bool = Field(
+    romme: bool | None = Field(
         description="Whether the winner had a Rommé hand (German Rummy: a Hand-Rommé, which "
-        "doubles only by a house rule, GET /api/v1/variants)."
+        "doubles only by a house rule, GET /api/v1/variants); null where nobody went out (an "
+        "abandoned game, a game nobody went out of), as in the session's games."
     )
     romme_possible: bool = absent()
     romme_reason: str | None = absent(
@@ -441,6 +455,7 @@ class Finish(Answer):
         "minus the hand for each loser, doubling included."
     )
     paid: Points = Field(description="What each loser pays, doubling included.")
+    booked: Points = absent(_BOOKED + " A preview says what finishing would book.")
     unmatched: dict[str, Cards] = Field(description="Boathouse Rum: each loser's cards paid for.")
     matched: dict[str, list[Cards]] = Field(
         description="Boathouse Rum: the melds found in each loser's hand."

@@ -434,8 +434,11 @@ class Settlement(Body):
     hands: dict[PlayerKey, int | Cards] = Field(
         default_factory=dict,
         description="Each other player's hand: its cards, or the points the table counted for it "
-        "(a whole number). In German Rummy a hand may hold jokers (JKR). With winner null they "
-        "are not used, except where the rule system settles a game nobody went out of.",
+        "(a whole number); a hand for the winner is refused. Where jokers are played (German "
+        "Rummy; 500 Rum with jokers) a hand may hold them (JKR). With winner null they are not "
+        "used, except where the rule system settles a game nobody went out of (500 Rum, F5): "
+        "there hands sent, even {}, settle it with every player's hand or are refused, and only "
+        "a body without hands abandons the game.",
     )
 
     refusals: ClassVar[dict[str, Any]] = {
@@ -456,8 +459,14 @@ class Settlement(Body):
             return _l("hands: “%(key)s” is not a player id.", key=key[:20])
         return _cards_refused(key)
 
-    def hands_by_player(self) -> dict[int, str | int]:
-        """Return each hand by its player's id (with winner null, the rule system judges them)."""
+    def hands_by_player(self) -> dict[int, str | int] | None:
+        """Return each hand by its player's id; None when the body sent no hands at all.
+
+        With winner null, no hands give the game up (R6); hands sent, even none, settle a game
+        nobody went out of where the rule system does (F5), or are refused.
+        """
+        if not self.sent("hands"):
+            return None
         return {int(key): hand for key, hand in self.hands.items()}
 
 

@@ -103,13 +103,19 @@ def players_schema() -> dict[str, Any]:
     """Return the schema of a new session's players: as many as the rule systems seat."""
     variants = [variant() for variant in rules.VARIANTS.values()]
     seats = "; ".join(
-        f"{variant.min_players} to {variant.max_players} in {variant.title}" for variant in variants
+        f"{variant.min_players} to {variant.max_players} in {variant.title}"
+        + (
+            f" ({variant.most_players()} by its house rules)"
+            if variant.most_players() > variant.max_players
+            else ""
+        )
+        for variant in variants
     )
     return {
         "type": "array",
         "items": {"type": "string", "minLength": 1, "maxLength": 40},
         "minItems": min(variant.min_players for variant in variants),
-        "maxItems": max(variant.max_players for variant in variants),
+        "maxItems": max(variant.most_players() for variant in variants),
         "description": "Names in seating order (clockwise), each different and at most 40 "
         f"characters: {seats} (GET /api/v1/variants).",
     }

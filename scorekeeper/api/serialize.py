@@ -112,8 +112,19 @@ def game_json(game: services.GameState, language: str = "en") -> dict[str, Any]:
         ],
         "entries": _entries_json(game.entries, table, game.variant),
         "points": _by_player(services.game_points(game)),
+        **_booked_json(game),
         "audit": [audit_json(line, game, language) for line in game.audit or ()],
     }
+
+
+def _booked_json(game: services.GameState) -> dict[str, Any]:
+    """Return ``{"booked": …}``, what the game booked for each player, once it has ended.
+
+    An open game's ``points`` are its entries so far, and it has booked nothing yet.
+    """
+    if game.status == "open":
+        return {}
+    return {"booked": _by_player(services.game_points(game))}
 
 
 def audit_json(line: services.AuditRow, game: services.GameState, language: str) -> dict[str, Any]:
@@ -169,6 +180,16 @@ def meld_json(
         "value": entry.value,
         **opening_json(None if put_down is None else [put_down], variant),
     }
+
+
+def meld_recorded_json(
+    entry: services.EntryRow, meld: rules.Meld, variant: rules.Variant
+) -> dict[str, Any]:
+    """Return a meld just put down, as ``meld_json``, with what each card scores (``values``).
+
+    The values are those written (R3), in the order of ``cards``: an ace's worth is read there.
+    """
+    return {**meld_json(entry, meld, variant, meld), "values": list(meld.values)}
 
 
 def opening_json(put_down: Iterable[rules.Meld] | None, variant: rules.Variant) -> dict[str, int]:
@@ -259,11 +280,14 @@ def finish_json(finish: services.Finish) -> dict[str, Any]:
         "game": finish.game.id,
         "status": finish.game.status,
         "winner": settlement.winner,
-        "romme": settlement.romme,
+        # Whether the winner went out with a Rommé hand: null where nobody went out, as in the
+        # session's games and the game's own answer.
+        "romme": settlement.romme if settlement.winner is not None else None,
         "hand_points": _by_player(settlement.hand_points),
         "factors": _by_player(settlement.factors),
         "settlement": _by_player(settlement.gains),
         "paid": _by_player(settlement.paid),
+        "booked": _by_player(finish.booked),
         "unmatched": {
             str(player): [card.code for card in cards]
             for player, cards in settlement.unmatched.items()

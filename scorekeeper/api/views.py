@@ -552,7 +552,7 @@ def record_meld(game_id: int) -> tuple[Response, int]:
             {
                 "entry": several.id,
                 "melds": [
-                    serialize.meld_json(row, meld, several.variant, meld)
+                    serialize.meld_recorded_json(row, meld, several.variant)
                     for row, meld in several.melds
                 ],
                 "value": several.value,
@@ -562,7 +562,7 @@ def record_meld(game_id: int) -> tuple[Response, int]:
     recorded = services.record_meld(game_id, body.player, body.cards, checked=_checked())
     return jsonify(
         {
-            **serialize.meld_json(recorded.entry, recorded.meld, recorded.variant, recorded.meld),
+            **serialize.meld_recorded_json(recorded.entry, recorded.meld, recorded.variant),
             "entry": recorded.id,
         }
     ), 201

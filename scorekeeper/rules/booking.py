@@ -27,6 +27,7 @@ __all__ = [
     "Booking",
     "Rebooked",
     "book_game",
+    "booked_points",
     "ruling_since",
     "settle_again",
     "take_back",
@@ -66,12 +67,22 @@ def book_game(
     (everyone when None): a reopened game played before the seating changed has its own
     players, who may have left since.
     """
-    booked = {player: meld_points[player] + gains[player] for player in meld_points}
+    booked = booked_points(meld_points, gains)
     after = {player: total + booked.get(player, 0) for player, total in totals.items()}
     at_table = {
         player: total for player, total in after.items() if seated is None or player in seated
     }
     return Booking(booked, after, variant.standing(at_table, number))
+
+
+def booked_points(meld_points: Mapping[P, int], gains: Mapping[P, int]) -> dict[P, int]:
+    """Return what a game books for each of its players: their melds and layoffs, and the
+    settlement's gain (F2: 500 Rum's table minus hand).
+
+    >>> booked_points({"Ann": 35, "Ulf": 10}, {"Ann": 0, "Ulf": -22})
+    {'Ann': 35, 'Ulf': -12}
+    """
+    return {player: meld_points[player] + gains[player] for player in meld_points}
 
 
 def take_back(totals: Mapping[P, int], booked: Mapping[P, int]) -> dict[P, int]:

@@ -194,6 +194,8 @@ def swap_joker(
     >>> str(swap.meld), str(swap.new_meld)
     ('6♠ 6♥ 6♣', '8♥ JKR=9♥ 10♥')
     """
+    if not variant.swaps_jokers():
+        raise SwapError("swap.not_played", variant=variant)
     before = classify_pieces(meld_cards, variant)
     if not before.jokers:
         raise SwapError("swap.no_joker", meld=before.cards)
@@ -280,7 +282,8 @@ def _set_with_joker(
             places.append(JokerPlace(index=index, stands_for=left[at:] + left[:at]))
     positions = (AcePosition.IN_SET if rank == Rank.ACE else None,) * len(shown)
     standing = [place.stands_for[0] for place in places]
-    values, opening_values = card_values([*ordered, *standing], positions, variant)
+    joker_at = [place.index for place in places]
+    values, opening_values = card_values([*ordered, *standing], positions, variant, joker_at)
     return Meld(
         kind=MeldKind.SET,
         cards=(*ordered, *placed),
@@ -524,7 +527,8 @@ def _sequence_in(window: Window, have: Counter[int], suit: Suit, variant: Varian
         card if natural else Joker(stands_for=card)
         for card, natural in zip(cards, filled, strict=True)
     )
-    values, opening_values = card_values(cards, positions, variant)
+    joker_at = [index for index, natural in enumerate(filled) if not natural]
+    values, opening_values = card_values(cards, positions, variant, joker_at)
     return Meld(
         kind=MeldKind.SEQUENCE,
         cards=pieces,

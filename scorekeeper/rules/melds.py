@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from scorekeeper.rules.cards import Card, Piece, Rank, Suit, cards_text
@@ -421,12 +421,24 @@ def _valued(
 
 
 def card_values(
-    cards: Sequence[Card], positions: Sequence[AcePosition | None], variant: Variant
+    cards: Sequence[Card],
+    positions: Sequence[AcePosition | None],
+    variant: Variant,
+    jokers: Collection[int] = (),
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Return what each card scores where it lies, and what it counts towards an opening."""
+    """Return what each card scores where it lies, and what it counts towards an opening.
+
+    ``cards`` holds the card each joker stands for; ``jokers`` says at which places jokers
+    lie, which score as the rule system values a joker (F6: 15 wherever it lies).
+    """
     placed = list(zip(cards, positions, strict=True))
     return (
-        tuple(variant.meld_value(card, position) for card, position in placed),
+        tuple(
+            variant.joker_meld_value(card, position)
+            if index in jokers
+            else variant.meld_value(card, position)
+            for index, (card, position) in enumerate(placed)
+        ),
         tuple(variant.opening_card_value(card, position) for card, position in placed),
     )
 

@@ -254,6 +254,7 @@ MESSAGES: dict[str, Wording] = {
         "%(name)s has not opened yet: there is no joker swap before the opening."
     ),
     "swap.no_joker": wording("%(meld)s holds no joker to swap."),
+    "swap.not_played": wording("In %(variant)s a joker stays where it lies: it is never swapped."),
     "swap.no_cards": wording("Choose the card that takes the joker's place in %(meld)s."),
     "swap.joker_for_joker": wording("Only a natural card can take a joker's place."),
     "swap.wrong_card": plural_wording(
@@ -368,6 +369,7 @@ MESSAGES: dict[str, Wording] = {
     "news.gains": wording("Game %(number)s is over: %(name)s went out and gains %(points)s."),
     "news.books": wording("%(name)s books %(points)s"),
     "news.minus": wording("Game %(number)s is over: %(name)s went out; %(minus)s."),
+    "news.nobody_out": wording("Game %(number)s is over: nobody went out; %(minus)s."),
     "explain.minus": wording(
         "%(name)s went out and books 0; every other player books minus the cards left in their "
         "hand."
@@ -379,6 +381,17 @@ MESSAGES: dict[str, Wording] = {
     "explain.minus_ace": wording(
         "%(name)s went out and books 0; every other player books minus the cards left in their "
         "hand (an ace %(ace)s)."
+    ),
+    "explain.minus_ace_joker": wording(
+        "%(name)s went out and books 0; every other player books minus the cards left in their "
+        "hand (an ace %(ace)s, a joker %(joker)s)."
+    ),
+    "explain.nobody_out": wording(
+        "Nobody went out: every player books minus the cards left in their hand (an ace %(ace)s)."
+    ),
+    "explain.nobody_out_joker": wording(
+        "Nobody went out: every player books minus the cards left in their hand (an ace "
+        "%(ace)s, a joker %(joker)s)."
     ),
     "explain.minus_doubled": wording(
         "A Hand-Rommé: under the rules of this session the minus points count double."
@@ -393,6 +406,9 @@ MESSAGES: dict[str, Wording] = {
     ),
     "explain.once": wording("%(name)s scores the cards left in the other hands once: %(gain)s."),
     "explain.melds_stay": wording("The points of the melds and layoffs stay with every player."),
+    "explain.game_net": wording(
+        "Every player's game is what their melds and layoffs scored minus their hand."
+    ),
     "explain.only_hands": wording("Melds score nothing: only the cards left in the hands count."),
     "explain.only_paid": wording("Melds score nothing: only the cards paid for count."),
     # The names of rule systems whose name differs by language.
@@ -435,6 +451,75 @@ MESSAGES: dict[str, Wording] = {
         "“%(name)s” and “%(same_as)s” count as one person in this group (the names were "
         "merged): one person cannot sit at the table twice."
     ),
+    # --- club evenings: several tables, series, a ranking (E1-E12) ---------------------------
+    "evening.player_count": plural_wording(
+        "An evening is for %(low)s to %(high)s players; %(count)s was entered.",
+        "An evening is for %(low)s to %(high)s players; %(count)s were entered.",
+    ),
+    "evening.table_size": wording(
+        "%(variant)s is played at tables of %(low)s to %(high)s players; a table of %(size)s is "
+        "not possible."
+    ),
+    "evening.small_tables": wording(
+        "Tables of 2 are seated only where the organiser allows them: allow tables of 2, or "
+        "choose larger tables."
+    ),
+    # ``sizes`` are the table sizes that would seat the players, joined by "or".
+    "evening.tables_split": wording(
+        "%(count)s players cannot be split into tables of %(size)s and %(smaller)s: choose "
+        "tables of %(sizes)s."
+    ),
+    "evening.table_of_one": wording(
+        "%(count)s players at tables of %(size)s would leave one player alone, and nobody plays "
+        "at a table of 1: choose tables of %(sizes)s."
+    ),
+    "evening.table_of_two": wording(
+        "%(count)s players at tables of %(size)s would need a table of 2, which the organiser "
+        "has not allowed: choose tables of %(sizes)s, or allow tables of 2."
+    ),
+    "evening.no_table_size": wording(
+        "%(variant)s cannot seat %(count)s players at tables of %(low)s to %(high)s without a "
+        "table of 2: allow tables of 2."
+    ),
+    "evening.series_count": wording("An evening has %(low)s to %(high)s series."),
+    "evening.series_end_missing": wording(
+        "Give the number of games per series, or the minutes per series."
+    ),
+    "evening.series_end_both": wording(
+        "Give the number of games per series or the minutes per series, not both."
+    ),
+    "evening.games_per_series": wording("A series has %(low)s to %(high)s games."),
+    "evening.minutes_per_series": wording("A series lasts %(low)s to %(high)s minutes."),
+    "evening.seating_mode": wording(
+        "Later series are seated by the standing (“standing”) or drawn again (“drawn”), not "
+        "“%(name)s”."
+    ),
+    "evening.session_end": wording(
+        "At an evening every table plays until its series ends: the house rule “end” is not "
+        "chosen for an evening."
+    ),
+    # ``tables`` are the numbers of the tables still playing, joined by "and".
+    "evening.still_playing": plural_wording(
+        "Series %(number)s is still being played at table %(tables)s: the next series is seated "
+        "once every table has ended.",
+        "Series %(number)s is still being played at tables %(tables)s: the next series is "
+        "seated once every table has ended.",
+    ),
+    "evening.all_series_played": plural_wording(
+        "The evening has %(count)s series, and it is seated already.",
+        "All %(count)s series of the evening are seated already.",
+    ),
+    "evening.redraw_started": plural_wording(
+        "Series %(number)s cannot be drawn again: play has begun at table %(tables)s.",
+        "Series %(number)s cannot be drawn again: play has begun at tables %(tables)s.",
+    ),
+    "evening.said_games": plural_wording("%(count)s game a series", "%(count)s games a series"),
+    "evening.said_minutes": plural_wording(
+        "%(count)s minute a series; the game being played then is the last",
+        "%(count)s minutes a series; the game being played then is the last",
+    ),
+    "season.evenings": wording("A season has %(low)s to %(high)s evenings."),
+    "season.best": wording("A season counts each player's best 1 to %(high)s evenings."),
 }
 
 # How a list of messages (the gaps of a sequence) is joined: "A and B and C".

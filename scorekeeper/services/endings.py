@@ -71,12 +71,19 @@ class Finish:
     hand_points: dict[int, int] = field(default_factory=dict)
     # The session after the finish, read before its commit (None for a preview).
     session: SessionSummary | None = None
+    # What each player's melds and layoffs of the game scored.
+    table_points: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def booked(self) -> dict[int, int]:
+        """Return what the game books (or would book) for each player: table and settlement."""
+        return rules.booked_points(self.table_points, self.settlement.gains)
 
 
 def preview_finish(
     game_id: int,
     winner_id: int | None,
-    hands: Mapping[int, str | int],
+    hands: Mapping[int, str | int] | None,
     romme: bool | None = None,
     *,
     checked: CheckedGame | None = None,
@@ -84,17 +91,20 @@ def preview_finish(
     """Check and settle the end of a game without writing anything.
 
     A hand is the cards left in it as text, or the points the table counted (a whole number).
+    ``hands=None`` gives no hands at all: with nobody out, the table gives the game up.
     ``checked`` is what the request's key check read of the game (``rows.game_state``).
     """
     game = open_state(db.session.connection(), game_id, checked)
     if winner_id is not None:
         player_of(game, winner_id)
     names = {player.id: player.name for player in game.players}
-    parsed: dict[int, list[rules.Piece] | int] = {}
-    for player_id, hand in game.variant.hands_settled(winner_id, hands).items():
-        if player_id not in names:
-            raise InvalidRequestError("hand_of_a_stranger")
-        parsed[player_id] = hand if isinstance(hand, int) else game.variant.read_cards(hand)
+    parsed: dict[int, list[rules.Piece] | int] | None = None
+    if hands is not None:
+        parsed = {}
+        for player_id, hand in game.variant.hands_settled(winner_id, hands).items():
+            if player_id not in names:
+                raise InvalidRequestError("hand_of_a_stranger")
+            parsed[player_id] = hand if isinstance(hand, int) else game.variant.read_cards(hand)
     replayed = table_entries(game.entries)
     player_of_row = {entry.id: entry.player_id for entry in game.entries}
     settlement = game.variant.finish(
@@ -108,7 +118,7 @@ def preview_finish(
         dealer=game.dealer_id,
     )
     winner = player_of(game, winner_id) if winner_id is not None else None
-    hand_cards = {key: cards for key, cards in parsed.items() if not isinstance(cards, int)}
+    hand_cards = {key: cards for key, cards in (parsed or {}).items() if not isinstance(cards, int)}
     return Finish(
         game,
         winner,
@@ -117,6 +127,7 @@ def preview_finish(
         hand_cards,
         settlement,
         settlement.hand_points,
+        table_points=game.points(),  # while the game is open: its entries
     )
 
 
@@ -124,15 +135,19 @@ def preview_finish(
 def finish_game(
     game_id: int,
     winner_id: int | None,
-    hands: Mapping[int, str | int],
+    hands: Mapping[int, str | int] | None,
     romme: bool | None = None,
     *,
     checked: CheckedGame | None = None,
 ) -> Finish:
-    """Settle and close a game (``winner_id=None`` abandons it, R6) and check the target (R7)."""
+    """Settle and close a game and check the target (R7).
+
+    ``winner_id=None`` abandons it without hands (R6), or settles a game nobody went out of
+    with every hand where the rule system does (F5).
+    """
     finish = preview_finish(game_id, winner_id, hands, romme, checked=checked)
     game = finish.game
-    meld_points = game.points()  # while the game is open: its entries
+    meld_points = finish.table_points
     ended = replace(
         game,
         status="abandoned" if finish.settlement.abandoned else "finished",
@@ -195,7 +210,7 @@ def finish_game(
 
 def abandon_game(game_id: int, *, checked: CheckedGame | None = None) -> Finish:
     """Abandon a game (R6): its melds stand, no hand cards are scored, nobody wins it."""
-    return finish_game(game_id, None, {}, None, checked=checked)
+    return finish_game(game_id, None, None, None, checked=checked)
 
 
 @write_use_case

@@ -82,8 +82,8 @@ class Seated(Protocol):
     def name(self) -> str: ...
 
 
-# The most players any rule system seats (Boathouse Rum: 6).
-SEATS = max(variant.max_players for variant in rules.VARIANTS.values())
+# The most players any rule system seats under any of its house rules.
+SEATS = max(variant.most_players() for variant in rules.VARIANTS.values())
 LARGEST_TARGET = 1_000_000
 LARGEST_HAND = 10_000
 CARDS_REQUIRED = _l("Tap or type the cards, e.g. Q♣ K♣ A♣.")
@@ -230,9 +230,7 @@ class SessionForm(OnceForm):
         if self.end.data == "games" and self.games.data is None and not self.games.errors:
             self.games.errors.append(str(GAMES_REQUIRED))
             valid = False
-        variant = rules.VARIANTS.get(
-            str(self.variant.data), rules.VARIANTS[rules.DEFAULT_VARIANT]
-        )()
+        variant = self._variant_chosen()
         if self.end.data in ("target", "limit") and self.end.data not in variant.end_rule().ends:
             refused = NO_TARGET if self.end.data == "target" else NO_LIMIT
             self.end.errors.append(str(refused) % {"variant": variant.label(_language())})
@@ -255,6 +253,20 @@ class SessionForm(OnceForm):
             else:
                 shown_at[about].append(rules_message(problem))
         return valid and not problems
+
+    def _variant_chosen(self) -> rules.Variant:
+        """Return the rule system chosen with its house rules, which may seat more (F7).
+
+        House rules the rule system refuses are said when the session starts; until then
+        the rule system's own seats are counted.
+        """
+        name = str(self.variant.data)
+        if name not in rules.VARIANTS:
+            return rules.VARIANTS[rules.DEFAULT_VARIANT]()
+        try:
+            return rules.find_variant(name, self.house_rules())
+        except rules.HouseRuleError:
+            return rules.VARIANTS[name]()
 
     def _group_chosen(self) -> bool:
         """Check the group: a new one needs a name, and a name is only for a new one."""
@@ -482,6 +494,11 @@ class CorrectForm(OnceForm):
         return valid
 
 
+# The finish form's "winner" when nobody went out: no player has this id.
+NOBODY = 0
+NOBODY_OUT = _l("Nobody went out (the stock ran out)")
+
+
 class FinishForm(OnceForm):
     """Say who went out, what is left in the other hands, and whether it was a Rommé hand."""
 
@@ -537,13 +554,24 @@ class FinishForm(OnceForm):
         """Return the recorder's Rommé choice, or None to let the entries decide."""
         return {"yes": True, "no": False}.get(str(self.romme.data))
 
+    def winner_id(self) -> int | None:
+        """Return the id of the player who went out, or None where nobody did (F5)."""
+        winner: int | None = self.winner.data
+        return None if winner == NOBODY else winner
+
 
 def _player_of(field: Any) -> int:
     return int(field.name.removeprefix("hand_"))
 
 
-def finish_form(players: Sequence[Seated], **kwargs: Any) -> FinishForm:
-    """Return the finish form with a cards field and a points field for each player."""
+def finish_form(
+    players: Sequence[Seated], *, nobody_out: bool = False, **kwargs: Any
+) -> FinishForm:
+    """Return the finish form with a cards field and a points field for each player.
+
+    ``nobody_out`` offers "Nobody went out" beside the players, where the rule system settles
+    such a game with every hand (F5).
+    """
 
     class _FinishForm(FinishForm):
         pass
@@ -572,6 +600,8 @@ def finish_form(players: Sequence[Seated], **kwargs: Any) -> FinishForm:
         )
     form: FinishForm = _FinishForm(**kwargs)
     form.winner.choices = player_choices(players)
+    if nobody_out:
+        form.winner.choices.append(SelectChoice(NOBODY, str(NOBODY_OUT)))
     return form
 
 

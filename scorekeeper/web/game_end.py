@@ -12,7 +12,7 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.web import playing_cards, view_models, words
 from scorekeeper.web.blueprint import bp
-from scorekeeper.web.forms import ButtonForm, FinishForm, finish_form
+from scorekeeper.web.forms import NOBODY, ButtonForm, FinishForm, finish_form
 from scorekeeper.web.once import once_per_form
 from scorekeeper.web.shared import (
     REFUSED,
@@ -43,10 +43,14 @@ def finish(game_id: int) -> Answer:
         return ended
     game = _still_open(game)
     players = game.players
+    # Where the rule system settles a game nobody went out of, the form offers that (F5).
+    nobody_out = game.variant.nobody_out_settles()
     if request.method == "GET":
         # The preview is a GET: back after booking asks the page again (no resubmission
         # prompt), and the page of a booked game shows what was booked.
-        form = finish_form(players, formdata=request.args or None, meta={"csrf": False})
+        form = finish_form(
+            players, nobody_out=nobody_out, formdata=request.args or None, meta={"csrf": False}
+        )
         if PREVIEW not in request.args:
             if not request.args:
                 form.winner.data = view_models.whose_entry(game)
@@ -54,7 +58,7 @@ def finish(game_id: int) -> Answer:
         if not form.validate():
             return _finish_page(game, form, status=422)
     else:
-        form = finish_form(players)
+        form = finish_form(players, nobody_out=nobody_out)
         if not form.validate_on_submit():
             if _in_place():
                 return _refused(form)
@@ -65,11 +69,11 @@ def finish(game_id: int) -> Answer:
     try:
         if commit:
             done = services.finish_game(
-                game.id, form.winner.data, form.hands(), form.romme_choice()
+                game.id, form.winner_id(), form.hands(), form.romme_choice()
             )
         else:
             preview = services.preview_finish(
-                game.id, form.winner.data, form.hands(), form.romme_choice()
+                game.id, form.winner_id(), form.hands(), form.romme_choice()
             )
     except REFUSED as error:
         db.session.rollback()
@@ -77,8 +81,7 @@ def finish(game_id: int) -> Answer:
             return jsonify(refused=True, error=str(playing_cards.suits(words.rules_message(error))))
         return _finish_page(game, form, status=422, problem=words.rules_message(error))
     if commit:
-        assert done.winner is not None
-        # The rule system says the news: what the winner gains, or what the losers book.
+        # The rule system says the news: what the winner gains, or what the others book.
         names = _names(players)
         news = words.message_text(game.variant.game_news(number, names, done.settlement))
         if _in_place():
@@ -89,7 +92,7 @@ def finish(game_id: int) -> Answer:
     db.session.rollback()
     # ``game`` was read before the preview, which wrote nothing: it still shows the game.
     form.romme.data = "yes" if preview.romme else "no"
-    confirm = finish_form(players, formdata=None, data=_resubmitted(form))
+    confirm = finish_form(players, nobody_out=nobody_out, formdata=None, data=_resubmitted(form))
     return _finish_page(game, form, preview=preview, confirm=confirm)
 
 
@@ -155,10 +158,13 @@ def reopen(game_id: int) -> Answer:
 
 
 def _finish_as_booked(game: services.GameState) -> str | None:
-    """Return the finish page filled in with what a finished game booked: winner and hands."""
-    if game.status != "finished" or game.winner_id is None:
+    """Return the finish page filled in with what a finished game booked: winner and hands.
+
+    A game nobody went out of (F5) opens with "Nobody went out" and every hand.
+    """
+    if game.status != "finished":
         return None
-    fields: dict[str, Any] = {"winner": game.winner_id}
+    fields: dict[str, Any] = {"winner": NOBODY if game.winner_id is None else game.winner_id}
     for line in services.get_game(game.id).settlement_lines:
         if line.player_id == game.winner_id:
             continue

@@ -7,17 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PHONE = {"width": 390, "height": 844}
 ARTIFACTS = Path(__file__).parent / "artifacts"
 
@@ -72,17 +63,6 @@ class Phone:
         path = ARTIFACTS / f"{self.language}-{name}.png"
         self.page.screenshot(path=str(path), full_page=full_page)
         return path
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    """Launch Debian's Chromium once for all browser tests."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

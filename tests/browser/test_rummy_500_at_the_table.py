@@ -27,6 +27,25 @@ WORDS = {
     },
 }
 
+NOBODY = {
+    "en": {
+        "start": "Start the session",
+        "nobody": "Nobody went out (the stock ran out)",
+        "show": "Show the settlement",
+        "said": "Nobody went out: every hand counts.",
+        "confirm": "Confirm and book the settlement",
+        "game": "Game 1: nobody went out, every hand counted",
+    },
+    "de": {
+        "start": "Partie beginnen",
+        "nobody": "Niemand hat ausgemacht (der Stapel ist aufgebraucht)",
+        "show": "Abrechnung zeigen",
+        "said": "Niemand hat ausgemacht: jede Hand zählt.",
+        "confirm": "Abrechnung bestätigen und buchen",
+        "game": "Spiel 1: niemand hat ausgemacht, jede Hand gezählt",
+    },
+}
+
 
 def fits(page: Page) -> None:
     """Assert that the page is no wider than the screen."""
@@ -89,12 +108,54 @@ def test_a_500_rum_game_is_played_and_settled_at_360_pixels_in_english_and_germa
         with page.expect_navigation():
             phone.tap(".finish .action-bar button[type=submit]")
         settlement = page.locator("#settlement")
-        expect(settlement).to_contain_text("-25")
+        # Each player's game: what they put down minus what they hold.
+        expect(settlement).to_contain_text("9 - 25 = -16")
         expect(settlement).to_contain_text(words["explain"])
         fits(page)
         phone.shot(f"13-rummy-500-settlement-360-{language}", full_page=True)
         with page.expect_navigation():
             phone.tap(page.get_by_role("button", name=words["confirm"]))
         assert totals(phone) == {"Bob": 59, "Ann": -16}
+        fits(page)
+        assert phone.errors == []
+
+
+def test_a_500_rum_game_nobody_went_out_of_is_finished_by_taps_at_360_pixels(
+    new_phone: Callable[..., Phone],
+) -> None:
+    for language, words in NOBODY.items():
+        phone = new_phone(language, viewport={"width": 360, "height": 740})
+        page = phone.page
+        phone.open()
+        phone.tap(page.locator(".variants label.chip", has_text="500 Rum"))
+        page.fill("#names-0", "Ann")
+        page.fill("#names-1", "Ulf")
+        with page.expect_navigation():
+            phone.tap(page.get_by_role("button", name=words["start"]))
+        record(phone, "Ann", "J♠", "Q♠", "K♠")
+        record(phone, "Ulf", "A♥", "2♥", "3♥", "4♥")
+
+        # The stock ran out: nobody went out, and every hand is asked and tapped.
+        with page.expect_navigation():
+            phone.tap("a[href$='/finish']")
+        phone.tap(page.locator(".players label.chip", has_text=words["nobody"]))
+        expect(page.locator("[data-hand]:visible")).to_have_count(2)
+        phone.tap(page.locator(".hand-target", has_text="Ann"))
+        phone.tap_cards("5♦")
+        phone.tap(page.locator(".hand-target", has_text="Ulf"))
+        phone.tap_cards("K♣", "8♦", "4♣")
+        fits(page)
+        with page.expect_navigation():
+            phone.tap(page.get_by_role("button", name=words["show"]))
+        settlement = page.locator("#settlement")
+        expect(settlement).to_contain_text(words["said"])
+        expect(settlement.locator("tr", has_text="Ulf")).to_contain_text("10 - 22 = -12")
+        expect(settlement.locator("tr", has_text="Ann")).to_contain_text("30 - 5 = 25")
+        fits(page)
+        phone.shot(f"14-rummy-500-nobody-out-360-{language}", full_page=True)
+        with page.expect_navigation():
+            phone.tap(page.get_by_role("button", name=words["confirm"]))
+        expect(page.locator(".game-end, main")).to_contain_text(words["game"])
+        assert totals(phone) == {"Ann": 25, "Ulf": -12}
         fits(page)
         assert phone.errors == []

@@ -5,16 +5,24 @@ import pytest
 from scorekeeper.rules import (
     VARIANTS,
     CardAlreadyPlayedError,
+    CardNotationError,
+    CardTwiceError,
     CornerNotAllowedError,
     HouseRuleError,
     InvalidLayoffError,
+    InvalidMeldError,
+    JokerError,
+    JokerInDoubtError,
     Rummy500,
     SeatingError,
     SettlementError,
+    SwapError,
     Table,
     classify,
+    classify_pieces,
     find_variant,
     parse_cards,
+    parse_pieces,
     seat_players,
 )
 
@@ -38,7 +46,7 @@ def test_500_rum_is_a_rule_system_a_table_can_choose():
     assert RUM.name == "rummy_500"
     assert RUM.title == "500 Rum"
     assert (RUM.packs, RUM.jokers) == (1, 0)
-    assert RUM.house_rules == {"end": {"target": 500}}
+    assert RUM.house_rules == {"end": {"target": 500}, "with_jokers": False, "two_packs": False}
     assert repr(RUM) == "find_variant('rummy_500')"
 
 
@@ -291,6 +299,18 @@ def test_a_game_nobody_went_out_of_needs_every_hand():
         RUM.finish(PLAYERS, None, {1: parse_cards("A♠"), 2: 12}, entry_players=[1])
 
 
+def test_a_game_nobody_went_out_of_is_news_without_a_winner_and_explained():
+    settled = RUM.finish(PLAYERS, None, {1: parse_cards("A♠"), 2: 12, 3: 2}, entry_players=[1])
+    news = RUM.game_news(2, PLAYERS, settled).render("en")
+    assert news == "Game 2 is over: nobody went out; Ann books -15, Bob books -12, Cid books -2."
+    said = [message.render("en") for message in RUM.settlement_explained(settled, "")]
+    assert said == [
+        "Nobody went out: every player books minus the cards left in their hand (an ace 15).",
+        "Every player's game is what their melds and layoffs scored minus their hand.",
+    ]
+    assert RUM.shows_game_net() and not find_variant().shows_game_net()
+
+
 def test_a_player_with_an_empty_hand_went_out():
     with pytest.raises(SettlementError, match="a player with none went out"):
         RUM.finish(PLAYERS, None, {1: [], 2: 12, 3: 4}, entry_players=[1])
@@ -310,10 +330,20 @@ def test_a_hand_of_nobody_out_holding_a_card_on_the_table_is_refused():
 
 
 def test_a_game_given_up_without_hands_is_abandoned():
-    settled = RUM.finish(PLAYERS, None, {}, entry_players=[1, 2])
+    settled = RUM.finish(PLAYERS, None, None, entry_players=[1, 2])
     assert settled.abandoned
     assert settled.gains == {1: 0, 2: 0, 3: 0}
     assert settled.hand_points == {}
+
+
+def test_no_hands_given_at_all_is_no_abandon_but_a_game_nobody_went_out_of_missing_its_hands():
+    with pytest.raises(SettlementError, match="enter the cards left in every player's hand"):
+        RUM.finish(PLAYERS, None, {}, entry_players=[1, 2])
+
+
+def test_a_hand_given_for_the_winner_is_refused():
+    with pytest.raises(SettlementError, match="The player who went out has no cards left"):
+        RUM.finish(PLAYERS, 1, {1: parse_cards("2♣"), 2: 5, 3: 7}, entry_players=[1])
 
 
 def test_the_hands_a_finish_settles_are_kept_with_nobody_out_only_in_500_rum():
@@ -326,3 +356,201 @@ def test_hand_sizes_are_not_checked():
     many = "2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣ 10♣ J♣ Q♣ K♣ A♣ 2♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦"
     settled = RUM.settle(["Ann", "Bob"], "Ann", hands(Bob=many))
     assert settled.gains["Bob"] == -(54 + 30 + 15 + 35)
+
+
+# --- F6: jokers (a house rule) -----------------------------------------------------------------
+
+JOKERS = find_variant("rummy_500", {"with_jokers": True})
+
+
+def with_jokers(text: str) -> int:
+    return classify_pieces(parse_pieces(text), JOKERS).value
+
+
+def test_jokers_are_a_house_rule_off_by_default_two_a_pack():
+    assert RUM.jokers == 0
+    assert (JOKERS.packs, JOKERS.jokers) == (1, 2)
+    assert JOKERS.house_rules == {"end": {"target": 500}, "with_jokers": True, "two_packs": False}
+    assert JOKERS.rules_said("en") == ("500 Rum", "to 500 points", "two jokers a pack, each 15")
+    assert [rule["name"] for rule in RUM.describe()["rules"]] == ["end", "with_jokers", "two_packs"]
+
+
+@pytest.mark.parametrize(
+    ("meld", "points"),
+    [
+        # F6: a joker counts 15 wherever it lies, whatever card it stands for.
+        ("7♠ 7♥ JKR", 29),
+        ("JKR=A♦ 2♦ 3♦", 20),
+        ("JKR=4♦ 2♦ 3♦", 20),
+        ("5♠ JKR 7♠", 27),
+        ("J♣ Q♣ JKR A♣", 50),
+        ("A♠ A♥ JKR", 45),
+        ("7♠ 7♥ JKR JKR", 44),
+        ("3♠ JKR JKR 6♠", 39),
+    ],
+)
+def test_a_joker_scores_15_wherever_it_lies_in_a_meld(meld, points):
+    assert with_jokers(meld) == points
+
+
+def test_a_joker_in_doubt_is_said_by_the_recorder_as_in_german_rummy():
+    with pytest.raises(JokerInDoubtError) as doubt:
+        classify_pieces(parse_pieces("JKR 2♦ 3♦"), JOKERS)
+    assert [card.code for card in doubt.value.choices] == ["A♦", "4♦"]
+    # Either choice is worth the same: 20.
+    assert {with_jokers(f"JKR={card.code} 2♦ 3♦") for card in doubt.value.choices} == {20}
+
+
+@pytest.mark.parametrize("meld", ["6♠ JKR JKR", "JKR JKR 5♠"])
+def test_a_meld_holds_at_least_as_many_natural_cards_as_jokers(meld):
+    with pytest.raises(JokerError):
+        classify_pieces(parse_pieces(meld), JOKERS)
+
+
+def test_a_joker_laid_off_scores_15_for_whoever_lays_it_off():
+    table = Table(JOKERS)
+    table.meld(1, parse_pieces("7♠ 7♥ 7♦"))
+    table.meld(2, parse_pieces("J♦ Q♦ K♦"))
+    assert table.lay_off(3, 1, parse_pieces("JKR")).value == 15
+    assert table.lay_off(4, 2, parse_pieces("JKR=A♦")).value == 15
+    assert str(table.melds[2]) == "J♦ Q♦ K♦ JKR=A♦"
+
+
+def test_a_third_joker_is_not_in_one_pack():
+    table = Table(JOKERS)
+    table.meld(1, parse_pieces("7♠ 7♥ JKR"))
+    table.meld(2, parse_pieces("9♣ JKR J♣"))
+    with pytest.raises(CardAlreadyPlayedError, match="2 jokers"):
+        table.meld(3, parse_pieces("4♦ 4♥ JKR"))
+
+
+@pytest.mark.parametrize(("hand", "points"), [("JKR 7♥", 22), ("JKR 2♣", 17), ("JKR JKR", 30)])
+def test_a_joker_left_in_a_hand_costs_15(hand, points):
+    settled = JOKERS.settle(["Ann", "Bob"], "Ann", {"Bob": parse_pieces(hand)})
+    assert settled.gains == {"Ann": 0, "Bob": -points}
+    assert settled.hand_points == {"Bob": points}
+
+
+def test_a_hand_may_hold_at_most_the_jokers_of_the_packs():
+    with pytest.raises(CardAlreadyPlayedError):
+        JOKERS.settle(
+            ["Ann", "Bob", "Cid"],
+            "Ann",
+            {"Bob": parse_pieces("JKR JKR"), "Cid": parse_pieces("JKR")},
+        )
+    assert JOKERS.hand_points_range() == (2, RUM.hand_points_range()[1] + 2 * 15)
+
+
+def test_a_joker_in_a_hand_of_a_game_nobody_went_out_of_costs_15():
+    settled = JOKERS.finish(
+        PLAYERS, None, {1: parse_pieces("JKR"), 2: 12, 3: parse_pieces("JKR A♠")}, entry_players=[]
+    )
+    assert settled.gains == {1: -15, 2: -12, 3: -30}
+
+
+def test_a_joker_in_a_hand_when_both_lie_on_the_table_is_refused():
+    table = Table(JOKERS)
+    table.meld(1, parse_pieces("7♠ 7♥ JKR"))
+    table.meld(2, parse_pieces("9♣ JKR J♣"))
+    with pytest.raises(CardAlreadyPlayedError):
+        JOKERS.finish(
+            {1: "Ann", 2: "Bob"},
+            1,
+            {2: parse_pieces("JKR")},
+            entry_players=[1],
+            on_table=table.lying(),
+        )
+
+
+def test_the_settlement_explains_that_a_joker_in_a_hand_costs_15():
+    said = JOKERS.minus_explained("Ann").render("en")
+    assert said.endswith("(an ace 15, a joker 15).")
+
+
+def test_a_joker_is_never_swapped():
+    table = Table(JOKERS)
+    table.meld(1, parse_pieces("6♠ 6♥ JKR"))
+    with pytest.raises(SwapError, match="In 500 Rum a joker stays where it lies"):
+        table.swap(2, 1, parse_pieces("6♣"), parse_pieces("8♥ JKR 10♥"))
+    assert not JOKERS.swaps_jokers()
+
+
+def test_there_is_no_opening_minimum_with_jokers():
+    assert not JOKERS.has_opening()
+    assert JOKERS.opening_minimum() == 0
+    JOKERS.refuse_before_opening("layoff", [], "Ann")
+
+
+def test_without_the_house_rule_a_joker_is_refused():
+    with pytest.raises(CardNotationError, match="played without jokers"):
+        RUM.read_cards("7♠ 7♥ JKR")
+    with pytest.raises(InvalidMeldError, match="500 Rum is played without jokers"):
+        classify_pieces(parse_pieces("7♠ 7♥ JKR"), RUM)
+
+
+# --- F7: two packs (a house rule) --------------------------------------------------------------
+
+TWO_PACKS = find_variant("rummy_500", {"two_packs": True})
+BOTH = find_variant("rummy_500", {"two_packs": True, "with_jokers": True})
+
+
+def test_two_packs_are_a_house_rule_off_by_default():
+    assert (TWO_PACKS.packs, TWO_PACKS.jokers, TWO_PACKS.max_players) == (2, 0, 8)
+    assert (BOTH.packs, BOTH.jokers) == (2, 4)
+    assert TWO_PACKS.rules_said("en")[2:] == ("two packs, 7 cards each",)
+    assert Rummy500.most_players() == 8
+    assert RUM.max_players == 6
+
+
+@pytest.mark.parametrize("players", [2, 3, 6, 7, 8])
+def test_with_two_packs_everyone_is_dealt_seven_cards(players):
+    assert TWO_PACKS.cards_dealt(players) == 7
+
+
+@pytest.mark.parametrize("count", [2, 7, 8])
+def test_with_two_packs_up_to_eight_players_are_seated(count):
+    names = [f"P{seat}" for seat in range(count)]
+    assert seat_players(names, TWO_PACKS) == names
+
+
+def test_with_two_packs_nine_players_are_refused():
+    with pytest.raises(SeatingError, match="500 Rum is played by 2 to 8 players"):
+        seat_players([f"P{seat}" for seat in range(9)], TWO_PACKS)
+
+
+def test_with_two_packs_a_card_lies_twice_but_not_three_times():
+    table = Table(TWO_PACKS)
+    table.meld(1, parse_cards("7♠ 7♥ 7♦"))
+    table.meld(2, parse_cards("5♥ 6♥ 7♥"))
+    with pytest.raises(CardAlreadyPlayedError, match="7♥"):
+        table.meld(3, parse_cards("7♥ 8♥ 9♥"))
+
+
+def test_with_two_packs_a_meld_still_holds_no_two_equal_cards():
+    with pytest.raises(CardTwiceError):
+        classify(parse_cards("K♥ K♥ K♠"), TWO_PACKS)
+
+
+def test_with_two_packs_a_hand_may_hold_a_card_once_on_the_table_but_not_a_third_copy():
+    table = Table(TWO_PACKS)
+    table.meld(1, parse_cards("7♠ 7♥ 7♦"))
+    settled = TWO_PACKS.finish(
+        {1: "Ann", 2: "Bob"}, 1, {2: parse_cards("7♥")}, entry_players=[1], on_table=table.lying()
+    )
+    assert settled.gains == {1: 0, 2: -7}
+    with pytest.raises(CardAlreadyPlayedError):
+        TWO_PACKS.finish(
+            {1: "Ann", 2: "Bob"},
+            1,
+            {2: parse_cards("7♥ 7♥")},
+            entry_players=[1],
+            on_table=table.lying(),
+        )
+
+
+def test_with_two_packs_and_jokers_four_jokers_lie_and_a_fifth_is_refused():
+    table = Table(BOTH)
+    for key, meld in enumerate(["7♠ 7♥ JKR", "9♣ JKR J♣", "4♦ 4♥ JKR", "K♠ K♣ JKR"], 1):
+        assert 15 in table.meld(key, parse_pieces(meld)).values
+    with pytest.raises(CardAlreadyPlayedError, match="4 jokers"):
+        table.meld(5, parse_pieces("2♠ 2♥ JKR"))

@@ -123,6 +123,18 @@ def test_the_answers_of_a_played_session_are_what_the_answer_models_declare(
     hands = {str(ann): "7♥", str(cid): "A♠ JKR"}
     api.call("post", game + "/finish", 200, {"winner": bob, "hands": hands}, game_id=gid)
 
+    rum = {"variant": "rummy_500", "rules": {"with_jokers": True, "two_packs": True}}
+    table = api.call("post", sessions, 201, {**rum, "players": ["Ann", "Bob"]})
+    ann, bob = (player["id"] for player in table["players"])
+    gid = api.call("post", games, 201, session_id=table["id"])["id"]
+    api.call("post", game + "/melds", 201, {"player": ann, "cards": "7♠ 7♥ JKR"}, game_id=gid)
+    several = {"player": bob, "melds": ["JKR=A♦ 2♦ 3♦", "7♠ 8♠ 9♠"]}
+    api.call("post", game + "/melds", 201, several, game_id=gid)
+    nobody = {"winner": None, "hands": {str(ann): "JKR 2♣", str(bob): 12}}
+    api.call("post", game + "/settlement", 200, nobody, game_id=gid)
+    api.call("post", game + "/finish", 200, nobody, game_id=gid)
+    api.call("get", game, 200, game_id=gid)
+
     group = api.call("post", f"{API}/groups", 201, {"name": "Donnerstagsrunde"})
     joined = {"group": group["id"], "group_key": group["edit_key"]}
     for players in (["Ann", "Bob"], ["Anni", "Bob"]):

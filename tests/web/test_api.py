@@ -1135,8 +1135,10 @@ def test_abandoning_a_game_keeps_the_melds_and_scores_no_hands(table: Table) -> 
     table.layoff(table.bob, meld["id"], "6♣")
     body = ok(table.finish(None, {table.bob: "A♠"}))
     assert body["winner"] is None
-    assert body["romme"] is False
+    # Nobody went out, so there is no Rommé question: null, as in the session's games.
+    assert body["romme"] is None
     assert body["hand_points"] == {}
+    assert body["booked"] == {str(table.ann): 18, str(table.bob): 6, str(table.cid): 0}
     assert body["settlement"] == {str(table.ann): 0, str(table.bob): 0, str(table.cid): 0}
     session = table.get_session()
     assert body["session"] == session

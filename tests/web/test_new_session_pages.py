@@ -89,7 +89,7 @@ def test_an_invalid_session_is_refused_with_the_reason_and_nothing_is_created(
         (("Ann", "ann"), "0", "0", ["“ann” is entered twice", "must be a positive number"]),
         # A first dealer not in the list is refused plainly, also beside a wrong name.
         (("Ann", "ann"), "500", "x", ["“ann” is entered twice", "Not a valid choice"]),
-        (("Ann", "ann"), "500", "7", ["“ann” is entered twice", "Not a valid choice"]),
+        (("Ann", "ann"), "500", "8", ["“ann” is entered twice", "Not a valid choice"]),
         (("Ann", "ann"), "500", "", ["“ann” is entered twice", "Not a valid choice"]),
         (
             ("Ann", "ann"),

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # Outside the rules core nothing names a rule system or a house rule (issue 30).
 NAMES = re.compile(
     "treppenromme|german_rummy|boathouse_rum|rummy_500|romme_doubling|joker_in_hand"
-    "|hand_romme_doubles|joker_swap_from_set"
+    "|hand_romme_doubles|joker_swap_from_set|with_jokers|two_packs"
 )
 ASKING = [
     "scorekeeper/web",

@@ -37,16 +37,20 @@ class Table:
         body = {"player": self.ids[name], "meld": meld["id"], "cards": cards}
         return ok(self.post("layoffs", body), 201)
 
-    def finish_body(self, winner: str | None, hands: dict[str, str | int]) -> dict[str, Any]:
-        return {
-            "winner": None if winner is None else self.ids[winner],
-            "hands": {str(self.ids[name]): hand for name, hand in hands.items()},
-        }
+    def finish_body(self, winner: str | None, hands: dict[str, str | int] | None) -> dict[str, Any]:
+        """Return a finish's body; ``hands=None`` sends none at all (to abandon the game)."""
+        body: dict[str, Any] = {"winner": None if winner is None else self.ids[winner]}
+        if hands is not None:
+            body["hands"] = {str(self.ids[name]): hand for name, hand in hands.items()}
+        return body
 
     def finish(
-        self, winner: str | None, hands: dict[str, str | int], **extra: Any
+        self, winner: str | None, hands: dict[str, str | int] | None, **extra: Any
     ) -> dict[str, Any]:
         return ok(self.post("finish", {**self.finish_body(winner, hands), **extra}))
+
+    def get_game(self) -> dict[str, Any]:
+        return ok(self.client.get(f"{API}/games/{self.game['id']}"))
 
     def session_now(self) -> dict[str, Any]:
         return ok(self.client.get(f"{API}/sessions/{self.session['id']}"))
@@ -73,7 +77,9 @@ def test_500_rum_is_listed_among_the_rule_systems(client: FlaskClient) -> None:
                 {"target": {"min": 1, "max": 2147483647}},
                 {"games": {"min": 1, "max": 1000}},
             ],
-        }
+        },
+        {"name": "with_jokers", "default": False, "allowed": [False, True]},
+        {"name": "two_packs", "default": False, "allowed": [False, True]},
     ]
 
 
@@ -82,7 +88,11 @@ def test_a_500_rum_session_plays_to_500_and_deals_13_cards_to_two_players(
 ) -> None:
     table = Table(client, ["Ann", "Bob"])
     assert table.session["variant"] == "rummy_500"
-    assert table.session["rules"] == {"end": {"target": 500}}
+    assert table.session["rules"] == {
+        "end": {"target": 500},
+        "with_jokers": False,
+        "two_packs": False,
+    }
     assert table.session["target"] == 500
     assert table.game["cards_dealt"] == 13
     # The dealer (seat 0) deals; the left neighbour plays first.
@@ -108,7 +118,8 @@ def test_three_to_six_players_are_dealt_7_cards_and_seven_are_refused(client: Fl
 def test_a_table_chooses_another_target_or_a_number_of_games(
     client: FlaskClient, rules: dict[str, Any], answer: dict[str, Any]
 ) -> None:
-    assert Table(client, ["Ann", "Bob"], rules=rules).session["rules"] == answer
+    chosen = Table(client, ["Ann", "Bob"], rules=rules).session["rules"]
+    assert chosen == {**answer, "with_jokers": False, "two_packs": False}
 
 
 @pytest.mark.parametrize("rules", [{"end": {"limit": -500}}, {"opening": 40}])
@@ -223,7 +234,7 @@ def test_a_game_nobody_went_out_of_takes_every_hand_off_with_no_winner(
     finished = table.finish(None, {"Ann": "5♦", "Bob": "A♣ K♣", "Cid": 30})
     assert finished["status"] == "finished"
     assert finished["winner"] is None
-    assert finished["romme"] is False
+    assert finished["romme"] is None
     assert finished["settlement"] == table.by_id({"Ann": -5, "Bob": -25, "Cid": -30})
     assert finished["hand_points"] == table.by_id({"Ann": 5, "Bob": 25, "Cid": 30})
     assert finished["factors"] == table.by_id({"Ann": 1, "Bob": 1, "Cid": 1})
@@ -262,11 +273,13 @@ def test_winner_null_without_hands_abandons_the_game_and_the_melds_stand(
 ) -> None:
     table = Table(client, ["Ann", "Bob"])
     table.meld("Ann", "Q♥ K♥ A♥")
-    finished = table.finish(None, {})
+    finished = table.finish(None, None)
     assert finished["status"] == "abandoned"
+    assert finished["romme"] is None
     assert finished["winner"] is None
     assert finished["settlement"] == table.by_id({"Ann": 0, "Bob": 0})
     assert finished["hand_points"] == {}
+    assert finished["booked"] == table.by_id({"Ann": 35, "Bob": 0})
     assert finished["session"]["totals"] == table.by_id({"Ann": 35, "Bob": 0})
 
 
@@ -335,3 +348,192 @@ def test_a_session_of_a_number_of_games_ends_after_them_with_negative_totals(
     assert session["totals"] == table.by_id({"Ann": -1, "Bob": -20})
     assert session["status"] == "finished"
     assert session["winner"] == table.ids["Ann"]
+
+
+# --- the finish's contract: what was booked, no accidental abandon -----------------------------
+
+
+def test_the_finish_and_its_preview_say_what_each_player_booked_table_minus_hand(
+    client: FlaskClient,
+) -> None:
+    table = Table(client, ["Ann", "Ulf"])
+    table.meld("Ann", "J♠ Q♠ K♠")
+    table.meld("Ulf", "A♥ 2♥ 3♥ 4♥")
+    body = table.finish_body("Ann", {"Ulf": "K♣ 8♦ 4♣"})
+    preview = ok(table.post("settlement", body))
+    assert preview["booked"] == table.by_id({"Ann": 30, "Ulf": 10 - 22})
+    finished = table.finish("Ann", {"Ulf": "K♣ 8♦ 4♣"})
+    # Every field stays as it was: the settlement minus the hand, paid the hand's value.
+    assert finished["settlement"] == table.by_id({"Ann": 0, "Ulf": -22})
+    assert finished["paid"] == table.by_id({"Ulf": 22})
+    assert finished["booked"] == table.by_id({"Ann": 30, "Ulf": -12})
+    assert finished["booked"] == finished["session"]["games"][-1]["points"]
+
+
+def test_the_finish_of_a_game_nobody_went_out_of_says_what_each_player_booked(
+    client: FlaskClient,
+) -> None:
+    table = Table(client, ["Ann", "Ulf"])
+    table.meld("Ann", "J♠ Q♠ K♠")
+    table.meld("Ulf", "A♥ 2♥ 3♥ 4♥")
+    finished = table.finish(None, {"Ann": "5♦", "Ulf": "K♣ 8♦ 4♣"})
+    assert finished["booked"] == table.by_id({"Ann": 25, "Ulf": -12})
+    assert finished["session"]["games"][-1]["points"] == finished["booked"]
+
+
+def test_the_game_answer_says_what_it_booked_once_it_has_ended(client: FlaskClient) -> None:
+    table = Table(client, ["Ann", "Ulf"])
+    table.meld("Ann", "J♠ Q♠ K♠")
+    assert "booked" not in table.get_game()
+    table.finish(None, {"Ann": "5♦", "Ulf": "K♣ 8♦ 4♣"})
+    game = table.get_game()
+    assert game["booked"] == table.by_id({"Ann": 25, "Ulf": -22})
+    assert game["booked"] == game["points"]
+
+
+@pytest.mark.parametrize("path", ["finish", "settlement"])
+def test_winner_null_with_hands_but_none_given_is_refused_and_abandons_nothing(
+    client: FlaskClient, path: str
+) -> None:
+    table = Table(client, ["Ann", "Bob"])
+    table.meld("Ann", "Q♥ K♥ A♥")
+    error = refused(table.post(path, {"winner": None, "hands": {}}), 422)
+    assert error == (
+        "Nobody went out: enter the cards left in every player's hand, or abandon the game."
+    )
+    game = table.get_game()
+    assert (game["status"], game["points"]) == ("open", table.by_id({"Ann": 35, "Bob": 0}))
+
+
+def test_only_a_finish_without_hands_abandons_a_500_rum_game(client: FlaskClient) -> None:
+    table = Table(client, ["Ann", "Bob"])
+    table.meld("Ann", "Q♥ K♥ A♥")
+    preview = ok(table.post("settlement", {"winner": None}))
+    assert (preview["hand_points"], preview["romme"]) == ({}, None)
+    assert ok(table.post("finish", {"winner": None}))["status"] == "abandoned"
+
+
+def test_a_hand_sent_for_the_winner_is_refused(client: FlaskClient) -> None:
+    table = Table(client, ["Ann", "Bob"])
+    table.meld("Ann", "Q♥ K♥ A♥")
+    body = table.finish_body("Ann", {"Ann": "2♣", "Bob": "3♣"})
+    assert refused(table.post("finish", body), 422) == (
+        "The player who went out has no cards left in hand."
+    )
+    assert table.get_game()["status"] == "open"
+
+
+def test_romme_is_null_wherever_nobody_went_out_and_a_boolean_where_somebody_did(
+    client: FlaskClient,
+) -> None:
+    table = Table(client, ["Ann", "Bob"])
+    table.meld("Ann", "Q♥ K♥ A♥")
+    assert table.get_game()["romme"] is None
+    first = table.finish(None, {"Ann": "2♣", "Bob": "3♣"})
+    table.start()
+    table.meld("Bob", "2♠ 3♠ 4♠")
+    second = table.finish(None, None)
+    table.start()
+    table.meld("Ann", "5♦ 6♦ 7♦")
+    third = table.finish("Ann", {"Bob": "9♣"})
+    assert [first["romme"], second["romme"], third["romme"]] == [None, None, False]
+    games = third["session"]["games"]
+    assert [game["romme"] for game in games] == [None, None, False]
+    sheet = ok(client.get(f"{API}/sessions/{table.session['id']}/sheet"))
+    assert [row["romme"] for row in sheet["games"]] == [None, None, False]
+
+
+def test_the_meld_answers_say_each_cards_value(client: FlaskClient) -> None:
+    table = Table(client, ["Ann", "Bob"])
+    high = table.meld("Bob", "Q♥ K♥ A♥")
+    assert (high["cards"], high["values"], high["value"]) == (["Q♥", "K♥", "A♥"], [10, 10, 15], 35)
+    low = table.meld("Ann", "3♣ A♣ 2♣")
+    assert (low["cards"], low["values"]) == (["A♣", "2♣", "3♣"], [1, 2, 3])
+    several = {"player": table.ids["Ann"], "melds": ["9♠ 9♦ 9♣", "5♦ 6♦ 7♦"]}
+    put = ok(table.post("melds", several), 201)
+    assert [meld["values"] for meld in put["melds"]] == [[9, 9, 9], [5, 6, 7]]
+
+
+# --- F6, F7: jokers and two packs, as house rules ----------------------------------------------
+
+
+def test_with_jokers_a_joker_scores_15_in_a_meld_a_layoff_and_a_hand(client: FlaskClient) -> None:
+    table = Table(client, ["Ann", "Bob"], rules={"with_jokers": True})
+    assert table.session["rules"]["with_jokers"] is True
+    sevens = table.meld("Ann", "7♠ 7♥ JKR")
+    assert (sevens["value"], sevens["values"], sevens["cards"]) == (
+        29,
+        [7, 7, 15],
+        ["7♠", "7♥", "JKR"],
+    )
+    low = table.meld("Bob", "JKR=A♦ 2♦ 3♦")
+    assert (low["value"], low["values"]) == (20, [15, 2, 3])
+    assert low["jokers"] == [{"index": 0, "as": ["A♦"]}]
+    laid = table.layoff("Bob", sevens, "7♦")
+    assert laid["value"] == 7
+    finished = table.finish("Bob", {"Ann": "K♣"})
+    assert finished["booked"] == table.by_id({"Ann": 29 - 10, "Bob": 27})
+    table.start()
+    table.meld("Ann", "5♠ 6♠ 7♠")
+    nobody = table.finish(None, {"Ann": "JKR", "Bob": "JKR 2♣"})
+    assert nobody["hand_points"] == table.by_id({"Ann": 15, "Bob": 17})
+    assert nobody["booked"] == table.by_id({"Ann": 18 - 15, "Bob": -17})
+
+
+def test_with_jokers_a_joker_in_doubt_is_refused_with_its_choices(client: FlaskClient) -> None:
+    table = Table(client, ["Ann", "Bob"], rules={"with_jokers": True})
+    body = {"player": table.ids["Ann"], "cards": "JKR 2♦ 3♦"}
+    assert "say which" in refused(table.post("melds", body), 422)
+    checked = ok(table.post("check", body))
+    assert (checked["valid"], checked["joker_choices"]) == (False, ["A♦", "4♦"])
+    anywhere = {"variant": "rummy_500", "rules": {"with_jokers": True}, "cards": "7♠ 7♥ JKR"}
+    assert ok(client.post(f"{API}/check", json=anywhere))["values"] == [7, 7, 15]
+    assert table.meld("Ann", "JKR=4♦ 2♦ 3♦")["value"] == 20
+
+
+def test_with_jokers_a_joker_is_never_swapped(client: FlaskClient) -> None:
+    table = Table(client, ["Ann", "Bob"], rules={"with_jokers": True})
+    sixes = table.meld("Ann", "6♠ 6♥ JKR")
+    body = {
+        "player": table.ids["Bob"],
+        "meld": sixes["id"],
+        "cards": "6♣",
+        "new_meld": "8♥ JKR 10♥",
+    }
+    assert refused(table.post("swaps", body), 422) == (
+        "In 500 Rum a joker stays where it lies: it is never swapped."
+    )
+    assert len(table.get_game()["entries"]) == 1
+
+
+def test_without_jokers_a_joker_is_refused(client: FlaskClient) -> None:
+    table = Table(client, ["Ann", "Bob"])
+    assert "without jokers" in refused(
+        table.post("melds", {"player": table.ids["Ann"], "cards": "7♠ 7♥ JKR"}), 422
+    )
+
+
+def test_with_two_packs_eight_players_are_dealt_seven_and_a_card_lies_twice(
+    client: FlaskClient,
+) -> None:
+    eight = [f"P{seat}" for seat in range(8)]
+    big = Table(client, eight, rules={"two_packs": True})
+    assert big.game["cards_dealt"] == 7
+    two = Table(client, ["Ann", "Bob"], rules={"two_packs": True, "with_jokers": True})
+    assert two.game["cards_dealt"] == 7
+    two.meld("Ann", "7♠ 7♥ 7♦")
+    two.meld("Bob", "5♥ 6♥ 7♥")
+    third = {"player": two.ids["Ann"], "cards": "7♥ 8♥ 9♥"}
+    assert "7♥" in refused(two.post("melds", third), 422)
+    for cards in ("9♣ JKR J♣", "4♦ 4♥ JKR", "K♠ K♣ JKR", "2♠ 2♥ JKR"):
+        two.meld("Ann", cards)
+    fifth = {"player": two.ids["Bob"], "cards": "Q♦ Q♥ JKR"}
+    assert "4 jokers" in refused(two.post("melds", fifth), 422)
+
+
+def test_nine_players_are_refused_even_with_two_packs(client: FlaskClient) -> None:
+    body = {"players": [f"P{seat}" for seat in range(9)], "variant": "rummy_500"}
+    body["rules"] = {"two_packs": True}
+    assert "500 Rum is played by 2 to 8 players" in refused(
+        client.post(f"{API}/sessions", json=body), 422
+    )

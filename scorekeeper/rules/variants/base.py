@@ -11,9 +11,9 @@ import enum
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, ClassVar, TypeVar, cast
+from typing import Any, ClassVar, TypeVar
 
-from scorekeeper.rules.cards import Card, Piece, Rank, Suit, parse_cards, parse_pieces
+from scorekeeper.rules.cards import Card, Joker, Piece, Rank, Suit, parse_cards, parse_pieces
 from scorekeeper.rules.errors import CardAlreadyPlayedError, HouseRuleError, SettlementError
 from scorekeeper.rules.grouping import Grouping
 from scorekeeper.rules.house_rules import HouseRule, HouseRules
@@ -82,10 +82,12 @@ class Variant:
 
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
-    packs: ClassVar[int] = 1
-    jokers: ClassVar[int] = 0
+    # The packs, the jokers and the seats: a rule system's house rules may change them (F6, F7),
+    # so an instance may carry its own.
+    packs: int = 1
+    jokers: int = 0
     min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 4
+    max_players: int = 4
     set_sizes: ClassVar[tuple[int, int]] = (3, 4)
     min_sequence: ClassVar[int] = 3
     ace_turns_corner: ClassVar[bool] = True
@@ -154,6 +156,11 @@ class Variant:
             for name, rule in known.items()
         }
 
+    @classmethod
+    def most_players(cls) -> int:
+        """Return the most players the rule system seats under any of its house rules."""
+        return cls.max_players
+
     def with_end(self, end: Mapping[str, int]) -> Variant:
         """Return the same rule system with another end of the session, e.g. ``{"games": 5}``."""
         return type(self)({**self.house, "end": end})
@@ -212,12 +219,18 @@ class Variant:
             return self.ace_in_meld[position]
         return self.pip_value(card)
 
+    def joker_meld_value(self, card: Card, position: AcePosition | None) -> int:
+        """Return what a joker scores in a meld standing for ``card``: what the card scores."""
+        return self.meld_value(card, position)
+
     def opening_card_value(self, card: Card, position: AcePosition | None) -> int:
         """Return what a card counts towards an opening (G3): what it scores in the meld."""
         return self.meld_value(card, position)
 
-    def hand_value(self, card: Card) -> int:
-        """Return what a card left in a hand is worth at the end of a game."""
+    def hand_value(self, card: Piece) -> int:
+        """Return what a card or joker left in a hand is worth at the end of a game."""
+        if isinstance(card, Joker):
+            return self.joker_hand_value()
         if card.rank == Rank.ACE:
             return self.ace_in_hand
         return self.pip_value(card)
@@ -262,6 +275,15 @@ class Variant:
     def swap_needs_full_set(self) -> bool:
         """Tell whether a joker leaves a set only when the set becomes four natural cards."""
         return False
+
+    def swaps_jokers(self) -> bool:
+        """Tell whether a joker may be taken from the table for its natural card (G4).
+
+        >>> from scorekeeper.rules.variants import find_variant
+        >>> find_variant("german_rummy").swaps_jokers(), find_variant().swaps_jokers()
+        (True, False)
+        """
+        return self.jokers > 0
 
     # --- the end of a game -------------------------------------------------------------------
 
@@ -359,13 +381,22 @@ class Variant:
             "settlement.romme_proposed", {"name": name, "count": count or 0, "dealt": dealt}
         )
 
+    def nobody_out_settles(self) -> bool:
+        """Tell whether a game nobody went out of is settled with every hand (F5), not abandoned.
+
+        >>> from scorekeeper.rules.variants import find_variant
+        >>> find_variant("rummy_500").nobody_out_settles(), find_variant().nobody_out_settles()
+        (True, False)
+        """
+        return False
+
     def hands_settled(self, winner: P | None, hands: Mapping[P, H]) -> dict[P, H]:
-        """Return the hands a finish settles: none when nobody went out (abandoned, R6).
+        """Return the hands a finish settles: none when nobody went out, unless that settles.
 
         >>> Variant().hands_settled(None, {2: "K♣"}), Variant().hands_settled(1, {2: "K♣"})
         ({}, {2: 'K♣'})
         """
-        return dict(hands) if winner is not None else {}
+        return dict(hands) if winner is not None or self.nobody_out_settles() else {}
 
     def refuse_winner(self, entry_players: Sequence[P], winner: P, name: str) -> None:
         """Refuse a winner who put nothing down in the game: they cannot have gone out."""
@@ -376,7 +407,7 @@ class Variant:
         self,
         names: Mapping[P, str],
         winner: P | None,
-        hands: Mapping[P, Sequence[Piece] | int],
+        hands: Mapping[P, Sequence[Piece] | int] | None,
         *,
         entry_players: Sequence[P],
         entry_cards: Sequence[int] | None = None,
@@ -390,7 +421,9 @@ class Variant:
         the game in order, ``entry_cards`` how many cards each entry took from the hand,
         ``on_table`` the cards lying there, each copy once, ``dealer`` who dealt the game (the
         rule system says who played first). ``romme=None`` lets the entries decide whether
-        the winner had a Rommé hand; ``romme_why`` in the answer says why.
+        the winner had a Rommé hand; ``romme_why`` in the answer says why. ``hands=None``
+        says that no hands were given at all: with ``winner=None`` the table gives up (R6),
+        also where a game nobody went out of is settled with its hands (F5).
 
         >>> from scorekeeper.rules.cards import parse_cards
         >>> names = {1: "Ann", 2: "Bob"}
@@ -400,6 +433,7 @@ class Variant:
         players = list(names)
         if winner is None:
             return self.settle(players, None, {}, romme=bool(romme))
+        hands = hands or {}
         if winner not in names:
             raise SettlementError("settlement.winner_not_playing")
         self.refuse_winner(entry_players, winner, names[winner])
@@ -420,8 +454,7 @@ class Variant:
         settled = self.settle(
             players,
             winner,
-            # Jokers reach only a rule system that has them (read_cards), whose settle counts them.
-            cast("Mapping[P, Sequence[Card] | int]", hands),
+            hands,
             romme=possible if romme is None else romme,
             never_melded=never_melded,
         )
@@ -433,10 +466,27 @@ class Variant:
         hands: Mapping[P, Sequence[Piece] | int],
         lying: Sequence[Piece],
     ) -> None:
-        """Refuse a card in a hand that lies on the table (one pack: every card once)."""
-        table = set(lying)
+        """Refuse a card in a hand whose every copy lies on the table, or a copy too many (G8).
+
+        With one pack a card on the table cannot be in a hand; with two, a third copy cannot.
+
+        >>> from scorekeeper.rules.cards import parse_cards
+        >>> Variant().refuse_lying_in_hands({1: "Ann"}, {1: parse_cards("7♥")}, parse_cards("7♥"))
+        Traceback (most recent call last):
+        ...
+        scorekeeper.rules.errors.CardAlreadyPlayedError: 7♥ is on the table, so is not in \
+Ann's hand.
+        """
+        copies = Counter(piece for piece in lying if isinstance(piece, Card))
+        jokers = sum(isinstance(piece, Joker) for piece in lying)
         for player, hand in hands.items():
-            taken = [] if isinstance(hand, int) else [card for card in hand if card in table]
+            if isinstance(hand, int):
+                continue
+            taken: list[Piece] = [
+                card for card in hand if isinstance(card, Card) and copies[card] >= self.packs
+            ]
+            if jokers >= self.jokers:
+                taken += [piece for piece in hand if isinstance(piece, Joker)][:1]
             if taken:
                 raise CardAlreadyPlayedError(
                     "cards.on_table_not_in_hand",
@@ -444,6 +494,38 @@ class Variant:
                     name=names.get(player, ""),
                     count=len(taken),
                 )
+        self.refuse_copies([lying, *(hand for hand in hands.values() if not isinstance(hand, int))])
+
+    def refuse_copies(self, groups: Iterable[Iterable[Piece]]) -> None:
+        """Raise if cards or jokers appear more often than the packs hold (G8)."""
+        pieces = [piece for group in groups for piece in group]
+        refuse_repeated_cards([[piece for piece in pieces if isinstance(piece, Card)]], self.packs)
+        jokers = sum(isinstance(piece, Joker) for piece in pieces)
+        if jokers > self.jokers:
+            raise CardAlreadyPlayedError("cards.too_many_jokers", count=jokers, jokers=self.jokers)
+
+    def counted_hands(
+        self, hands: Mapping[P, Sequence[Piece] | int]
+    ) -> dict[P, Sequence[Card] | int]:
+        """Return the hands to settle: a hand that holds a joker as the points it counts.
+
+        >>> from scorekeeper.rules.cards import parse_pieces
+        >>> from scorekeeper.rules.variants import find_variant
+        >>> find_variant("german_rummy").counted_hands({1: parse_pieces("7♥ JKR"), 2: 12})
+        {1: 37, 2: 12}
+        """
+        return {
+            player: hand
+            if isinstance(hand, int)
+            else self.pieces_points(hand)
+            if any(isinstance(piece, Joker) for piece in hand)
+            else [piece for piece in hand if isinstance(piece, Card)]
+            for player, hand in hands.items()
+        }
+
+    def pieces_points(self, hand: Sequence[Piece]) -> int:
+        """Return what the cards and jokers left in a hand count, each by ``hand_value``."""
+        return sum(self.hand_value(piece) for piece in hand)
 
     def hand_grouping(self, hand: Sequence[Piece]) -> Grouping | None:
         """Return how a hand splits into matched and paid-for cards, where that matters."""
@@ -467,14 +549,15 @@ class Variant:
         self,
         players: Sequence[P],
         winner: P | None,
-        hands: Mapping[P, Sequence[Card] | int],
+        hands: Mapping[P, Sequence[Piece] | int],
         *,
         romme: bool = False,
         never_melded: Iterable[P] = (),
     ) -> GameSettlement[P]:
         """Settle the cards left in the losers' hands; ``winner=None`` abandons the game (R6).
 
-        A hand is its cards, or the points the table counted for it (a whole number).
+        A hand is its cards (and jokers, where they are played), or the points the table
+        counted for it (a whole number).
         """
         if len(set(players)) != len(players):
             raise SettlementError("settlement.player_twice")
@@ -500,10 +583,9 @@ class Variant:
                 )
             if not isinstance(hand, int) and not hand:
                 raise SettlementError("settlement.empty_hand")
-        refuse_repeated_cards(
-            (hand for hand in hands.values() if not isinstance(hand, int)), self.packs
-        )
-        return self._settled(players, winner, losers, hands, romme, frozenset(never_melded))
+        self.refuse_copies(hand for hand in hands.values() if not isinstance(hand, int))
+        counted = self.counted_hands(hands)
+        return self._settled(players, winner, losers, counted, romme, frozenset(never_melded))
 
     def _settled(
         self,
@@ -535,6 +617,19 @@ class Variant:
 
     # --- the session -------------------------------------------------------------------------
 
+    def ranking_value(self, total: int) -> int:
+        """Return what ranks a total: the greater this value, the better the total.
+
+        Every rule system's best total is its highest (German Rummy: the fewest minus points,
+        -12 before -40); a rule system whose lowest total were best would return ``-total``.
+        A standing, an evening's ranking and its best series are ordered by it.
+
+        >>> from scorekeeper.rules.variants import find_variant
+        >>> find_variant("german_rummy").ranking_value(-12) > find_variant().ranking_value(-40)
+        True
+        """
+        return total
+
     def standing_order(self, seating: Sequence[P], totals: Mapping[P, int]) -> list[P]:
         """Return the players in the order a standing shows them: the best total first.
 
@@ -545,7 +640,7 @@ class Variant:
         >>> find_variant().standing_order(["Ann", "Bob", "Cid"], {"Ann": 56, "Bob": 70, "Cid": 56})
         ['Bob', 'Ann', 'Cid']
         """
-        return sorted(seating, key=lambda player: -totals[player])
+        return sorted(seating, key=lambda player: -self.ranking_value(totals[player]))
 
     def standing(
         self, totals: Mapping[P, int], games_ended: int, *, game_in_progress: bool = False
@@ -676,6 +771,9 @@ class Variant:
                 Message("news.books", {"name": names[player], "points": gains[player]})
                 for player in minus
             )
+            if settled.winner is None:
+                # F5: nobody went out, and every hand was counted.
+                return Message("news.nobody_out", {"number": number, "minus": Listed(booked)})
             return Message(
                 "news.minus", {"number": number, "name": winner, "minus": Listed(booked)}
             )
@@ -684,13 +782,15 @@ class Variant:
         return Message("news.gains", {"number": number, "name": winner, "points": points})
 
     def settlement_explained(self, settled: GameSettlement[P], name: str) -> tuple[Message, ...]:
-        """Explain a settlement before it is booked; ``name`` is the winner's.
+        """Explain a settlement before it is booked; ``name`` is the winner's ("" for nobody).
 
         >>> from scorekeeper.rules.cards import parse_cards
         >>> settled = Variant().settle([1, 2], 1, {2: parse_cards("K♣")})
         >>> Variant().settlement_explained(settled, "Ann")[0].render("en")
         'Ann scores the cards left in the other hands once: 10.'
         """
+        if settled.winner is None:
+            return (self.nobody_out_explained(), self._melds_explained(minus=True))
         factors = list(settled.factors.values())
         all_double = bool(factors) and min(factors) > 1
         some_double = bool(factors) and max(factors) > 1
@@ -708,17 +808,42 @@ class Variant:
             said.append(Message("explain.never_melded", {"name": name, "gain": gain}))
         else:
             said.append(Message("explain.once", {"name": name, "gain": gain}))
-        if self.melds_score:
-            said.append(Message("explain.melds_stay"))
-        elif minus:
-            said.append(Message("explain.only_hands"))
-        else:
-            said.append(Message("explain.only_paid"))
+        said.append(self._melds_explained(minus=minus))
         return tuple(said)
+
+    def _melds_explained(self, *, minus: bool) -> Message:
+        """Say what the melds and layoffs count beside the hands."""
+        if self.shows_game_net():
+            return Message("explain.game_net")
+        if self.melds_score:
+            return Message("explain.melds_stay")
+        return Message("explain.only_hands" if minus else "explain.only_paid")
 
     def minus_explained(self, name: str) -> Message:
         """Explain minus points: the winner books 0, every other player minus their hand."""
         return Message("explain.minus", {"name": name})
+
+    def nobody_out_explained(self) -> Message:
+        """Explain a game nobody went out of: every player books minus their hand (F5).
+
+        >>> from scorekeeper.rules.variants import find_variant
+        >>> find_variant("rummy_500").nobody_out_explained().render("en")
+        'Nobody went out: every player books minus the cards left in their hand (an ace 15).'
+        """
+        if self.jokers:
+            return Message(
+                "explain.nobody_out_joker",
+                {"ace": self.ace_in_hand, "joker": self.joker_hand_value()},
+            )
+        return Message("explain.nobody_out", {"ace": self.ace_in_hand})
+
+    def shows_game_net(self) -> bool:
+        """Tell whether a settlement shows each player's game as table minus hand (F2).
+
+        Where every player books their melds and layoffs minus their hand, the hand alone
+        is not what a player's game comes to.
+        """
+        return False
 
     def has_romme_hand(self) -> bool:
         """Tell whether going out at once can be a Rommé hand that counts for more (not F3).

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from scorekeeper.rules.cards import Card, Joker, Piece, Rank
-from scorekeeper.rules.errors import CardAlreadyPlayedError, OpeningError
+from scorekeeper.rules.cards import Card, Rank
+from scorekeeper.rules.errors import OpeningError
 from scorekeeper.rules.house_rules import Choice, HouseRule
 from scorekeeper.rules.messages import Message, wording
-from scorekeeper.rules.settlement import GameSettlement
 from scorekeeper.rules.variants.base import (
     END_DESCRIPTION,
     END_LABEL,
@@ -19,7 +17,6 @@ from scorekeeper.rules.variants.base import (
     AcePosition,
     P,
     Variant,
-    refuse_repeated_cards,
 )
 
 # G7: the session ends when a total falls to this.
@@ -145,20 +142,10 @@ class GermanRummy(Variant):
             return self.ace_in_opening[position]
         return self.pip_value(card)
 
-    def hand_value(self, card: Piece) -> int:
-        """Return what a card or joker left in a hand costs (G5): ace 11, joker 30 (or 25, 20)."""
-        if isinstance(card, Joker):
-            return self.joker_hand_value()
-        return super().hand_value(card)
-
     def joker_hand_value(self) -> int:
         """Return what a joker left in a hand costs, by the house rule (30, 25 or 20)."""
         value: int = self.house["joker_in_hand"]
         return value
-
-    def pieces_points(self, hand: Sequence[Piece]) -> int:
-        """Return what the cards and jokers left in a hand cost (G5)."""
-        return sum(self.hand_value(piece) for piece in hand)
 
     # --- the opening and the joker swap ------------------------------------------------------
 
@@ -181,29 +168,6 @@ class GermanRummy(Variant):
 
     # --- the end of a game -------------------------------------------------------------------
 
-    def refuse_copies(self, groups: Iterable[Iterable[Piece]]) -> None:
-        """Raise if cards or jokers appear more often than the two packs hold (G8)."""
-        pieces = [piece for group in groups for piece in group]
-        refuse_repeated_cards([[piece for piece in pieces if isinstance(piece, Card)]], self.packs)
-        jokers = sum(isinstance(piece, Joker) for piece in pieces)
-        if jokers > self.jokers:
-            raise CardAlreadyPlayedError("cards.too_many_jokers", count=jokers, jokers=self.jokers)
-
-    def settle(
-        self,
-        players: Sequence[P],
-        winner: P | None,
-        hands: Mapping[P, Sequence[Piece] | int],
-        *,
-        romme: bool = False,
-        never_melded: Iterable[P] = (),
-    ) -> GameSettlement[P]:
-        """Settle the losers' hands (G5): the winner books 0, every loser minus their hand."""
-        self.refuse_copies(hand for hand in hands.values() if not isinstance(hand, int))
-        return super().settle(
-            players, winner, self._counted(hands), romme=romme, never_melded=never_melded
-        )
-
     def factor(self, loser: P, romme: bool, never_melded: frozenset[P]) -> int:
         """Return how often a loser's hand counts: twice for a Hand-Rommé by house rule (G6)."""
         if romme and self.house["hand_romme_doubles"]:
@@ -216,39 +180,6 @@ class GermanRummy(Variant):
         for loser, points in owed.items():
             gains[loser] = -points
         return gains
-
-    def _counted(self, hands: Mapping[P, Sequence[Piece] | int]) -> dict[P, Sequence[Card] | int]:
-        """Return each hand as the points it costs; an empty hand stays empty to be refused."""
-        return {
-            player: hand if isinstance(hand, int) else self.pieces_points(hand) if hand else []
-            for player, hand in hands.items()
-        }
-
-    def refuse_lying_in_hands(
-        self,
-        names: Mapping[P, str],
-        hands: Mapping[P, Sequence[Piece] | int],
-        lying: Sequence[Piece],
-    ) -> None:
-        """Refuse a card in a hand whose copies all lie on the table, or a copy too many (G8)."""
-        copies = Counter(piece for piece in lying if isinstance(piece, Card))
-        jokers = sum(isinstance(piece, Joker) for piece in lying)
-        for player, hand in hands.items():
-            if isinstance(hand, int):
-                continue
-            taken: list[Piece] = [
-                card for card in hand if isinstance(card, Card) and copies[card] >= self.packs
-            ]
-            if jokers >= self.jokers:
-                taken += [piece for piece in hand if isinstance(piece, Joker)][:1]
-            if taken:
-                raise CardAlreadyPlayedError(
-                    "cards.on_table_not_in_hand",
-                    cards=taken,
-                    name=names.get(player, ""),
-                    count=len(taken),
-                )
-        self.refuse_copies([lying, *(hand for hand in hands.values() if not isinstance(hand, int))])
 
     def minus_explained(self, name: str) -> Message:
         """Explain minus points with what a card costs: an ace 11, a joker 30 (or 25, 20)."""

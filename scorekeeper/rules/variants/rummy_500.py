@@ -1,4 +1,4 @@
-"""500 Rum: melds and layoffs score for whoever puts them down; every hand is taken off (F1-F5)."""
+"""500 Rum: melds and layoffs score for whoever puts them down; every hand is taken off (F1-F7)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,16 @@ from typing import ClassVar
 
 from scorekeeper.rules.cards import Card, Piece
 from scorekeeper.rules.errors import SettlementError
-from scorekeeper.rules.messages import Message
+from scorekeeper.rules.house_rules import Choice, HouseRule
+from scorekeeper.rules.messages import Message, wording
 from scorekeeper.rules.settlement import GameSettlement
-from scorekeeper.rules.variants.base import AcePosition, H, P, Variant, refuse_repeated_cards
+from scorekeeper.rules.variants.base import AcePosition, P, Variant
+
+# F6: two jokers a pack, each worth 15 wherever it lies or is held.
+JOKERS_A_PACK = 2
+JOKER_VALUE = 15
+# F7: with two packs the table seats up to eight.
+TWO_PACKS_SEAT = 8
 
 
 class Rummy500(Variant):
@@ -17,12 +24,15 @@ class Rummy500(Variant):
 
     The settlement books 0 for the winner and minus the hand for every other player; what the
     melds and layoffs scored is booked as they were played, so each player's game is what they
-    put down minus what they still hold.
+    put down minus what they still hold. The house rules add jokers (F6) and a second pack (F7).
 
     >>> from scorekeeper.rules.cards import parse_cards
     >>> hands = {"Bob": parse_cards("A♣ K♣"), "Cid": parse_cards("7♥")}
     >>> Rummy500().settle(["Ann", "Bob", "Cid"], "Ann", hands).gains
     {'Ann': 0, 'Bob': -25, 'Cid': -7}
+    >>> big = Rummy500({"with_jokers": True, "two_packs": True})
+    >>> big.packs, big.jokers, big.max_players, big.cards_dealt(2)
+    (2, 4, 8, 7)
     """
 
     name = "rummy_500"
@@ -36,19 +46,84 @@ class Rummy500(Variant):
         AcePosition.LOW: 1,
     }
     ace_in_hand = 15
+    joker_in_hand = JOKER_VALUE
     # F3: going out at once earns nothing extra.
     romme_factor = 1
     default_target = 500
+    HOUSE_RULES = (
+        HouseRule(
+            "with_jokers",
+            False,
+            choices=(
+                Choice(False, offered=wording("none")),
+                Choice(
+                    True,
+                    offered=wording("two a pack, each 15"),
+                    said=wording("two jokers a pack, each 15"),
+                ),
+            ),
+            label=wording("Jokers"),
+            description=wording(
+                "two jokers a pack, wild, each worth 15 in a meld, a layoff or a hand; no joker "
+                "swap (F6)"
+            ),
+        ),
+        HouseRule(
+            "two_packs",
+            False,
+            choices=(
+                Choice(False, offered=wording("one pack, 2 to 6 players")),
+                Choice(
+                    True,
+                    offered=wording("two packs, 7 cards each, up to 8 players"),
+                    said=wording("two packs, 7 cards each"),
+                ),
+            ),
+            label=wording("Packs"),
+            description=wording(
+                "two packs for a big table: 7 cards each, up to 8 players, every card twice (F7)"
+            ),
+        ),
+    )
+
+    def __init__(self, house_rules: Mapping[str, object] | None = None) -> None:
+        super().__init__(house_rules)
+        # F6, F7: the house rules choose the packs, the jokers and the seats.
+        if self.house["two_packs"]:
+            self.packs = 2
+            self.max_players = TWO_PACKS_SEAT
+        self.jokers = JOKERS_A_PACK * self.packs if self.house["with_jokers"] else 0
+
+    @classmethod
+    def most_players(cls) -> int:
+        """Return the most players 500 Rum seats: eight, with two packs (F7)."""
+        return TWO_PACKS_SEAT
 
     # --- the table ---------------------------------------------------------------------------
 
     def cards_dealt(self, player_count: int) -> int:
-        """Return the cards each player is dealt: 13 for two players, 7 for three to six."""
-        return 13 if player_count <= 2 else 7
+        """Return the cards each player is dealt: 13 for two players, else 7; 7 with F7."""
+        return 13 if player_count <= 2 and self.packs == 1 else 7
 
     def first_player_seat(self, dealer_seat: int, player_count: int) -> int:
         """Return the seat that plays first: the dealer's left neighbour."""
         return (dealer_seat + 1) % player_count
+
+    # --- values ------------------------------------------------------------------------------
+
+    def joker_meld_value(self, card: Card, position: AcePosition | None) -> int:
+        """Return what a joker scores in a meld or layoff: 15, whatever it stands for (F6).
+
+        >>> from scorekeeper.rules.cards import parse_pieces
+        >>> from scorekeeper.rules.jokers import classify_pieces
+        >>> classify_pieces(parse_pieces("7♠ 7♥ JKR"), Rummy500({"with_jokers": True})).values
+        (7, 7, 15)
+        """
+        return JOKER_VALUE
+
+    def swaps_jokers(self) -> bool:
+        """Tell whether a joker may be swapped: never in 500 Rum (F6)."""
+        return False
 
     # --- the end of a game -------------------------------------------------------------------
 
@@ -69,15 +144,15 @@ class Rummy500(Variant):
         """
         return Message("settlement.no_romme_in_variant", {"variant": self})
 
-    def hands_settled(self, winner: P | None, hands: Mapping[P, H]) -> dict[P, H]:
-        """Return the hands a finish settles: with nobody out too, every hand counts (F5)."""
-        return dict(hands)
+    def nobody_out_settles(self) -> bool:
+        """Tell whether a game nobody went out of settles with every hand: it does (F5)."""
+        return True
 
     def finish(
         self,
         names: Mapping[P, str],
         winner: P | None,
-        hands: Mapping[P, Sequence[Piece] | int],
+        hands: Mapping[P, Sequence[Piece] | int] | None,
         *,
         entry_players: Sequence[P],
         entry_cards: Sequence[int] | None = None,
@@ -85,10 +160,11 @@ class Rummy500(Variant):
         romme: bool | None = None,
         dealer: P | None = None,
     ) -> GameSettlement[P]:
-        """Settle a game; ``winner=None`` with every hand settles a game nobody went out of (F5).
+        """Settle a game; ``winner=None`` with the hands settles a game nobody went out of (F5).
 
-        ``winner=None`` without hands abandons the game (R6): melds and layoffs stand, no hand
-        is counted.
+        ``winner=None`` with ``hands=None`` (none given at all) abandons the game (R6): melds
+        and layoffs stand, no hand is counted. Given hands, even none, settle: every player's
+        hand is needed.
 
         >>> from scorekeeper.rules.cards import parse_cards
         >>> names = {1: "Ann", 2: "Bob"}
@@ -96,7 +172,7 @@ class Rummy500(Variant):
         >>> Rummy500().finish(names, None, hands, entry_players=[2, 1]).gains
         {1: -10, 2: -17}
         """
-        if winner is not None or not hands:
+        if winner is not None or hands is None:
             return super().finish(
                 names,
                 winner,
@@ -110,22 +186,20 @@ class Rummy500(Variant):
         if romme:
             raise SettlementError.saying(self.why_romme([], winner, None, len(names), name=""))
         self.refuse_lying_in_hands(names, hands, list(on_table))
-        # Jokers never reach a hand here: read_cards reads none in a pack without them.
-        cards = {
-            player: hand if isinstance(hand, int) else [c for c in hand if isinstance(c, Card)]
-            for player, hand in hands.items()
-        }
-        return self.settle_nobody_out(list(names), cards)
+        return self.settle_nobody_out(list(names), hands)
 
     def settle_nobody_out(
-        self, players: Sequence[P], hands: Mapping[P, Sequence[Card] | int]
+        self, players: Sequence[P], hands: Mapping[P, Sequence[Piece] | int]
     ) -> GameSettlement[P]:
         """Settle a game nobody went out of: every player books minus their hand, none wins (F5).
 
-        >>> from scorekeeper.rules.cards import parse_cards
+        >>> from scorekeeper.rules.cards import parse_cards, parse_pieces
         >>> hands = {"Ann": 12, "Bob": parse_cards("A♠")}
         >>> Rummy500().settle_nobody_out(["Ann", "Bob"], hands).gains
         {'Ann': -12, 'Bob': -15}
+        >>> hands = {"Ann": parse_pieces("JKR 2♦"), "Bob": parse_cards("A♠")}
+        >>> Rummy500({"with_jokers": True}).settle_nobody_out(["Ann", "Bob"], hands).gains
+        {'Ann': -17, 'Bob': -15}
         """
         if len(set(players)) != len(players):
             raise SettlementError("settlement.player_twice")
@@ -142,24 +216,34 @@ class Rummy500(Variant):
                 )
             if not isinstance(hand, int) and not hand:
                 raise SettlementError("settlement.empty_hand_nobody_out")
-        refuse_repeated_cards(
-            (hand for hand in hands.values() if not isinstance(hand, int)), self.packs
-        )
+        self.refuse_copies(hand for hand in hands.values() if not isinstance(hand, int))
+        counted = self.counted_hands(hands)
         hand_points = {
             player: hand if isinstance(hand, int) else self.hand_points(hand)
-            for player, hand in ((player, hands[player]) for player in players)
+            for player, hand in ((player, counted[player]) for player in players)
         }
         gains = {player: -points for player, points in hand_points.items()}
         factors = dict.fromkeys(players, 1)
         return GameSettlement(None, False, hand_points, gains, factors, paid=dict(hand_points))
 
     def minus_explained(self, name: str) -> Message:
-        """Explain minus points with what an ace costs in a hand: 15 (F1).
+        """Explain minus points with what an ace costs in a hand: 15 (F1), a joker 15 (F6).
 
         >>> Rummy500().minus_explained("Ann").render("en").endswith("(an ace 15).")
         True
+        >>> Rummy500({"with_jokers": True}).minus_explained("Ann").render("en")[-24:]
+        '(an ace 15, a joker 15).'
         """
+        if self.jokers:
+            return Message(
+                "explain.minus_ace_joker",
+                {"name": name, "ace": self.ace_in_hand, "joker": self.joker_hand_value()},
+            )
         return Message("explain.minus_ace", {"name": name, "ace": self.ace_in_hand})
+
+    def shows_game_net(self) -> bool:
+        """Tell whether a settlement shows each player's game: table minus hand (F2)."""
+        return True
 
     def book(self, winner: P, owed: Mapping[P, int], players: Sequence[P]) -> dict[P, int]:
         """Return each player's gain: 0 for the winner, minus their hand for every other (F2)."""
