@@ -2,12 +2,13 @@
 
 Run from the project folder::
 
-    .venv/bin/python bench/long_reads.py [--versions before=/tmp/a after=.] [--servers waitress]
+    .venv/bin/python bench/long_reads.py [--versions before=/tmp/a after=.] [--servers serve]
 
 For each version (a folder holding a checkout, put first on its server's PYTHONPATH; this one
-by default) and each server (``waitress``: ``scorekeeper serve`` with its 8 threads;
-``gthread``: gunicorn, 2 workers of 4 threads; ``sync``: gunicorn, 3 sync workers), a fresh
-SQLite database gets one session of ``--games`` finished games (written as
+by default) and each server (``serve``: ``scorekeeper serve`` with its 8 threads, cheroot
+serving HTTPS and plain HTTP on one port, asked over plain HTTP; ``waitress``: ``scorekeeper
+serve --http``; ``gthread``: gunicorn, 2 workers of 4 threads; ``sync``: gunicorn, 3 sync
+workers), a fresh SQLite database gets one session of ``--games`` finished games (written as
 ``bench/looking_back.py`` writes them) and, through the API, another table's session. Then, for
 ``--seconds`` each, one load after the other:
 
@@ -64,12 +65,15 @@ REPORT = ROOT / "docs" / "performance.md"
 TITLE = "## Another table's meld while one view link reads a long session"
 PYTHON = sys.executable
 SERVERS = {
-    "waitress": ["-m", "scorekeeper.cli", "serve", "--threads", str(THREADS)],
+    # The default server: cheroot, HTTPS and plain HTTP on one port (asked over plain HTTP here).
+    "serve": ["-m", "scorekeeper.cli", "serve", "--threads", str(THREADS), "--trust-port", "0"],
+    "waitress": ["-m", "scorekeeper.cli", "serve", "--threads", str(THREADS), "--http"],
     "gthread": ["-m", "gunicorn", "--workers", "2", "--threads", "4"],
     "sync": ["-m", "gunicorn", "--workers", "3", "--worker-class", "sync"],
 }
 SERVER_WORDS = {
-    "waitress": f"`scorekeeper serve` (waitress, {THREADS} threads)",
+    "serve": f"`scorekeeper serve` (cheroot, {THREADS} threads)",
+    "waitress": f"`scorekeeper serve --http` (waitress, {THREADS} threads)",
     "gthread": "gunicorn, 2 workers × 4 threads",
     "sync": "gunicorn, 3 sync workers",
 }
@@ -83,7 +87,7 @@ def main() -> None:
     """Measure each version on each server and write the table."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--versions", nargs="+", default=[f"this={ROOT}"], help="name=folder")
-    parser.add_argument("--servers", nargs="+", default=["waitress"], choices=list(SERVERS))
+    parser.add_argument("--servers", nargs="+", default=["serve"], choices=list(SERVERS))
     parser.add_argument("--loads", nargs="+", default=list(LOADS), choices=list(LOADS))
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seconds", type=float, default=10.0)
@@ -127,7 +131,7 @@ def measure(
     public_id, view_key = seed_long_session(url, args.games)
     port = free_port()
     command = [PYTHON, *SERVERS[server]]
-    if server == "waitress":
+    if server in ("serve", "waitress"):
         command += ["--host", "127.0.0.1", "--port", str(port)]
     else:
         command += ["--bind", f"127.0.0.1:{port}", "scorekeeper:create_app()"]
