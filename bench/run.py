@@ -930,6 +930,7 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
 KEPT_SECTIONS = (
     "## The history page by the length of the session",  # bench/history.py
     "## What the removed caches cost (issue 32)",  # bench/versions.py
+    "## Another table's meld while one view link reads a long session",  # bench/long_reads.py
 )
 
 

@@ -322,18 +322,21 @@ class AuditLine(Answer):
     """A line of a game's audit trail: when, what, whose entry, before and after, in words."""
 
     at: datetime
-    action: Literal["corrected", "deleted", "undone", "restored", "reopened"]
+    action: Literal["corrected", "deleted", "undone", "restored", "reopened", "recomputed"]
     entry: Id | None = Field(
-        description="The entry changed (of several melds, its first meld's id); null for a reopen."
+        description="The entry changed (of several melds, its first meld's id); null for a "
+        "reopen and a recomputed game."
     )
     player: Id | None = Field(
         description="Whose entry it was (before a correction); for a reopen the winner it had "
-        "booked, null for an abandoned game."
+        "booked, null for an abandoned game; for a recomputed game its winner."
     )
     before: AuditBefore
     after: dict[str, Any] | None = Field(
         description="A correction's entry as corrected, shaped as before; null for a delete, "
-        "an undo and a reopen."
+        "an undo and a reopen. For a game an import settled again by today's rules "
+        "(recomputed): the booking made, shaped as before, with the ruling that changed it "
+        '("ruling": {"message": the rules\' message id, and its numbers}).'
     )
     text: str = Field(
         description="The line in words in the request's language (?lang=de), e.g. corrected: "

@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from spectree import SpecTree
 from spectree.plugins.base import Context
 from spectree.plugins.flask_plugin import FlaskPlugin
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from scorekeeper import rules, services, transfer
 from scorekeeper.api import models, serialize
@@ -29,6 +29,7 @@ from scorekeeper.api.idempotency import (
 from scorekeeper.api.models import BadBody
 from scorekeeper.extensions import db
 from scorekeeper.keys import Access, SessionKeys, digest
+from scorekeeper.long_reads import RETRY_SECONDS, LongReadsBusy, long_read
 from scorekeeper.models import Group
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -125,6 +126,14 @@ def _conflict(error: services.ConflictError) -> tuple[Response, int]:
     return jsonify(error=_text(error)), 409
 
 
+@bp.errorhandler(LongReadsBusy)
+def _long_reads_busy(_error: LongReadsBusy) -> tuple[Response, int]:
+    db.session.rollback()
+    response = jsonify(error=_in_request_language(LONG_READS_BUSY))
+    response.headers["Retry-After"] = str(RETRY_SECONDS)
+    return response, 429
+
+
 @bp.errorhandler(HTTPException)
 def _http_error(error: HTTPException) -> tuple[Response, int]:
     db.session.rollback()
@@ -135,10 +144,18 @@ def _http_error(error: HTTPException) -> tuple[Response, int]:
         )
     else:
         message = _HTTP_ERRORS.get(error.code or 0, error.description or error.name)
-    return jsonify(error=_in_request_language(message)), (error.code or 500)
+    response = jsonify(error=_in_request_language(message))
+    if isinstance(error, MethodNotAllowed) and error.valid_methods:
+        # HTTP asks a 405 to say which methods the address takes.
+        response.headers["Allow"] = ", ".join(sorted(error.valid_methods))
+    return response, (error.code or 500)
 
 
 SERVER_ERROR = _l("Something went wrong on the server; nothing was saved.")
+LONG_READS_BUSY = _l(
+    "The server is preparing other long answers (score sheets, charts, files, statistics) right "
+    "now. Try again in a moment."
+)
 
 # Werkzeug's own texts speak of URLs and servers; these say what a client can do about it.
 _HTTP_ERRORS = {
@@ -221,7 +238,9 @@ def _require_key() -> None:
         g.api_session_version, g.api_checked_game = opened.version, opened.game
         caller = digest(_bearer("") or "")
     elif "group_id" in arguments:
-        g.api_group, _granted = services.access_to_group(arguments["group_id"], _bearer(""), need)
+        g.api_group, _granted = services.access_to_group(
+            arguments["group_id"], _bearer(""), need, reads_only=reads
+        )
         caller = digest(_bearer("") or "")
     scope_to_caller(caller)
 
@@ -425,8 +444,9 @@ def get_session(session_id: str) -> Response:
     unchanged = _not_modified()
     if unchanged is not None:
         return unchanged
-    session = services.get_session(_session_id())
-    return _tagged(jsonify(serialize.session_json(services.summarize_session(session))))
+    with long_read("session", session_id):
+        session = services.get_session(_session_id())
+        return _tagged(jsonify(serialize.session_json(services.summarize_session(session))))
 
 
 @bp.patch("/sessions/<session_id>")
@@ -670,8 +690,9 @@ def get_sheet(session_id: str) -> Response:
     unchanged = _not_modified()
     if unchanged is not None:
         return unchanged
-    sheet = services.read_sheet(services.get_session(_session_id()))
-    return _tagged(jsonify(serialize.sheet_json(sheet)))
+    with long_read("session", session_id):
+        sheet = services.read_sheet(services.get_session(_session_id()))
+        return _tagged(jsonify(serialize.sheet_json(sheet)))
 
 
 @bp.get("/sessions/<session_id>/sheet.csv")
@@ -681,9 +702,10 @@ def get_sheet_csv(session_id: str) -> Response:
     ``?spreadsheet=1`` writes it as the page's download does, for a spreadsheet in that
     language: a byte order mark, and ``;`` between the cells in German.
     """
-    sheet = services.read_sheet(services.get_session(_session_id()))
-    spreadsheet = request.args.get("spreadsheet", "") in ("1", "true")
-    text = services.sheet_csv(sheet, _language(), spreadsheet=spreadsheet)
+    with long_read("session", session_id):
+        sheet = services.read_sheet(services.get_session(_session_id()))
+        spreadsheet = request.args.get("spreadsheet", "") in ("1", "true")
+        text = services.sheet_csv(sheet, _language(), spreadsheet=spreadsheet)
     answer = Response(text, mimetype="text/csv")
     day = sheet.created_at.date().isoformat()
     answer.headers.set("Content-Disposition", "attachment", filename=f"{sheet.variant}-{day}.csv")
@@ -696,7 +718,8 @@ def export_session(session_id: str) -> Response:
     number = _session_id()
     # The export reads in a transaction of its own: one snapshot on PostgreSQL.
     db.session.rollback()
-    return jsonify(transfer.export_sessions(number))
+    with long_read("session", session_id):
+        return jsonify(transfer.export_sessions(number))
 
 
 # --- groups ------------------------------------------------------------------------------------
@@ -727,8 +750,9 @@ def get_group(group_id: str) -> Response:
 @bp.get("/groups/<group_id>/statistics")
 def group_statistics(group_id: str) -> Response:
     """Return what the group's sessions add up to, per rule system and person."""
-    statistics = services.read_statistics(_group())
-    return jsonify(serialize.statistics_json(statistics, _language()))
+    with long_read("group", group_id):
+        statistics = services.read_statistics(_group())
+        return jsonify(serialize.statistics_json(statistics, _language()))
 
 
 @bp.post("/groups/<group_id>/merges")

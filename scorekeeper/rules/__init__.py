@@ -1,6 +1,15 @@
 """The rules of Treppenrommé and its relatives, in pure Python (standard library only)."""
 
-from scorekeeper.rules.booking import Booking, book_game, booked_points, take_back
+from scorekeeper.rules.booking import (
+    RULINGS_SINCE,
+    Booking,
+    Rebooked,
+    book_game,
+    booked_points,
+    ruling_since,
+    settle_again,
+    take_back,
+)
 from scorekeeper.rules.cards import (
     Card,
     Joker,
@@ -162,6 +171,7 @@ __all__ = [
     "MESSAGES",
     "MINUTES_PER_SERIES",
     "MOST_EVENINGS",
+    "RULINGS_SINCE",
     "SERIES_PER_EVENING",
     "TREPPENROMME",
     "VARIANTS",
@@ -210,6 +220,7 @@ __all__ = [
     "Piece",
     "Rank",
     "RankingRow",
+    "Rebooked",
     "RecordedEntry",
     "RecordedRow",
     "RedrawError",
@@ -283,10 +294,12 @@ __all__ = [
     "repeated_cards",
     "replay",
     "replay_correction",
+    "ruling_since",
     "same_name",
     "seat_by_standing",
     "seat_players",
     "seating_problems",
+    "settle_again",
     "swap_joker",
     "table_sizes",
     "take_back",

@@ -435,7 +435,8 @@ MESSAGES: dict[str, Wording] = {
     "group.no_name": wording("A new group needs a name, e.g. Donnerstagsrunde."),
     "group.name_too_long": wording("A group's name may have at most %(longest)s characters."),
     "group.same_name": wording(
-        "“%(name)s” and “%(same_as)s” are one name already: case and spaces do not count."
+        "“%(name)s” and “%(same_as)s” are one name already: case, spaces and the width of "
+        "letters do not count."
     ),
     "group.nobody_called": wording("Nobody called “%(name)s” has played in this group."),
     "group.never_dealt": wording(

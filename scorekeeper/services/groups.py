@@ -14,6 +14,7 @@ from typing import Any
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from scorekeeper.database import READS_ONLY
 from scorekeeper.extensions import db
 from scorekeeper.keys import Access, SessionKeys, access, new_public_id
 from scorekeeper.models import GameSession, Group, MergedName
@@ -91,12 +92,17 @@ def _forget_groups_never_played() -> None:
 
 
 def access_to_group(
-    public_id: str, key: str | None, need: Access = Access.VIEW
+    public_id: str, key: str | None, need: Access = Access.VIEW, *, reads_only: bool = False
 ) -> tuple[Group, Access]:
     """Return the group behind a public id and what the key may do there.
 
-    A missing group and a key that may not do ``need`` are the same NotFoundError.
+    A missing group and a key that may not do ``need`` are the same NotFoundError. A request
+    that only reads (``reads_only``) asks for no write lock, as a session's (``services.access``):
+    the statistics it reads next must not keep every table waiting.
     """
+    session = db.session()
+    if reads_only and not session.in_transaction():
+        session.connection(execution_options={READS_ONLY: True})
     group = db.session.scalar(sa.select(Group).where(Group.public_id == public_id))
     granted = Access.NONE
     if group is not None:

@@ -8,12 +8,15 @@ from flask import g, request, url_for
 from flask_babel import format_decimal, get_locale
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper import long_reads
 from scorekeeper.web import access, playing_cards, view_models, words
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.forms import hidden_fields
 from scorekeeper.web.offline import KEPT_PAGES
 from scorekeeper.web.once import new_token
 
+# Before the keys: a page that is a long answer is counted (or refused) at the least cost.
+bp.before_request(long_reads.admit_first)
 bp.before_request(access.let_in)
 bp.before_request(access.let_into_group)
 

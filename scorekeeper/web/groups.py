@@ -9,6 +9,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.keys import Access
+from scorekeeper.long_reads import long_answer
 from scorekeeper.models import GameSession, Group
 from scorekeeper.web import access, words
 from scorekeeper.web.blueprint import bp
@@ -18,6 +19,7 @@ from scorekeeper.web.shared import REFUSED, Answer, Page, _check_button
 
 
 @bp.get("/groups/<group_id>")
+@long_answer("group", "group_id")
 def group_page(group_id: str) -> Page:
     """Show a group's statistics per rule system and its sessions (its key opened it)."""
     return _group_page(g.group)

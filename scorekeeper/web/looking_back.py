@@ -10,6 +10,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import services, transfer
 from scorekeeper.extensions import db
+from scorekeeper.long_reads import long_answer
 from scorekeeper.models import GameSession
 from scorekeeper.web import view_models, words
 from scorekeeper.web.blueprint import bp
@@ -72,6 +73,7 @@ def history(public_id: str) -> Page:
 
 
 @bp.get("/sessions/<public_id>/sheet")
+@long_answer("session", "public_id")
 def sheet(public_id: str) -> Page:
     """Show the score sheet: a row per game, a column per player, the chart of the totals."""
     session = _session()
@@ -90,6 +92,7 @@ def sheet(public_id: str) -> Page:
 
 
 @bp.get("/sessions/<public_id>/chart.svg")
+@long_answer("session", "public_id")
 def chart_svg(public_id: str) -> BaseResponse:
     """Draw the chart of the totals alone, as an SVG file."""
     chart = chart_of(services.read_sheet(_session()))
@@ -102,6 +105,7 @@ _NO_CHART = '<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 
 
 
 @bp.get("/sessions/<public_id>/sheet.csv")
+@long_answer("session", "public_id")
 def sheet_csv(public_id: str) -> BaseResponse:
     """Download the sheet as CSV for a spreadsheet in the page's language, named in it too.
 
@@ -119,6 +123,7 @@ def sheet_csv(public_id: str) -> BaseResponse:
 
 
 @bp.get("/sessions/<public_id>/export.json")
+@long_answer("session", "public_id")
 def export_session(public_id: str) -> BaseResponse:
     """Download the session as the JSON document that ``scorekeeper import`` reads."""
     session = _session()
