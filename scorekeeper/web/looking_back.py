@@ -84,7 +84,7 @@ def sheet(public_id: str) -> Page:
         chart=chart_of(sheet) if sheet.games_ended else None,
         day=_day(sheet),
         house_rules=words.house_rules_in_words(variant),
-        points_name=variant.points_name(words.language()),
+        points_name=variant.words.points_name(words.language()),
         end=sheet.end.render(words.language()),
     )
 
