@@ -439,9 +439,10 @@ def change_session(session_id: str) -> Response:
         raise services.InvalidRequestError("only_the_end_changes")
     end = body.rules.get("end")
     if body.sent("target"):
-        if end is not None and end != {"target": body.target}:
+        # ``target`` is short for the end at that target.
+        if end is not None and end != rules.TARGET.of(body.target):
             raise BadBody(_l("Send the target or the end, not both."))
-        end = {"target": body.target}
+        end = rules.TARGET.of(body.target)
     if not isinstance(end, dict):
         raise BadBody(_l('Send the new end, e.g. {"rules": {"end": {"target": 1000}}}.'))
     session = services.change_end(_session_id(), end)

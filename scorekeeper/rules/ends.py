@@ -67,6 +67,10 @@ class End:
         """Say the end at the foot of the score sheet, e.g. ``Target: 500``."""
         raise NotImplementedError
 
+    def heading(self, number: int) -> Message:
+        """Say the session with its end, as the session's page is headed."""
+        raise NotImplementedError
+
     def to_go(self, number: int) -> Message:
         """Say what a player's distance to the end is, the heading of the sheet's last row."""
         return Message("sheet.to_target")
@@ -106,6 +110,10 @@ class _Target(End):
         """Say the target at the sheet's foot: ``Target: 500``."""
         return Message("sheet.end_target", {"number": number})
 
+    def heading(self, number: int) -> Message:
+        """Head the session's page: ``Session to 500 points``."""
+        return Message("end.target_heading", {"target": number})
+
 
 class _Limit(End):
     """The session ends when a total falls to the limit of minus points (G7)."""
@@ -137,6 +145,10 @@ class _Limit(End):
     def foot(self, number: int, games_ended: int) -> Message:
         """Say the limit at the sheet's foot: ``Limit: -500``."""
         return Message("sheet.end_limit", {"number": number})
+
+    def heading(self, number: int) -> Message:
+        """Head the session's page: ``Session until a total reaches -500``."""
+        return Message("end.limit_heading", {"limit": number})
 
     def to_go(self, number: int) -> Message:
         """Say the distance to the limit: ``To -500``."""
@@ -170,6 +182,10 @@ class _Games(End):
     def foot(self, number: int, games_ended: int) -> Message:
         """Say the games and the games left at the sheet's foot: ``5 games, 1 left``."""
         return Message("sheet.end_games", {"count": number, "left": max(0, number - games_ended)})
+
+    def heading(self, number: int) -> Message:
+        """Head the session's page: ``Session of 5 games``."""
+        return Message("end.games_heading", {"games": number})
 
 
 TARGET: End = _Target()

@@ -467,6 +467,9 @@ MESSAGES: dict[str, Wording] = {
     "end.target_short": wording("to %(target)s"),
     "end.limit": wording("until a total reaches %(limit)s"),
     "end.games_short": wording("a number of games"),
+    "end.target_heading": wording("Session to %(target)s points"),
+    "end.limit_heading": wording("Session until a total reaches %(limit)s"),
+    "end.games_heading": wording("Session of %(games)s games"),
     # --- how a settled game ended, and why a hand counted double -----------------------------
     "outcome.nobody_out": wording("Nobody went out: every hand was counted"),
     "outcome.went_out": wording("%(name)s went out"),

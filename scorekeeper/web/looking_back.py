@@ -67,7 +67,7 @@ def history(public_id: str) -> Page:
         page=page,
         names=names,
         house_rules=words.house_rules_in_words(variant),
-        doubles_never_melded=variant.doubles_never_melded(),
+        variant=variant,
     )
 
 

@@ -89,6 +89,11 @@ class Words:
         end, number = self.variant.end()
         return end.said_short(number)
 
+    def session_heading(self) -> Message:
+        """Say the session with its end, as its page is headed: ``Session to 500 points``."""
+        end, number = self.variant.end()
+        return end.heading(number)
+
     def rules_said(self, language: str = "en") -> tuple[str, ...]:
         """Say the rules of a session: the rule system, how it ends, each house rule chosen.
 
