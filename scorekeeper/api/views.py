@@ -16,7 +16,7 @@ from spectree.plugins.flask_plugin import FlaskPlugin
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper import rules, services, transfer
-from scorekeeper.api import models, serialize
+from scorekeeper.api import answers, models
 from scorekeeper.api.body import NotUnicodeError, json_body, require_json
 from scorekeeper.api.document import OPENAPI
 from scorekeeper.api.idempotency import (
@@ -314,12 +314,8 @@ def openapi() -> Response:
 @bp.get("/variants")
 def variants() -> Response:
     """List the rule systems a session can be played by, with their house rules."""
-    return jsonify(
-        [
-            {**variant.describe(), "title": variant.label(_language())}
-            for variant in (rules.find_variant(name) for name in rules.VARIANTS)
-        ]
-    )
+    listed = (rules.find_variant(name) for name in rules.VARIANTS)
+    return jsonify(answers.Variants.of(listed, _language()).sent())
 
 
 @bp.post("/check")
@@ -336,35 +332,17 @@ def check() -> Response:
     try:
         if body.sent("new_meld"):
             swap = rules.swap_joker(read(body.onto or ""), cards, read(body.new_meld), variant)
-            return jsonify(
-                valid=True,
-                meld={"kind": swap.meld.kind.value, **serialize.cards_json(swap.meld, variant)},
-                added=[card.code for card in swap.cards],
-                new_meld=serialize.meld_checked(swap.new_meld, variant),
-            )
-        if body.onto is None:
-            meld = rules.classify_pieces(cards, variant)
-            return jsonify(valid=True, **serialize.meld_checked(meld, variant))
-        layoff = rules.lay_off_pieces(read(body.onto), cards, variant)
+            answer = answers.Check.of_swap(swap, variant)
+        elif body.onto is None:
+            answer = answers.Check.of_meld(rules.classify_pieces(cards, variant), variant)
+        else:
+            layoff = rules.lay_off_pieces(read(body.onto), cards, variant)
+            answer = answers.Check.of_layoff(layoff, variant)
     except rules.CardNotationError:
         raise
-    except rules.JokerInDoubtError as error:
-        return jsonify(
-            valid=False,
-            error=error.message(_language()),
-            joker_choices=[card.code for card in error.choices],
-        )
     except rules.RulesError as error:
-        return jsonify(valid=False, error=error.message(_language()))
-    return jsonify(
-        valid=True,
-        kind=layoff.meld.kind.value,
-        **serialize.cards_json(layoff.meld, variant),
-        added=[serialize.piece_code(card) for card in layoff.cards],
-        values=list(layoff.values),
-        value=layoff.value,
-        aces=serialize.aces(layoff.meld, set(layoff.cards)),
-    )
+        answer = answers.Check.refused(error, _language())
+    return jsonify(answer.sent())
 
 
 @bp.post("/games/<int:game_id>/check")
@@ -380,7 +358,7 @@ def check_in_game(game_id: int) -> Response:
     body = _sent(models.GameCheck)
     player = body.player if body.sent("player") else None
     return jsonify(
-        serialize.game_check(game_id, player, {**body.fields(), "checked": _checked()}, _language())
+        answers.game_check(game_id, player, {**body.fields(), "checked": _checked()}, _language())
     )
 
 
@@ -401,14 +379,9 @@ def create_session() -> tuple[Response, int]:
         keys=keys,
         group=group.id if group is not None else None,
     )
-    return jsonify(
-        {
-            **serialize.session_json(services.summarize_session(session)),
-            "edit_key": keys.edit,
-            "view_key": keys.view,
-            "group": group.public_id if group is not None else None,
-        }
-    ), 201
+    summary = services.summarize_session(session)
+    group_id = group.public_id if group is not None else None
+    return jsonify(answers.NewSession.of_new(summary, keys, group_id).sent()), 201
 
 
 def _group_of(body: models.NewSession) -> Group | None:
@@ -426,7 +399,7 @@ def get_session(session_id: str) -> Response:
     if unchanged is not None:
         return unchanged
     session = services.get_session(_session_id())
-    return _tagged(jsonify(serialize.session_json(services.summarize_session(session))))
+    return _tagged(jsonify(answers.Session.of(services.summarize_session(session)).sent()))
 
 
 @bp.patch("/sessions/<session_id>")
@@ -446,7 +419,7 @@ def change_session(session_id: str) -> Response:
     if not isinstance(end, dict):
         raise BadBody(_l('Send the new end, e.g. {"rules": {"end": {"target": 1000}}}.'))
     session = services.change_end(_session_id(), end)
-    return jsonify(serialize.session_json(services.summarize_session(session)))
+    return jsonify(answers.Session.of(services.summarize_session(session)).sent())
 
 
 @bp.patch("/sessions/<session_id>/players/<int:player_id>")
@@ -455,7 +428,7 @@ def change_session(session_id: str) -> Response:
 def rename_player(session_id: str, player_id: int) -> Response:
     """Give a player another name: ``{"name": "Anna"}``."""
     session = services.rename_player(_session_id(), player_id, _sent(models.PlayerName).name)
-    return jsonify(serialize.session_json(services.summarize_session(session)))
+    return jsonify(answers.Session.of(services.summarize_session(session)).sent())
 
 
 @bp.post("/sessions/<session_id>/players")
@@ -469,7 +442,7 @@ def seat_player(session_id: str) -> tuple[Response, int]:
     """
     body = _sent(models.NewPlayer)
     session = services.seat_player(_session_id(), body.name, body.seat, after=body.after)
-    return jsonify(serialize.session_json(services.summarize_session(session))), 201
+    return jsonify(answers.Session.of(services.summarize_session(session)).sent()), 201
 
 
 @bp.delete("/sessions/<session_id>/players/<int:player_id>")
@@ -477,7 +450,7 @@ def seat_player(session_id: str) -> tuple[Response, int]:
 def unseat_player(session_id: str, player_id: int) -> Response:
     """Let a player leave the table between games; their points stay in the totals."""
     session = services.unseat_player(_session_id(), player_id)
-    return jsonify(serialize.session_json(services.summarize_session(session)))
+    return jsonify(answers.Session.of(services.summarize_session(session)).sent())
 
 
 @bp.post("/sessions/<session_id>/games")
@@ -485,7 +458,7 @@ def unseat_player(session_id: str, player_id: int) -> Response:
 def start_game(session_id: str) -> tuple[Response, int]:
     """Start the session's next game."""
     game = services.start_game(_session_id())
-    return jsonify(serialize.game_json(game)), 201
+    return jsonify(answers.Game.of(game).sent()), 201
 
 
 @bp.get("/games/<int:game_id>")
@@ -495,7 +468,7 @@ def get_game(game_id: int) -> Response:
     if unchanged is not None:
         return unchanged
     game = services.with_audit(services.read_game(game_id, _checked()))
-    return _tagged(jsonify(serialize.game_json(game, _language())))
+    return _tagged(jsonify(answers.Game.of(game, _language()).sent()))
 
 
 def _etag() -> str:
@@ -529,24 +502,9 @@ def record_meld(game_id: int) -> tuple[Response, int]:
     body = _sent(models.NewMeld)
     if body.sent("melds"):
         several = services.record_melds(game_id, body.player, body.melds, checked=_checked())
-        return jsonify(
-            {
-                "entry": several.id,
-                "melds": [
-                    serialize.meld_recorded_json(row, meld, several.variant)
-                    for row, meld in several.melds
-                ],
-                "value": several.value,
-                **serialize.opening_json([meld for _row, meld in several.melds], several.variant),
-            }
-        ), 201
+        return jsonify(answers.SeveralMelds.of(several).sent()), 201
     recorded = services.record_meld(game_id, body.player, body.cards, checked=_checked())
-    return jsonify(
-        {
-            **serialize.meld_recorded_json(recorded.entry, recorded.meld, recorded.variant),
-            "entry": recorded.id,
-        }
-    ), 201
+    return jsonify(answers.MeldWithEntry.of_recorded(recorded).sent()), 201
 
 
 @bp.post("/games/<int:game_id>/swaps")
@@ -558,13 +516,7 @@ def record_swap(game_id: int) -> tuple[Response, int]:
     swap = services.record_swap(
         game_id, body.player, body.meld, body.cards, body.new_meld, checked=_checked()
     )
-    return jsonify(
-        {
-            "entry": swap.id,
-            "meld": serialize.meld_json(swap.meld_entry, swap.meld, swap.variant),
-            "new_meld": serialize.meld_json(swap.new_meld_row, swap.new_meld, swap.variant),
-        }
-    ), 201
+    return jsonify(answers.Swap.of(swap).sent()), 201
 
 
 @bp.post("/games/<int:game_id>/layoffs")
@@ -576,12 +528,7 @@ def record_layoff(game_id: int) -> tuple[Response, int]:
     recorded = services.record_layoff(
         game_id, body.player, body.meld, body.cards, checked=_checked()
     )
-    return jsonify(
-        {
-            **serialize.entry_json(recorded.entry),
-            "meld": serialize.meld_json(recorded.meld_entry, recorded.meld, recorded.variant),
-        }
-    ), 201
+    return jsonify(answers.Layoff.of(recorded).sent()), 201
 
 
 @bp.delete("/games/<int:game_id>/entries/<int:entry_id>")
@@ -600,12 +547,7 @@ def correct_entry(game_id: int, entry_id: int) -> Response:
     corrected = services.correct_entry(
         game_id, entry_id, body.cards, body.player, body.meld, checked=_checked()
     )
-    return jsonify(
-        {
-            **serialize.entry_json(corrected.entry),
-            "game": serialize.game_json(corrected.game, _language()),
-        }
-    )
+    return jsonify(answers.Corrected.of(corrected, _language()).sent())
 
 
 @bp.post("/games/<int:game_id>/undo")
@@ -621,16 +563,15 @@ def undo(game_id: int) -> Response:
     undone = services.undo_last_entry(
         game_id, body.entry if body.sent("entry") else None, checked=_checked()
     )
-    return jsonify(undone=undone.id, game=serialize.game_json(undone.game, _language()))
+    return jsonify(answers.Undone.of(undone, _language()).sent())
 
 
 @bp.post("/games/<int:game_id>/reopen")
 @idempotent
 def reopen(game_id: int) -> Response:
     """Take back the booking of the session's last ended game and play it on."""
-    return jsonify(
-        serialize.game_json(services.reopen_game(game_id, checked=_checked()), _language())
-    )
+    game = services.reopen_game(game_id, checked=_checked())
+    return jsonify(answers.Game.of(game, _language()).sent())
 
 
 @bp.post("/games/<int:game_id>/finish")
@@ -642,7 +583,7 @@ def finish(game_id: int) -> Response:
     finish = services.finish_game(
         game_id, body.winner, body.hands_by_player(), body.romme, checked=_checked()
     )
-    return jsonify(serialize.finish_json(finish))
+    return jsonify(answers.Finish.of(finish).sent())
 
 
 @bp.post("/games/<int:game_id>/settlement")
@@ -653,11 +594,7 @@ def preview_settlement(game_id: int) -> Response:
     finish = services.preview_finish(
         game_id, body.winner, body.hands_by_player(), body.romme, checked=_checked()
     )
-    answer = serialize.finish_json(finish)
-    answer["status"] = "preview"
-    answer["romme_possible"] = finish.romme_possible
-    why = finish.settlement.romme_why
-    answer["romme_reason"] = why.render(_language()) if why is not None else None
+    answer = answers.Finish.preview(finish, _language()).sent()
     db.session.rollback()
     return jsonify(answer)
 
@@ -672,7 +609,7 @@ def get_sheet(session_id: str) -> Response:
     if unchanged is not None:
         return unchanged
     sheet = services.read_sheet(services.get_session(_session_id()))
-    return _tagged(jsonify(serialize.sheet_json(sheet)))
+    return _tagged(jsonify(answers.Sheet.of(sheet).sent()))
 
 
 @bp.get("/sessions/<session_id>/sheet.csv")
@@ -710,26 +647,21 @@ def create_group() -> tuple[Response, int]:
     """Start a group of people who play together: ``{"name": "Donnerstagsrunde"}``."""
     keys = SessionKeys.new()
     group = services.create_group(_sent(models.NewGroup).name, keys)
-    return jsonify(
-        {
-            **serialize.group_json(services.group_sessions(group)),
-            "edit_key": keys.edit,
-            "view_key": keys.view,
-        }
-    ), 201
+    read = services.group_sessions(group)
+    return jsonify(answers.NewGroup.of(read, edit_key=keys.edit, view_key=keys.view).sent()), 201
 
 
 @bp.get("/groups/<group_id>")
 def get_group(group_id: str) -> Response:
     """Return a group with its sessions, newest first, and its merged names."""
-    return jsonify(serialize.group_json(services.group_sessions(_group())))
+    return jsonify(answers.Group.of(services.group_sessions(_group())).sent())
 
 
 @bp.get("/groups/<group_id>/statistics")
 def group_statistics(group_id: str) -> Response:
     """Return what the group's sessions add up to, per rule system and person."""
     statistics = services.read_statistics(_group())
-    return jsonify(serialize.statistics_json(statistics, _language()))
+    return jsonify(answers.GroupStatistics.of(statistics, _language()).sent())
 
 
 @bp.post("/groups/<group_id>/merges")
@@ -739,13 +671,7 @@ def merge_names(group_id: str) -> tuple[Response, int]:
     """Count two names as one person: ``{"name": "Anni", "same_as": "Anna"}``."""
     body = _sent(models.Merge)
     merges = services.merge_names(_group().id, body.name, body.same_as)
-    return jsonify(
-        {
-            "name": merges[-1].name,
-            "same_as": merges[-1].same_as,
-            "merges": serialize.merges_json(merges),
-        }
-    ), 201
+    return jsonify(answers.Merged.of(merges).sent()), 201
 
 
 def _group() -> Group:
