@@ -12,6 +12,7 @@ from the rules and the store, in the types the fields declare.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal, Self
@@ -87,16 +88,54 @@ class Answer(BaseModel):
 
     @classmethod
     def made(cls, **fields: Any) -> Self:
-        """Return the answer of fields the server made, not checked again; unset ones stay out."""
-        return cls.model_construct(**fields)
+        """Return the answer of fields the server made, not checked again; unset ones stay out.
+
+        What ``model_construct`` does for these models, in a third less time (an answer of a
+        session of 100 games holds 100 models): every field left out has the default None
+        (``absent``), and no answer has extra or private attributes. The JSON keeps the order
+        the fields are given in.
+        """
+        answer = cls.__new__(cls)
+        given = set(fields)
+        for name in _defaults(cls).keys() - given:
+            fields[name] = None
+        object.__setattr__(answer, "__dict__", fields)
+        _set_fields_set(answer, given)
+        _set_extra(answer, None)
+        _set_private(answer, None)
+        return answer
 
     def sent(self) -> dict[str, Any]:
         """Return the answer as JSON values: the fields set, by their names in the contract."""
         return self.model_dump(mode="json", by_alias=True, exclude_unset=True)
 
+    def json_text(self) -> str:
+        """Return the answer as JSON text, its keys in the model's order, non-ASCII escaped."""
+        return self.model_dump_json(by_alias=True, exclude_unset=True, ensure_ascii=True)
+
     def fields(self) -> dict[str, Any]:
         """Return the fields set, as they are (models stay models), to make another answer."""
-        return {name: getattr(self, name) for name in self.model_fields_set}
+        given = self.model_fields_set
+        return {name: value for name, value in self.__dict__.items() if name in given}
+
+
+# How a model is made without validation: its values, the fields set, no extra, no private.
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+
+
+@functools.cache
+def _defaults(model: type[Answer]) -> dict[str, Any]:
+    """Return the defaults of a model's fields that may be left out (all None: ``absent``)."""
+    found = {
+        name: field.get_default(call_default_factory=True)
+        for name, field in model.model_fields.items()
+        if not field.is_required()
+    }
+    if any(value is not None for value in found.values()):
+        raise TypeError(f"{model.__name__}: an answer field left out has no other default")
+    return found
 
 
 def _by_player(values: dict[int, int]) -> dict[str, int]:
@@ -306,11 +345,6 @@ class HouseRule(Answer):
     default: Any
     allowed: list[Any]
 
-    @classmethod
-    def of(cls, rule: rules.HouseRule) -> Self:
-        """Return a house rule as the API lists it: name, default and allowed values."""
-        return cls.made(**rule.describe())
-
 
 class Variant(Answer):
     """A rule system a session can be played by, with its house rules."""
@@ -325,12 +359,14 @@ class Variant(Answer):
     @classmethod
     def of(cls, variant: RuleSystem, language: str) -> Self:
         """Return a rule system with its house rules, titled in a language."""
-        described = {
-            **variant.describe(),
-            "title": variant.label(language),
-            "rules": [HouseRule.of(rule) for rule in variant.all_house_rules()],
-        }
-        return cls.made(**described)
+        described = variant.describe()
+        return cls.made(
+            **{
+                **described,
+                "title": variant.label(language),
+                "rules": [HouseRule.made(**rule) for rule in described["rules"]],
+            }
+        )
 
 
 class Variants(RootModel[list[Variant]]):
@@ -341,9 +377,9 @@ class Variants(RootModel[list[Variant]]):
         """Return the rule systems, each titled in a language."""
         return cls.model_construct([Variant.of(variant, language) for variant in variants])
 
-    def sent(self) -> list[dict[str, Any]]:
-        """Return the list as JSON values."""
-        return [variant.sent() for variant in self.root]
+    def json_text(self) -> str:
+        """Return the list as JSON text, as ``Answer.json_text`` writes each."""
+        return self.model_dump_json(by_alias=True, exclude_unset=True, ensure_ascii=True)
 
 
 class Document(RootModel[dict[str, Any]]):
@@ -1252,9 +1288,7 @@ def inline(model: type[BaseModel]) -> dict[str, Any]:
     return dict(resolved(found[model.__name__]))
 
 
-def game_check(
-    game_id: int, player: int | None, fields: dict[str, Any], language: str
-) -> dict[str, Any]:
+def game_check(game_id: int, player: int | None, fields: dict[str, Any], language: str) -> Check:
     """Answer a check of an entry in a game (``services.check_entry``), as ``/check`` answers.
 
     What the rules refuse is ``valid: false`` with the ``error`` (and the cards a joker in doubt
@@ -1266,5 +1300,5 @@ def game_check(
     except rules.CardNotationError:
         raise
     except rules.RulesError as error:
-        return Check.refused(error, language).sent()
-    return Check.of_entry(checked, language).sent()
+        return Check.refused(error, language)
+    return Check.of_entry(checked, language)

@@ -305,6 +305,12 @@ def _sent(model: type[Model]) -> Model:
     return body
 
 
+def _answer(answer: answers.Answer | answers.Variants) -> Response:
+    """Answer with an answer model's JSON (``json_text``), as ``jsonify`` answers a dict."""
+    text = answer.json_text() + "\n"
+    return current_app.response_class(text, mimetype="application/json")
+
+
 @bp.get("/openapi.json")
 def openapi() -> Response:
     """Serve the OpenAPI document of this API."""
@@ -315,7 +321,7 @@ def openapi() -> Response:
 def variants() -> Response:
     """List the rule systems a session can be played by, with their house rules."""
     listed = (rules.find_variant(name) for name in rules.VARIANTS)
-    return jsonify(answers.Variants.of(listed, _language()).sent())
+    return _answer(answers.Variants.of(listed, _language()))
 
 
 @bp.post("/check")
@@ -342,7 +348,7 @@ def check() -> Response:
         raise
     except rules.RulesError as error:
         answer = answers.Check.refused(error, _language())
-    return jsonify(answer.sent())
+    return _answer(answer)
 
 
 @bp.post("/games/<int:game_id>/check")
@@ -357,9 +363,8 @@ def check_in_game(game_id: int) -> Response:
     """
     body = _sent(models.GameCheck)
     player = body.player if body.sent("player") else None
-    return jsonify(
-        answers.game_check(game_id, player, {**body.fields(), "checked": _checked()}, _language())
-    )
+    fields = {**body.fields(), "checked": _checked()}
+    return _answer(answers.game_check(game_id, player, fields, _language()))
 
 
 @bp.post("/sessions")
@@ -381,7 +386,7 @@ def create_session() -> tuple[Response, int]:
     )
     summary = services.summarize_session(session)
     group_id = group.public_id if group is not None else None
-    return jsonify(answers.NewSession.of_new(summary, keys, group_id).sent()), 201
+    return _answer(answers.NewSession.of_new(summary, keys, group_id)), 201
 
 
 def _group_of(body: models.NewSession) -> Group | None:
@@ -399,7 +404,7 @@ def get_session(session_id: str) -> Response:
     if unchanged is not None:
         return unchanged
     session = services.get_session(_session_id())
-    return _tagged(jsonify(answers.Session.of(services.summarize_session(session)).sent()))
+    return _tagged(_answer(answers.Session.of(services.summarize_session(session))))
 
 
 @bp.patch("/sessions/<session_id>")
@@ -419,7 +424,7 @@ def change_session(session_id: str) -> Response:
     if not isinstance(end, dict):
         raise BadBody(_l('Send the new end, e.g. {"rules": {"end": {"target": 1000}}}.'))
     session = services.change_end(_session_id(), end)
-    return jsonify(answers.Session.of(services.summarize_session(session)).sent())
+    return _answer(answers.Session.of(services.summarize_session(session)))
 
 
 @bp.patch("/sessions/<session_id>/players/<int:player_id>")
@@ -428,7 +433,7 @@ def change_session(session_id: str) -> Response:
 def rename_player(session_id: str, player_id: int) -> Response:
     """Give a player another name: ``{"name": "Anna"}``."""
     session = services.rename_player(_session_id(), player_id, _sent(models.PlayerName).name)
-    return jsonify(answers.Session.of(services.summarize_session(session)).sent())
+    return _answer(answers.Session.of(services.summarize_session(session)))
 
 
 @bp.post("/sessions/<session_id>/players")
@@ -442,7 +447,7 @@ def seat_player(session_id: str) -> tuple[Response, int]:
     """
     body = _sent(models.NewPlayer)
     session = services.seat_player(_session_id(), body.name, body.seat, after=body.after)
-    return jsonify(answers.Session.of(services.summarize_session(session)).sent()), 201
+    return _answer(answers.Session.of(services.summarize_session(session))), 201
 
 
 @bp.delete("/sessions/<session_id>/players/<int:player_id>")
@@ -450,7 +455,7 @@ def seat_player(session_id: str) -> tuple[Response, int]:
 def unseat_player(session_id: str, player_id: int) -> Response:
     """Let a player leave the table between games; their points stay in the totals."""
     session = services.unseat_player(_session_id(), player_id)
-    return jsonify(answers.Session.of(services.summarize_session(session)).sent())
+    return _answer(answers.Session.of(services.summarize_session(session)))
 
 
 @bp.post("/sessions/<session_id>/games")
@@ -458,7 +463,7 @@ def unseat_player(session_id: str, player_id: int) -> Response:
 def start_game(session_id: str) -> tuple[Response, int]:
     """Start the session's next game."""
     game = services.start_game(_session_id())
-    return jsonify(answers.Game.of(game).sent()), 201
+    return _answer(answers.Game.of(game)), 201
 
 
 @bp.get("/games/<int:game_id>")
@@ -468,7 +473,7 @@ def get_game(game_id: int) -> Response:
     if unchanged is not None:
         return unchanged
     game = services.with_audit(services.read_game(game_id, _checked()))
-    return _tagged(jsonify(answers.Game.of(game, _language()).sent()))
+    return _tagged(_answer(answers.Game.of(game, _language())))
 
 
 def _etag() -> str:
@@ -502,9 +507,9 @@ def record_meld(game_id: int) -> tuple[Response, int]:
     body = _sent(models.NewMeld)
     if body.sent("melds"):
         several = services.record_melds(game_id, body.player, body.melds, checked=_checked())
-        return jsonify(answers.SeveralMelds.of(several).sent()), 201
+        return _answer(answers.SeveralMelds.of(several)), 201
     recorded = services.record_meld(game_id, body.player, body.cards, checked=_checked())
-    return jsonify(answers.MeldWithEntry.of_recorded(recorded).sent()), 201
+    return _answer(answers.MeldWithEntry.of_recorded(recorded)), 201
 
 
 @bp.post("/games/<int:game_id>/swaps")
@@ -516,7 +521,7 @@ def record_swap(game_id: int) -> tuple[Response, int]:
     swap = services.record_swap(
         game_id, body.player, body.meld, body.cards, body.new_meld, checked=_checked()
     )
-    return jsonify(answers.Swap.of(swap).sent()), 201
+    return _answer(answers.Swap.of(swap)), 201
 
 
 @bp.post("/games/<int:game_id>/layoffs")
@@ -528,7 +533,7 @@ def record_layoff(game_id: int) -> tuple[Response, int]:
     recorded = services.record_layoff(
         game_id, body.player, body.meld, body.cards, checked=_checked()
     )
-    return jsonify(answers.Layoff.of(recorded).sent()), 201
+    return _answer(answers.Layoff.of(recorded)), 201
 
 
 @bp.delete("/games/<int:game_id>/entries/<int:entry_id>")
@@ -547,7 +552,7 @@ def correct_entry(game_id: int, entry_id: int) -> Response:
     corrected = services.correct_entry(
         game_id, entry_id, body.cards, body.player, body.meld, checked=_checked()
     )
-    return jsonify(answers.Corrected.of(corrected, _language()).sent())
+    return _answer(answers.Corrected.of(corrected, _language()))
 
 
 @bp.post("/games/<int:game_id>/undo")
@@ -563,7 +568,7 @@ def undo(game_id: int) -> Response:
     undone = services.undo_last_entry(
         game_id, body.entry if body.sent("entry") else None, checked=_checked()
     )
-    return jsonify(answers.Undone.of(undone, _language()).sent())
+    return _answer(answers.Undone.of(undone, _language()))
 
 
 @bp.post("/games/<int:game_id>/reopen")
@@ -571,7 +576,7 @@ def undo(game_id: int) -> Response:
 def reopen(game_id: int) -> Response:
     """Take back the booking of the session's last ended game and play it on."""
     game = services.reopen_game(game_id, checked=_checked())
-    return jsonify(answers.Game.of(game, _language()).sent())
+    return _answer(answers.Game.of(game, _language()))
 
 
 @bp.post("/games/<int:game_id>/finish")
@@ -583,7 +588,7 @@ def finish(game_id: int) -> Response:
     finish = services.finish_game(
         game_id, body.winner, body.hands_by_player(), body.romme, checked=_checked()
     )
-    return jsonify(answers.Finish.of(finish).sent())
+    return _answer(answers.Finish.of(finish))
 
 
 @bp.post("/games/<int:game_id>/settlement")
@@ -594,9 +599,9 @@ def preview_settlement(game_id: int) -> Response:
     finish = services.preview_finish(
         game_id, body.winner, body.hands_by_player(), body.romme, checked=_checked()
     )
-    answer = answers.Finish.preview(finish, _language()).sent()
+    answer = answers.Finish.preview(finish, _language())
     db.session.rollback()
-    return jsonify(answer)
+    return _answer(answer)
 
 
 # --- the score sheet and the session's files ---------------------------------------------------
@@ -609,7 +614,7 @@ def get_sheet(session_id: str) -> Response:
     if unchanged is not None:
         return unchanged
     sheet = services.read_sheet(services.get_session(_session_id()))
-    return _tagged(jsonify(answers.Sheet.of(sheet).sent()))
+    return _tagged(_answer(answers.Sheet.of(sheet)))
 
 
 @bp.get("/sessions/<session_id>/sheet.csv")
@@ -648,20 +653,20 @@ def create_group() -> tuple[Response, int]:
     keys = SessionKeys.new()
     group = services.create_group(_sent(models.NewGroup).name, keys)
     read = services.group_sessions(group)
-    return jsonify(answers.NewGroup.of(read, edit_key=keys.edit, view_key=keys.view).sent()), 201
+    return _answer(answers.NewGroup.of(read, edit_key=keys.edit, view_key=keys.view)), 201
 
 
 @bp.get("/groups/<group_id>")
 def get_group(group_id: str) -> Response:
     """Return a group with its sessions, newest first, and its merged names."""
-    return jsonify(answers.Group.of(services.group_sessions(_group())).sent())
+    return _answer(answers.Group.of(services.group_sessions(_group())))
 
 
 @bp.get("/groups/<group_id>/statistics")
 def group_statistics(group_id: str) -> Response:
     """Return what the group's sessions add up to, per rule system and person."""
     statistics = services.read_statistics(_group())
-    return jsonify(answers.GroupStatistics.of(statistics, _language()).sent())
+    return _answer(answers.GroupStatistics.of(statistics, _language()))
 
 
 @bp.post("/groups/<group_id>/merges")
@@ -671,7 +676,7 @@ def merge_names(group_id: str) -> tuple[Response, int]:
     """Count two names as one person: ``{"name": "Anni", "same_as": "Anna"}``."""
     body = _sent(models.Merge)
     merges = services.merge_names(_group().id, body.name, body.same_as)
-    return jsonify(answers.Merged.of(merges).sent()), 201
+    return _answer(answers.Merged.of(merges)), 201
 
 
 def _group() -> Group:

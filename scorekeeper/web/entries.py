@@ -199,7 +199,7 @@ def check_entry(game_id: int) -> BaseResponse | tuple[BaseResponse, int]:
     player = _whole(body["player"]) if body.get("player") else None
     lang = str(get_locale())
     try:
-        return jsonify(answers.game_check(game_id, player, fields, lang))
+        return jsonify(answers.game_check(game_id, player, fields, lang).sent())
     except REFUSED as error:
         # Cards the server cannot read are said as a check that fails, as the rules' refusals.
         db.session.rollback()
