@@ -179,7 +179,7 @@ def _answered_in_place(sentence: str, game_id: int) -> BaseResponse:
 def check_entry(game_id: int) -> BaseResponse | tuple[BaseResponse, int]:
     """Check the entry begun on the game page against the table, as recording it would.
 
-    The live check of picker.js: JSON in (``player``, ``cards`` or ``melds``, ``onto``,
+    The live check of static/js/entry.js: JSON in (``player``, ``cards`` or ``melds``, ``onto``,
     ``new_meld``), the API's answer out (``answers.game_check``), in the page's language;
     cards it cannot read are ``valid: false`` too (the API answers 422).
     """
@@ -213,9 +213,10 @@ def read_cards(game_id: int) -> BaseResponse:
     """Answer the cards a typed text names, as the game's rule system reads them.
 
     The finish and correction pages ask it for what a hand or an entry typed in words means
-    ("Herz As" is A♥) and show that answer: picker.js reads no words. JSON in (``cards``, a
-    text), out ``cards`` (codes), or ``error`` in the page's language; it writes nothing, so
-    it needs no form token (the finish page is a GET form without one; see create_app).
+    ("Herz As" is A♥) and show that answer: the script reads no words (static/js/check.js).
+    JSON in (``cards``, a text), out ``cards`` (codes), or ``error`` in the page's language;
+    it writes nothing, so it needs no form token (the finish page is a GET form without one;
+    see create_app).
     """
     body = request.get_json(silent=True)
     if not isinstance(body, dict) or not isinstance(body.get("cards"), str):

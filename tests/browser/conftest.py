@@ -1,4 +1,18 @@
-"""Fixtures: Debian's Chromium driven by Playwright at a phone's size, against a live server."""
+"""Fixtures: Debian's Chromium driven by Playwright at a phone's size, against a live server.
+
+How to write a browser test: take ``new_phone`` (or ``phone``, an English one) and start what
+the test needs on the phone or through the API at ``phone.base``. The phones open the server
+this test worker shares with its other tests (``shared_server``, started once: a server's start
+costs seconds, a test's new session nothing); each phone is a browser context of its own, so
+its cookies, storage and service worker are its own, and each test's sessions are its own. A
+test that needs a server of its own gets one simply by taking one of ``live_server``,
+``app``, ``app_with``, ``client``, ``database_url`` or ``access_log``: then the phones open
+``live_server``, on the test's own database, which the test may read or change.
+
+On the shared server the ids are not those of a new database (its first ones are taken on
+purpose): find a player's field by the player's name and a game by its link, never as
+``#points_2`` or ``/games/1``.
+"""
 
 from __future__ import annotations
 
@@ -7,17 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PHONE = {"width": 390, "height": 844}
 ARTIFACTS = Path(__file__).parent / "artifacts"
 
@@ -74,20 +79,28 @@ class Phone:
         return path
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    """Launch Debian's Chromium once for all browser tests."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+# What a test may take that ties it to its own database: its phones need a server on that one.
+OWN_DATABASE = ("live_server", "database_url", "access_log")
+
+
+def _server_for(request: pytest.FixtureRequest) -> str:
+    """Return the URL of the server the test's phones open: its own, or the shared one."""
+    own = any(name in request.fixturenames for name in OWN_DATABASE)
+    return str(request.getfixturevalue("live_server" if own else "shared_server"))
 
 
 @pytest.fixture
-def new_phone(browser: Browser, live_server: str) -> Iterator[Callable[..., Phone]]:
-    """Return a factory of phones (touch, 390 x 844) in a language, on a live server."""
+def new_phone(
+    browser: Browser, backend: str, request: pytest.FixtureRequest
+) -> Iterator[Callable[..., Phone]]:
+    """Return a factory of phones (touch, 390 x 844) in a language, on a live server.
+
+    The server is the one this test worker shares (``shared_server``, of the test's backend),
+    unless the test takes a fixture of its own database (``live_server``, ``app``, ``app_with``,
+    ...): then it is the test's own ``live_server`` (see the module's docstring). ``phone.base``
+    is its URL.
+    """
+    live_server = _server_for(request)
     contexts = []
     phones: list[Phone] = []
 

@@ -18,7 +18,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, Response, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from scorekeeper import services
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Phone
+from tests.browser.conftest import Phone
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.helpers import entries
 
 NARROW = {"width": 360, "height": 740}
