@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from scorekeeper import rules
 from scorekeeper.extensions import db
 from scorekeeper.keys import new_public_id
 from scorekeeper.rules.seating import Stay
@@ -34,7 +35,7 @@ class GameSession(db.Model):  # type: ignore[name-defined,misc]
     # SHA-256 digests of the edit and view keys; the keys themselves are handed out once.
     edit_key_digest: so.Mapped[str] = so.mapped_column(sa.String(64), server_default="-")
     view_key_digest: so.Mapped[str] = so.mapped_column(sa.String(64), server_default="-")
-    variant: so.Mapped[str] = so.mapped_column(sa.String(40), default="treppenromme")
+    variant: so.Mapped[str] = so.mapped_column(sa.String(40), default=rules.default_variant_name)
     # The house rules the table chose, as a JSON object with every default filled in, how the
     # session ends (its target) among them; a session stored before house rules existed has
     # only the target it was played to (migration 0016), its rule system's defaults the rest.

@@ -1,22 +1,49 @@
-"""The answers of /api/v1 as models: the OpenAPI document's answer schemas are written from them.
+"""The answers of /api/v1 as models: each describes an answer once, and builds it.
 
-``api.serialize`` builds the answers as it always did; these models describe them, once, and
-``api.document`` takes each answer's schema from its model (``schemas``). A field the answer
-leaves out where it does not apply (``absent``) is not required, and is never null when sent;
-a field that may be null says so in its type. The tests validate real answers against them.
+An answer model's ``of`` (or another constructor) makes the answer from what a use case
+returned, and ``sent()`` gives its JSON; ``api.document`` takes each answer's schema from its
+model (``schemas``). A field the answer leaves out where it does not apply (``absent``) is not
+required, is never null when sent, and is sent only where the constructor sets it; a field that
+may be null says so in its type. The tests validate real answers against them.
+
+The constructors build the models without validating them again (``made``): every value comes
+from the rules and the store, in the types the fields declare.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated, Any, Literal
+import functools
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, RootModel
 from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 
-from scorekeeper import transfer
+from scorekeeper import rules, services, transfer
 from scorekeeper.api.models import absent
+from scorekeeper.keys import SessionKeys
+from scorekeeper.models import MergedName
+from scorekeeper.rules import groups as rules_groups
 
+
+def utc_text(moment: datetime) -> str:
+    """Return a time in ISO 8601 with its UTC offset, e.g. ``2026-11-23T04:24:51+00:00``.
+
+    Only UTC times are written; SQLite gives them back without their zone.
+
+    >>> utc_text(datetime(2026, 11, 23, 4, 24, 51))
+    '2026-11-23T04:24:51+00:00'
+    """
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC).isoformat()
+    return moment.astimezone(UTC).isoformat()
+
+
+# A rule system of the rules core (``Variant`` here is the answer that lists one).
+RuleSystem = rules.Variant
+# A time as the answers write it: UTC with its offset (+00:00, not Z).
+Time = Annotated[datetime, PlainSerializer(utc_text, return_type=str, when_used="json")]
 Id = Annotated[int, Field(ge=1)]
 SessionId = Annotated[
     str, Field(description="A session's id: random, so that it cannot be guessed.")
@@ -59,6 +86,94 @@ class Answer(BaseModel):
 
     model_config = ConfigDict(populate_by_name=True)
 
+    @classmethod
+    def made(cls, **fields: Any) -> Self:
+        """Return the answer of fields the server made, not checked again; unset ones stay out.
+
+        What ``model_construct`` does for these models, in a third less time (an answer of a
+        session of 100 games holds 100 models): every field left out has the default None
+        (``absent``), and no answer has extra or private attributes. The JSON keeps the order
+        the fields are given in.
+        """
+        answer = cls.__new__(cls)
+        given = set(fields)
+        for name in _defaults(cls).keys() - given:
+            fields[name] = None
+        object.__setattr__(answer, "__dict__", fields)
+        _set_fields_set(answer, given)
+        _set_extra(answer, None)
+        _set_private(answer, None)
+        return answer
+
+    def sent(self) -> dict[str, Any]:
+        """Return the answer as JSON values: the fields set, by their names in the contract."""
+        return self.model_dump(mode="json", by_alias=True, exclude_unset=True)
+
+    def json_text(self) -> str:
+        """Return the answer as JSON text, its keys in the model's order, non-ASCII escaped."""
+        return self.model_dump_json(by_alias=True, exclude_unset=True, ensure_ascii=True)
+
+    def fields(self) -> dict[str, Any]:
+        """Return the fields set, as they are (models stay models), to make another answer."""
+        given = self.model_fields_set
+        return {name: value for name, value in self.__dict__.items() if name in given}
+
+
+# How a model is made without validation: its values, the fields set, no extra, no private.
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+
+
+@functools.cache
+def _defaults(model: type[Answer]) -> dict[str, Any]:
+    """Return the defaults of a model's fields that may be left out (all None: ``absent``)."""
+    found = {
+        name: field.get_default(call_default_factory=True)
+        for name, field in model.model_fields.items()
+        if not field.is_required()
+    }
+    if any(value is not None for value in found.values()):
+        raise TypeError(f"{model.__name__}: an answer field left out has no other default")
+    return found
+
+
+def _by_player(values: dict[int, int]) -> dict[str, int]:
+    return {str(player_id): value for player_id, value in values.items()}
+
+
+def piece_code(piece: rules.Piece) -> str:
+    """Return a card's code, or ``JKR`` for a joker whatever it stands for."""
+    return rules.Joker().code if isinstance(piece, rules.Joker) else piece.code
+
+
+def _cards(meld: rules.Meld, variant: rules.Variant) -> dict[str, Any]:
+    """Return a meld's cards, a joker as ``JKR``, and what each joker stands for (G2).
+
+    ``jokers`` is there where the rule system plays jokers: the answers of the others keep
+    their shape.
+
+    >>> from scorekeeper.rules.cards import parse_pieces
+    >>> german = rules.GermanRummy()
+    >>> said = _cards(rules.classify_pieces(parse_pieces("6♠ 6♥ JKR"), german), german)
+    >>> said["cards"], [place.sent() for place in said["jokers"]]
+    (['6♠', '6♥', 'JKR'], [{'index': 2, 'as': ['6♦', '6♣']}])
+    """
+    cards: dict[str, Any] = {"cards": [piece_code(piece) for piece in meld.cards]}
+    places = variant.joker_places(meld)
+    if places is not None:
+        cards["jokers"] = [JokerPlace.of(place) for place in places]
+    return cards
+
+
+def _opening(melds: Iterable[rules.Meld] | None, variant: rules.Variant) -> dict[str, int]:
+    """Return ``{"opening_value": …}`` for melds put down together, where an opening is played.
+
+    The answers of a rule system without an opening keep the shape they always had.
+    """
+    counted = None if melds is None else variant.opening_counted(melds)
+    return {} if counted is None else {"opening_value": counted}
+
 
 class Error(Answer):
     """A refusal: one sentence in the request's language."""
@@ -72,6 +187,11 @@ class JokerPlace(Answer):
     index: int = Field(ge=0)
     stands_for: list[str] = Field(alias="as", min_length=1)
 
+    @classmethod
+    def of(cls, place: rules.JokerPlace) -> Self:
+        """Return where a joker lies and the cards it may stand for."""
+        return cls.made(index=place.index, stands_for=[card.code for card in place.stands_for])
+
 
 class Ace(Answer):
     """Where a scored ace lies and what it scores there."""
@@ -79,6 +199,17 @@ class Ace(Answer):
     card: str
     position: Literal["set", "high", "corner", "low"]
     value: int
+
+    @classmethod
+    def of_meld(cls, meld: rules.Meld, counted: set[rules.Piece]) -> list[Ace]:
+        """Say where each counted ace lies and what it scores there (set, high, corner, low)."""
+        return [
+            cls.made(card=card.code, position=position.value, value=value)
+            for card, value, position in zip(
+                meld.cards, meld.values, meld.ace_positions, strict=True
+            )
+            if position is not None and card in counted and isinstance(card, rules.Card)
+        ]
 
 
 class CheckedMeld(Answer):
@@ -88,6 +219,11 @@ class CheckedMeld(Answer):
     cards: Cards = absent()
     jokers: list[JokerPlace] = absent(_JOKERS)
 
+    @classmethod
+    def of(cls, meld: rules.Meld, variant: rules.Variant) -> Self:
+        """Return a meld of a joker swap as it lies after the swap: its kind and cards."""
+        return cls.made(kind=meld.kind.value, **_cards(meld, variant))
+
 
 class CheckedNewMeld(CheckedMeld):
     """A meld as the check reads it: of a joker swap the new meld, or one of several melds."""
@@ -96,6 +232,18 @@ class CheckedNewMeld(CheckedMeld):
     value: int = absent()
     opening_value: int = absent(_OPENING_VALUE)
     aces: list[Ace] = absent("Where each scored ace lies and what it scores there.")
+
+    @classmethod
+    def of(cls, meld: rules.Meld, variant: rules.Variant) -> Self:
+        """Return what the check says of a meld: kind, cards, jokers, values, aces, opening."""
+        return cls.made(
+            kind=meld.kind.value,
+            **_cards(meld, variant),
+            values=list(meld.values),
+            value=meld.value,
+            **_opening([meld], variant),
+            aces=Ace.of_meld(meld, set(meld.cards)),
+        )
 
 
 class Check(Answer):
@@ -122,6 +270,73 @@ class Check(Answer):
     meld: CheckedMeld = absent("A joker swap: the meld after the swap.")
     new_meld: CheckedNewMeld = absent("A joker swap: the new meld with the joker taken.")
 
+    @classmethod
+    def of_meld(cls, meld: rules.Meld, variant: rules.Variant) -> Self:
+        """Return the verdict on cards that make a meld."""
+        return cls.made(valid=True, **CheckedNewMeld.of(meld, variant).fields())
+
+    @classmethod
+    def of_melds(cls, melds: list[rules.Meld], variant: rules.Variant) -> Self:
+        """Return the verdict on one meld, or on several put down together."""
+        if len(melds) == 1:
+            return cls.of_meld(melds[0], variant)
+        return cls.made(
+            valid=True,
+            melds=[CheckedNewMeld.of(meld, variant) for meld in melds],
+            value=sum(meld.value for meld in melds),
+            **_opening(melds, variant),
+        )
+
+    @classmethod
+    def of_layoff(cls, layoff: rules.Layoff, variant: rules.Variant) -> Self:
+        """Return the verdict on cards laid off: the meld after it, what they add and score."""
+        return cls.made(
+            valid=True,
+            kind=layoff.meld.kind.value,
+            **_cards(layoff.meld, variant),
+            added=[piece_code(card) for card in layoff.cards],
+            values=list(layoff.values),
+            value=layoff.value,
+            aces=Ace.of_meld(layoff.meld, set(layoff.cards)),
+        )
+
+    @classmethod
+    def of_swap(cls, swap: rules.Swap, variant: rules.Variant) -> Self:
+        """Return the verdict on a joker swap: the meld after it, the cards put in, the new meld."""
+        return cls.made(
+            valid=True,
+            meld=CheckedMeld.of(swap.meld, variant),
+            added=[card.code for card in swap.cards],
+            new_meld=CheckedNewMeld.of(swap.new_meld, variant),
+        )
+
+    @classmethod
+    def refused(cls, error: rules.RulesError, language: str) -> Self:
+        """Return the refusal of the rules in a language; a joker in doubt names its choices."""
+        if isinstance(error, rules.JokerInDoubtError):
+            choices = [card.code for card in error.choices]
+            return cls.made(valid=False, error=error.message(language), joker_choices=choices)
+        return cls.made(valid=False, error=error.message(language))
+
+    @classmethod
+    def of_entry(cls, checked: services.Checked, language: str) -> Self:
+        """Return the verdict on an entry checked in a game, with the refusal it would meet.
+
+        A refusal of the turn (the opening) keeps what the cards make beside it.
+        """
+        variant = checked.variant
+        if checked.swap is not None:
+            answer = cls.of_swap(checked.swap, variant)
+        elif checked.layoff is not None:
+            answer = cls.of_layoff(checked.layoff, variant)
+        else:
+            answer = cls.of_melds(checked.melds, variant)
+        if checked.refusal is None:
+            return answer
+        return cls.made(
+            **{**answer.fields(), "valid": False, "error": checked.refusal.message(language)}
+        )
+
 
 class HouseRule(Answer):
     """A house rule of a rule system: its default and the values it allows."""
@@ -141,9 +356,30 @@ class Variant(Answer):
     max_players: int = absent()
     rules: list[HouseRule]
 
+    @classmethod
+    def of(cls, variant: RuleSystem, language: str) -> Self:
+        """Return a rule system with its house rules, titled in a language."""
+        described = variant.describe()
+        return cls.made(
+            **{
+                **described,
+                "title": variant.label(language),
+                "rules": [HouseRule.made(**rule) for rule in described["rules"]],
+            }
+        )
+
 
 class Variants(RootModel[list[Variant]]):
     """The rule systems, each titled in the request's language."""
+
+    @classmethod
+    def of(cls, variants: Iterable[rules.Variant], language: str) -> Self:
+        """Return the rule systems, each titled in a language."""
+        return cls.model_construct([Variant.of(variant, language) for variant in variants])
+
+    def json_text(self) -> str:
+        """Return the list as JSON text, as ``Answer.json_text`` writes each."""
+        return self.model_dump_json(by_alias=True, exclude_unset=True, ensure_ascii=True)
 
 
 class Document(RootModel[dict[str, Any]]):
@@ -155,6 +391,11 @@ class Player(Answer):
 
     id: Id
     name: str
+
+    @classmethod
+    def of(cls, player_id: int, name: str) -> Self:
+        """Return a player by id and name."""
+        return cls.made(id=player_id, name=name)
 
 
 class GameSummary(Answer):
@@ -205,6 +446,51 @@ class Session(Answer):
     current_game: int | None = absent()
     games: list[GameSummary]
 
+    @classmethod
+    def of(cls, session: services.SessionSummary) -> Self:
+        """Return a session with its players, totals, winner and games."""
+        return cls.made(**cls._fields_of(session))
+
+    @staticmethod
+    def _fields_of(session: services.SessionSummary) -> dict[str, Any]:
+        scores = session.scores
+        standing = scores.standing
+        current = next((game for game in scores.games if game.status == "open"), None)
+        extra: dict[str, Any] = {}
+        if standing.games_left is not None:
+            extra["games_left"] = standing.games_left
+        return {
+            "id": session.public_id,
+            "status": session.status,
+            "target": standing.target,
+            "variant": session.variant,
+            "rules": session.rule_system.house_rules,
+            **extra,
+            "players": [Player.of(player_id, name) for player_id, name in session.players],
+            # Who left the table between games: their points stay in the totals and the games.
+            "left": [Player.of(player_id, name) for player_id, name in session.left],
+            "winner": standing.winner if session.status == "finished" else None,
+            "totals": _by_player(scores.totals),
+            "to_go": {
+                str(pid): standing.to_go(pid) if pid in standing.totals else None
+                for pid in scores.totals
+            },
+            "dealer": session.dealer_id,
+            "current_game": current.id if current else None,
+            "games": [
+                GameSummary.made(
+                    id=game.id,
+                    number=game.number,
+                    dealer=game.dealer_id,
+                    status=game.status,
+                    winner=game.winner_id,
+                    romme=game.romme,
+                    points=_by_player(scores.game_points[game.id]),
+                )
+                for game in scores.games
+            ],
+        }
+
 
 class NewSession(Session):
     """The new session with its keys, handed out only here."""
@@ -212,6 +498,13 @@ class NewSession(Session):
     edit_key: str = Field(description="Send as Authorization: Bearer to read and write.")
     view_key: str = Field(description="Send as Authorization: Bearer to read only.")
     group: str | None = absent("The id of the group the session belongs to.")
+
+    @classmethod
+    def of_new(cls, session: services.SessionSummary, keys: SessionKeys, group: str | None) -> Self:
+        """Return the new session with its keys and the id of its group."""
+        return cls.made(
+            **Session._fields_of(session), edit_key=keys.edit, view_key=keys.view, group=group
+        )
 
 
 class SheetRow(Answer):
@@ -243,6 +536,41 @@ class Sheet(Answer):
     totals: Points
     winner: int | None = absent()
 
+    @classmethod
+    def of(cls, sheet: services.Sheet) -> Self:
+        """Return the score sheet: a row per game with its points and the totals after it.
+
+        A player who sat a game out has ``null`` as points there; their total stays.
+        """
+        standing = sheet.standing
+        end: dict[str, Any] = {"target": standing.target}
+        if standing.limit is not None:
+            end["limit"] = standing.limit
+        if standing.games_left is not None:
+            end["games_left"] = standing.games_left
+        return cls.made(
+            session=sheet.public_id,
+            variant=sheet.variant,
+            status=sheet.status,
+            **end,
+            players=[Player.of(player_id, name) for player_id, name in sheet.players],
+            games=[
+                SheetRow.made(
+                    id=row.id,
+                    number=row.number,
+                    dealer=row.dealer_id,
+                    winner=row.winner_id,
+                    romme=row.romme,
+                    status=row.status,
+                    points={str(player_id): points for player_id, points in row.points.items()},
+                    totals=_by_player(row.totals),
+                )
+                for row in sheet.rows
+            ],
+            totals=_by_player(sheet.totals),
+            winner=standing.winner if sheet.status == "finished" else None,
+        )
+
 
 class Export(Answer):
     """The export document that scorekeeper import reads."""
@@ -268,6 +596,35 @@ class Meld(Answer):
         "of cards (an ace 15, 10, 5 or 1 by where it lies; a joker as the rule system values it)."
     )
 
+    @classmethod
+    def of(
+        cls,
+        entry: services.EntryRow,
+        lying: rules.Meld,
+        variant: rules.Variant,
+        put_down: rules.Meld | None = None,
+        **more: Any,
+    ) -> Self:
+        """Return a meld as it lies now: its cards with layoffs, and the value written for it.
+
+        Given the meld as it was put down, the answer says what that counts towards an opening
+        (G3), where the rule system has one; the answers about layoffs and swaps leave it out.
+        """
+        return cls.made(
+            id=entry.id,
+            player=entry.player_id,
+            kind=entry.meld_kind,
+            **_cards(lying, variant),
+            value=entry.value,
+            **_opening(None if put_down is None else [put_down], variant),
+            **more,
+        )
+
+    @classmethod
+    def recorded(cls, entry: services.EntryRow, meld: rules.Meld, variant: rules.Variant) -> Self:
+        """Return a meld just put down, with what each card scores (``values``, R3)."""
+        return cls.of(entry, meld, variant, meld, values=list(meld.values))
+
 
 class Entry(Answer):
     """An entry as the recorder wrote it; melds recorded together are one entry."""
@@ -287,7 +644,54 @@ class Entry(Answer):
     value: int
     opening_value: int = absent(_MELD_OPENING_VALUE)
     position: int = absent()
-    created_at: datetime = absent()
+    created_at: Time = absent()
+
+    @classmethod
+    def fields_of(cls, entry: services.EntryRow) -> dict[str, Any]:
+        """Return an entry as the recorder wrote it; a swap's new meld joins it (its "melds")."""
+        melds: dict[str, Any] = {"melds": [entry.id]} if entry.kind == "meld" else {}
+        if entry.kind == "swap":
+            melds = {"melds": []}
+        return {
+            **melds,
+            "id": entry.id,
+            "type": entry.kind,
+            "player": entry.player_id,
+            "meld": entry.id if entry.kind == "meld" else entry.meld_id,
+            "cards": [card.card for card in entry.cards],
+            "values": [card.value for card in entry.cards],
+            "value": entry.value,
+            "position": entry.position,
+            "created_at": entry.created_at,
+        }
+
+    @classmethod
+    def of_game(
+        cls, entries: list[services.EntryRow], table: rules.Table[int], variant: rules.Variant
+    ) -> list[Entry]:
+        """Return a game's entries in order; the melds recorded together are one entry.
+
+        A meld entry says what its melds count towards an opening together (G3), where the
+        rule system has one; layoffs and swaps do not.
+        """
+        items: list[dict[str, Any]] = []
+        first: dict[int, dict[str, Any]] = {}
+        put_down: dict[int, list[rules.Meld]] = {}
+        for entry in entries:
+            if entry.group_id is None:
+                item = first[entry.id] = cls.fields_of(entry)
+                if entry.kind == "meld":
+                    put_down[entry.id] = [table.put_down[entry.id]]
+                items.append(item)
+                continue
+            item = first[entry.group_id]
+            item["melds"].append(entry.id)
+            item["cards"] += [card.card for card in entry.cards]
+            item["values"] += [card.value for card in entry.cards]
+            item["value"] += entry.value
+            if entry.group_id in put_down:
+                put_down[entry.group_id].append(table.put_down[entry.id])
+        return [cls.made(**item, **_opening(put_down.get(item["id"]), variant)) for item in items]
 
 
 class AuditBefore(Answer):
@@ -321,7 +725,7 @@ class AuditBefore(Answer):
 class AuditLine(Answer):
     """A line of a game's audit trail: when, what, whose entry, before and after, in words."""
 
-    at: datetime
+    at: Time
     action: Literal["corrected", "deleted", "undone", "restored", "reopened", "recomputed"]
     entry: Id | None = Field(
         description="The entry changed (of several melds, its first meld's id); null for a "
@@ -342,6 +746,40 @@ class AuditLine(Answer):
         description="The line in words in the request's language (?lang=de), e.g. corrected: "
         "7♣ → 7♠, Bob → Ann; the time is in at."
     )
+
+    @classmethod
+    def of(cls, line: services.AuditRow, game: services.GameState, language: str) -> Self:
+        """Return a line of a game's audit trail, its words in a language.
+
+        A joker is written ``JKR`` in the cards, as in the entries.
+        """
+        names = {player.id: player.name for player in game.players}
+        return cls.made(
+            at=line.at,
+            action=line.action,
+            entry=line.entry_id,
+            player=line.player_id,
+            before=AuditBefore.made(**_jokers_plain(line.before)),
+            after=None if line.after is None else _jokers_plain(line.after),
+            text=services.audit_text(line, names, game.variant, language),
+        )
+
+
+def _jokers_plain(stood: dict[str, Any]) -> dict[str, Any]:
+    """Return an entry (or a result) of the audit trail with each joker written ``JKR``."""
+
+    def plain(codes: list[str]) -> list[str]:
+        return [code.split("=")[0] for code in codes]
+
+    shown = dict(stood)
+    for key in ("cards", "onto"):
+        if key in shown:
+            shown[key] = plain(shown[key])
+    if "meld_cards" in shown:
+        shown["meld_cards"] = [plain(meld) for meld in shown["meld_cards"]]
+    if "hands" in shown:
+        shown["hands"] = {player: plain(hand) for player, hand in shown["hands"].items()}
+    return shown
 
 
 class Game(Answer):
@@ -366,11 +804,50 @@ class Game(Answer):
         "never from here."
     )
 
+    @classmethod
+    def of(cls, game: services.GameState, language: str = "en") -> Self:
+        """Return a game with the melds as they lie now, its entries in order, and its points.
+
+        ``audit`` is its audit trail where the game was read with it (a new game has none),
+        each line's ``text`` in ``language``. ``booked`` is there once the game has ended.
+        """
+        table = services.table_of(game)
+        deal = services.deal_of(game)
+        points = _by_player(services.game_points(game))
+        # An open game's points are its entries so far, and it has booked nothing yet.
+        booked = {} if game.status == "open" else {"booked": points}
+        return cls.made(
+            id=game.id,
+            session=game.session_public_id,
+            number=game.number,
+            dealer=game.dealer_id,
+            cards_dealt=deal.cards_dealt,
+            first_player=deal.first_player,
+            status=game.status,
+            winner=game.winner_id,
+            romme=game.romme,
+            melds=[
+                Meld.of(entry, table.melds[entry.id], game.variant, table.put_down[entry.id])
+                for entry in game.entries
+                if entry.kind == "meld"
+            ],
+            entries=Entry.of_game(game.entries, table, game.variant),
+            points=points,
+            **booked,
+            audit=[AuditLine.of(line, game, language) for line in game.audit or ()],
+        )
+
 
 class MeldWithEntry(Meld):
     """A meld recorded from cards, and the id of the entry that recorded it (the same id)."""
 
     entry: Id = absent()
+
+    @classmethod
+    def of_recorded(cls, recorded: services.Recorded) -> Self:
+        """Return a meld recorded from cards, with its entry's id."""
+        meld = Meld.recorded(recorded.entry, recorded.meld, recorded.variant)
+        return cls.made(**meld.fields(), entry=recorded.id)
 
 
 class SeveralMelds(Answer):
@@ -380,6 +857,16 @@ class SeveralMelds(Answer):
     melds: list[Meld]
     value: int
     opening_value: int = absent(_MELD_OPENING_VALUE)
+
+    @classmethod
+    def of(cls, several: services.RecordedMelds) -> Self:
+        """Return several melds recorded as one entry, each as it was put down."""
+        return cls.made(
+            entry=several.id,
+            melds=[Meld.recorded(row, meld, several.variant) for row, meld in several.melds],
+            value=several.value,
+            **_opening([meld for _row, meld in several.melds], several.variant),
+        )
 
 
 def _one_of(schema: dict[str, Any]) -> None:
@@ -403,8 +890,14 @@ class Layoff(Answer):
     values: list[int] = absent()
     value: int
     position: int = absent()
-    created_at: datetime = absent()
+    created_at: Time = absent()
     meld: Meld
+
+    @classmethod
+    def of(cls, recorded: services.Recorded) -> Self:
+        """Return the layoff just recorded, with the meld as it lies now."""
+        meld = Meld.of(recorded.meld_entry, recorded.meld, recorded.variant)
+        return cls.made(**{**Entry.fields_of(recorded.entry), "meld": meld})
 
 
 class Swap(Answer):
@@ -414,11 +907,26 @@ class Swap(Answer):
     meld: Meld
     new_meld: Meld
 
+    @classmethod
+    def of(cls, swap: services.RecordedSwap) -> Self:
+        """Return the swap just recorded: its entry, the meld after it, the new meld."""
+        return cls.made(
+            entry=swap.id,
+            meld=Meld.of(swap.meld_entry, swap.meld, swap.variant),
+            new_meld=Meld.of(swap.new_meld_row, swap.new_meld, swap.variant),
+        )
+
 
 class Corrected(Entry):
     """The entry as corrected, and the game after it."""
 
     game: Game = absent()
+
+    @classmethod
+    def of(cls, corrected: services.Corrected, language: str) -> Self:
+        """Return the entry as corrected and the game after it."""
+        game = Game.of(corrected.game, language)
+        return cls.made(**Entry.fields_of(corrected.entry), game=game)
 
 
 class Undone(Answer):
@@ -426,6 +934,11 @@ class Undone(Answer):
 
     undone: Id = absent()
     game: Game = absent()
+
+    @classmethod
+    def of(cls, undone: services.Undone, language: str) -> Self:
+        """Return the id of the entry undone and the game after it."""
+        return cls.made(undone=undone.id, game=Game.of(undone.game, language))
 
 
 class Finish(Answer):
@@ -462,6 +975,53 @@ class Finish(Answer):
     )
     session: Session
 
+    @classmethod
+    def of(cls, finish: services.Finish) -> Self:
+        """Return the settlement of a finished or abandoned game with the session after it."""
+        return cls.made(**cls._fields_of(finish))
+
+    @classmethod
+    def preview(cls, finish: services.Finish, language: str) -> Self:
+        """Return what finishing would book, and why the entries allow a Rommé hand or not."""
+        why = finish.settlement.romme_why
+        return cls.made(
+            **{
+                **cls._fields_of(finish),
+                "status": "preview",
+                "romme_possible": finish.romme_possible,
+                "romme_reason": why.render(language) if why is not None else None,
+            }
+        )
+
+    @staticmethod
+    def _fields_of(finish: services.Finish) -> dict[str, Any]:
+        settlement = finish.settlement
+        session = finish.session or services.summarize_session(
+            services.get_session(finish.game.session_id)
+        )
+        return {
+            "game": finish.game.id,
+            "status": finish.game.status,
+            "winner": settlement.winner,
+            # Whether the winner went out with a Rommé hand: null where nobody went out, as in
+            # the session's games and the game's own answer.
+            "romme": settlement.romme if settlement.winner is not None else None,
+            "hand_points": _by_player(settlement.hand_points),
+            "factors": _by_player(settlement.factors),
+            "settlement": _by_player(settlement.gains),
+            "paid": _by_player(settlement.paid),
+            "booked": _by_player(finish.booked),
+            "unmatched": {
+                str(player): [card.code for card in cards]
+                for player, cards in settlement.unmatched.items()
+            },
+            "matched": {
+                str(player): [[card.code for card in meld] for meld in melds]
+                for player, melds in settlement.matched.items()
+            },
+            "session": Session.of(session),
+        }
+
 
 # --- groups -------------------------------------------------------------------------------------
 
@@ -472,11 +1032,23 @@ class Merge(Answer):
     name: str
     same_as: str
 
+    @classmethod
+    def of_all(cls, merges: list[MergedName]) -> list[Merge]:
+        """Return a group's merged names in the order they were merged."""
+        return [cls.made(name=merge.name, same_as=merge.same_as) for merge in merges]
+
 
 class Merged(Merge):
     """The merge, and every merge of the group in the order made."""
 
     merges: list[Merge]
+
+    @classmethod
+    def of(cls, merges: list[MergedName]) -> Self:
+        """Return the latest merge, and every merge of the group in the order made."""
+        return cls.made(
+            name=merges[-1].name, same_as=merges[-1].same_as, merges=Merge.of_all(merges)
+        )
 
 
 class GroupSession(Answer):
@@ -485,7 +1057,7 @@ class GroupSession(Answer):
     id: SessionId
     variant: str
     status: SessionStatus
-    created_at: datetime
+    created_at: Time
     games: int = Field(description="Games ended.")
     players: list[Player]
     totals: Points = Field(description="As the session's totals (a game in play too).")
@@ -497,9 +1069,33 @@ class Group(Answer):
 
     id: GroupId
     name: str
-    created_at: datetime
+    created_at: Time
     merges: list[Merge]
     sessions: list[GroupSession] = Field(description="Newest first.")
+
+    @classmethod
+    def of(cls, read: services.GroupSessions, **keys: str) -> Self:
+        """Return a group with its sessions, newest first, and its merged names."""
+        return cls.made(
+            id=read.group.public_id,
+            name=read.group.name,
+            created_at=read.group.created_at,
+            merges=Merge.of_all(read.merges),
+            sessions=[
+                GroupSession.made(
+                    id=session.public_id,
+                    variant=session.variant.name,
+                    status=session.status,
+                    created_at=session.created_at,
+                    games=session.games_ended,
+                    players=[Player.of(player.id, player.name) for player in session.players],
+                    totals={str(player.id): player.total for player in session.players},
+                    winner=session.winner(),
+                )
+                for session in read.sessions
+            ],
+            **keys,
+        )
 
 
 class NewGroup(Group):
@@ -521,6 +1117,20 @@ class RecordedMeld(Answer):
     value: int = Field(description="What was written for it (R3).")
     session: SessionId
     game: int = Field(description="The game's number.")
+
+    @classmethod
+    def of(cls, meld: rules_groups.RecordedMeld | None) -> Self | None:
+        """Return a meld as recorded: its kind, cards (a joker as ``JKR``), value and where."""
+        if meld is None:
+            return None
+        return cls.made(
+            kind=meld.kind,
+            cards=list(meld.cards),
+            length=len(meld.cards),
+            value=meld.value,
+            session=meld.session,
+            game=meld.game,
+        )
 
 
 class Person(Answer):
@@ -559,7 +1169,7 @@ class LastResult(Answer):
     """One of a group's latest sessions."""
 
     session: SessionId
-    created_at: datetime
+    created_at: Time
     status: SessionStatus
     games: int
     winner: str | None
@@ -576,6 +1186,43 @@ class RuleSystemStatistics(Answer):
     people: list[Person] = Field(description="Most sessions won first, then most games won.")
     last_results: list[LastResult] = Field(description="The latest sessions, newest first.")
 
+    @classmethod
+    def of(cls, system: rules_groups.RuleSystemStatistics, language: str) -> Self:
+        """Return what a group's sessions of one rule system add up to."""
+        return cls.made(
+            variant=system.variant.name,
+            title=system.variant.label(language),
+            sessions=system.sessions,
+            games=system.games,
+            people=[
+                Person.made(
+                    name=person.name,
+                    names=list(person.names),
+                    sessions=person.sessions,
+                    sessions_won=person.sessions_won,
+                    games=person.games,
+                    games_won=person.games_won,
+                    points=person.points,
+                    average=person.average,
+                    romme=person.romme,
+                    best_meld=RecordedMeld.of(person.best_meld),
+                    longest_sequence=RecordedMeld.of(person.longest_sequence),
+                )
+                for person in system.people
+            ],
+            last_results=[
+                LastResult.made(
+                    session=result.public_id,
+                    created_at=result.created_at,
+                    status=result.status,
+                    games=result.games,
+                    winner=result.winner,
+                    totals=[Standing.made(name=name, total=total) for name, total in result.totals],
+                )
+                for result in system.last_results
+            ],
+        )
+
 
 class GroupStatistics(Answer):
     """What a group's sessions add up to, per rule system and person."""
@@ -587,6 +1234,19 @@ class GroupStatistics(Answer):
         description="One for each rule system the group played, in the order of GET "
         "/api/v1/variants: points of different systems do not add up."
     )
+
+    @classmethod
+    def of(cls, statistics: services.GroupStatistics, language: str) -> Self:
+        """Return what a group's sessions add up to per rule system (titles in a language)."""
+        read = statistics.sessions
+        return cls.made(
+            id=read.group.public_id,
+            name=read.group.name,
+            merges=Merge.of_all(read.merges),
+            rule_systems=[
+                RuleSystemStatistics.of(system, language) for system in statistics.rule_systems
+            ],
+        )
 
 
 class _Untitled(GenerateJsonSchema):
@@ -629,3 +1289,19 @@ def inline(model: type[BaseModel]) -> dict[str, Any]:
         return {key: resolved(value) for key, value in node.items()}
 
     return dict(resolved(found[model.__name__]))
+
+
+def game_check(game_id: int, player: int | None, fields: dict[str, Any], language: str) -> Check:
+    """Answer a check of an entry in a game (``services.check_entry``), as ``/check`` answers.
+
+    What the rules refuse is ``valid: false`` with the ``error`` (and the cards a joker in doubt
+    may stand for); a refusal of the turn (the opening) keeps what the cards make beside it. A
+    card that cannot be read raises, as on ``/check``.
+    """
+    try:
+        checked = services.check_entry(game_id, player, **fields)
+    except rules.CardNotationError:
+        raise
+    except rules.RulesError as error:
+        return Check.refused(error, language)
+    return Check.of_entry(checked, language)

@@ -16,7 +16,7 @@ from spectree.plugins.flask_plugin import FlaskPlugin
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from scorekeeper import rules, services, transfer
-from scorekeeper.api import models, serialize
+from scorekeeper.api import answers, models
 from scorekeeper.api.body import NotUnicodeError, json_body, require_json
 from scorekeeper.api.document import OPENAPI
 from scorekeeper.api.idempotency import (
@@ -324,6 +324,12 @@ def _sent(model: type[Model]) -> Model:
     return body
 
 
+def _answer(answer: answers.Answer | answers.Variants) -> Response:
+    """Answer with an answer model's JSON (``json_text``), as ``jsonify`` answers a dict."""
+    text = answer.json_text() + "\n"
+    return current_app.response_class(text, mimetype="application/json")
+
+
 @bp.get("/openapi.json")
 def openapi() -> Response:
     """Serve the OpenAPI document of this API."""
@@ -333,12 +339,8 @@ def openapi() -> Response:
 @bp.get("/variants")
 def variants() -> Response:
     """List the rule systems a session can be played by, with their house rules."""
-    return jsonify(
-        [
-            {**variant.describe(), "title": variant.label(_language())}
-            for variant in (rules.find_variant(name) for name in rules.VARIANTS)
-        ]
-    )
+    listed = (rules.find_variant(name) for name in rules.VARIANTS)
+    return _answer(answers.Variants.of(listed, _language()))
 
 
 @bp.post("/check")
@@ -355,35 +357,17 @@ def check() -> Response:
     try:
         if body.sent("new_meld"):
             swap = rules.swap_joker(read(body.onto or ""), cards, read(body.new_meld), variant)
-            return jsonify(
-                valid=True,
-                meld={"kind": swap.meld.kind.value, **serialize.cards_json(swap.meld, variant)},
-                added=[card.code for card in swap.cards],
-                new_meld=serialize.meld_checked(swap.new_meld, variant),
-            )
-        if body.onto is None:
-            meld = rules.classify_pieces(cards, variant)
-            return jsonify(valid=True, **serialize.meld_checked(meld, variant))
-        layoff = rules.lay_off_pieces(read(body.onto), cards, variant)
+            answer = answers.Check.of_swap(swap, variant)
+        elif body.onto is None:
+            answer = answers.Check.of_meld(rules.classify_pieces(cards, variant), variant)
+        else:
+            layoff = rules.lay_off_pieces(read(body.onto), cards, variant)
+            answer = answers.Check.of_layoff(layoff, variant)
     except rules.CardNotationError:
         raise
-    except rules.JokerInDoubtError as error:
-        return jsonify(
-            valid=False,
-            error=error.message(_language()),
-            joker_choices=[card.code for card in error.choices],
-        )
     except rules.RulesError as error:
-        return jsonify(valid=False, error=error.message(_language()))
-    return jsonify(
-        valid=True,
-        kind=layoff.meld.kind.value,
-        **serialize.cards_json(layoff.meld, variant),
-        added=[serialize.piece_code(card) for card in layoff.cards],
-        values=list(layoff.values),
-        value=layoff.value,
-        aces=serialize.aces(layoff.meld, set(layoff.cards)),
-    )
+        answer = answers.Check.refused(error, _language())
+    return _answer(answer)
 
 
 @bp.post("/games/<int:game_id>/check")
@@ -398,9 +382,8 @@ def check_in_game(game_id: int) -> Response:
     """
     body = _sent(models.GameCheck)
     player = body.player if body.sent("player") else None
-    return jsonify(
-        serialize.game_check(game_id, player, {**body.fields(), "checked": _checked()}, _language())
-    )
+    fields = {**body.fields(), "checked": _checked()}
+    return _answer(answers.game_check(game_id, player, fields, _language()))
 
 
 @bp.post("/sessions")
@@ -420,14 +403,9 @@ def create_session() -> tuple[Response, int]:
         keys=keys,
         group=group.id if group is not None else None,
     )
-    return jsonify(
-        {
-            **serialize.session_json(services.summarize_session(session)),
-            "edit_key": keys.edit,
-            "view_key": keys.view,
-            "group": group.public_id if group is not None else None,
-        }
-    ), 201
+    summary = services.summarize_session(session)
+    group_id = group.public_id if group is not None else None
+    return _answer(answers.NewSession.of_new(summary, keys, group_id)), 201
 
 
 def _group_of(body: models.NewSession) -> Group | None:
@@ -446,7 +424,7 @@ def get_session(session_id: str) -> Response:
         return unchanged
     with long_read("session", session_id):
         session = services.get_session(_session_id())
-        return _tagged(jsonify(serialize.session_json(services.summarize_session(session))))
+        return _tagged(_answer(answers.Session.of(services.summarize_session(session))))
 
 
 @bp.patch("/sessions/<session_id>")
@@ -459,13 +437,14 @@ def change_session(session_id: str) -> Response:
         raise services.InvalidRequestError("only_the_end_changes")
     end = body.rules.get("end")
     if body.sent("target"):
-        if end is not None and end != {"target": body.target}:
+        # ``target`` is short for the end at that target.
+        if end is not None and end != rules.TARGET.of(body.target):
             raise BadBody(_l("Send the target or the end, not both."))
-        end = {"target": body.target}
+        end = rules.TARGET.of(body.target)
     if not isinstance(end, dict):
         raise BadBody(_l('Send the new end, e.g. {"rules": {"end": {"target": 1000}}}.'))
     session = services.change_end(_session_id(), end)
-    return jsonify(serialize.session_json(services.summarize_session(session)))
+    return _answer(answers.Session.of(services.summarize_session(session)))
 
 
 @bp.patch("/sessions/<session_id>/players/<int:player_id>")
@@ -474,7 +453,7 @@ def change_session(session_id: str) -> Response:
 def rename_player(session_id: str, player_id: int) -> Response:
     """Give a player another name: ``{"name": "Anna"}``."""
     session = services.rename_player(_session_id(), player_id, _sent(models.PlayerName).name)
-    return jsonify(serialize.session_json(services.summarize_session(session)))
+    return _answer(answers.Session.of(services.summarize_session(session)))
 
 
 @bp.post("/sessions/<session_id>/players")
@@ -488,7 +467,7 @@ def seat_player(session_id: str) -> tuple[Response, int]:
     """
     body = _sent(models.NewPlayer)
     session = services.seat_player(_session_id(), body.name, body.seat, after=body.after)
-    return jsonify(serialize.session_json(services.summarize_session(session))), 201
+    return _answer(answers.Session.of(services.summarize_session(session))), 201
 
 
 @bp.delete("/sessions/<session_id>/players/<int:player_id>")
@@ -496,7 +475,7 @@ def seat_player(session_id: str) -> tuple[Response, int]:
 def unseat_player(session_id: str, player_id: int) -> Response:
     """Let a player leave the table between games; their points stay in the totals."""
     session = services.unseat_player(_session_id(), player_id)
-    return jsonify(serialize.session_json(services.summarize_session(session)))
+    return _answer(answers.Session.of(services.summarize_session(session)))
 
 
 @bp.post("/sessions/<session_id>/games")
@@ -504,7 +483,7 @@ def unseat_player(session_id: str, player_id: int) -> Response:
 def start_game(session_id: str) -> tuple[Response, int]:
     """Start the session's next game."""
     game = services.start_game(_session_id())
-    return jsonify(serialize.game_json(game)), 201
+    return _answer(answers.Game.of(game)), 201
 
 
 @bp.get("/games/<int:game_id>")
@@ -514,7 +493,7 @@ def get_game(game_id: int) -> Response:
     if unchanged is not None:
         return unchanged
     game = services.with_audit(services.read_game(game_id, _checked()))
-    return _tagged(jsonify(serialize.game_json(game, _language())))
+    return _tagged(_answer(answers.Game.of(game, _language())))
 
 
 def _etag() -> str:
@@ -548,24 +527,9 @@ def record_meld(game_id: int) -> tuple[Response, int]:
     body = _sent(models.NewMeld)
     if body.sent("melds"):
         several = services.record_melds(game_id, body.player, body.melds, checked=_checked())
-        return jsonify(
-            {
-                "entry": several.id,
-                "melds": [
-                    serialize.meld_recorded_json(row, meld, several.variant)
-                    for row, meld in several.melds
-                ],
-                "value": several.value,
-                **serialize.opening_json([meld for _row, meld in several.melds], several.variant),
-            }
-        ), 201
+        return _answer(answers.SeveralMelds.of(several)), 201
     recorded = services.record_meld(game_id, body.player, body.cards, checked=_checked())
-    return jsonify(
-        {
-            **serialize.meld_recorded_json(recorded.entry, recorded.meld, recorded.variant),
-            "entry": recorded.id,
-        }
-    ), 201
+    return _answer(answers.MeldWithEntry.of_recorded(recorded)), 201
 
 
 @bp.post("/games/<int:game_id>/swaps")
@@ -577,13 +541,7 @@ def record_swap(game_id: int) -> tuple[Response, int]:
     swap = services.record_swap(
         game_id, body.player, body.meld, body.cards, body.new_meld, checked=_checked()
     )
-    return jsonify(
-        {
-            "entry": swap.id,
-            "meld": serialize.meld_json(swap.meld_entry, swap.meld, swap.variant),
-            "new_meld": serialize.meld_json(swap.new_meld_row, swap.new_meld, swap.variant),
-        }
-    ), 201
+    return _answer(answers.Swap.of(swap)), 201
 
 
 @bp.post("/games/<int:game_id>/layoffs")
@@ -595,12 +553,7 @@ def record_layoff(game_id: int) -> tuple[Response, int]:
     recorded = services.record_layoff(
         game_id, body.player, body.meld, body.cards, checked=_checked()
     )
-    return jsonify(
-        {
-            **serialize.entry_json(recorded.entry),
-            "meld": serialize.meld_json(recorded.meld_entry, recorded.meld, recorded.variant),
-        }
-    ), 201
+    return _answer(answers.Layoff.of(recorded)), 201
 
 
 @bp.delete("/games/<int:game_id>/entries/<int:entry_id>")
@@ -619,12 +572,7 @@ def correct_entry(game_id: int, entry_id: int) -> Response:
     corrected = services.correct_entry(
         game_id, entry_id, body.cards, body.player, body.meld, checked=_checked()
     )
-    return jsonify(
-        {
-            **serialize.entry_json(corrected.entry),
-            "game": serialize.game_json(corrected.game, _language()),
-        }
-    )
+    return _answer(answers.Corrected.of(corrected, _language()))
 
 
 @bp.post("/games/<int:game_id>/undo")
@@ -640,16 +588,15 @@ def undo(game_id: int) -> Response:
     undone = services.undo_last_entry(
         game_id, body.entry if body.sent("entry") else None, checked=_checked()
     )
-    return jsonify(undone=undone.id, game=serialize.game_json(undone.game, _language()))
+    return _answer(answers.Undone.of(undone, _language()))
 
 
 @bp.post("/games/<int:game_id>/reopen")
 @idempotent
 def reopen(game_id: int) -> Response:
     """Take back the booking of the session's last ended game and play it on."""
-    return jsonify(
-        serialize.game_json(services.reopen_game(game_id, checked=_checked()), _language())
-    )
+    game = services.reopen_game(game_id, checked=_checked())
+    return _answer(answers.Game.of(game, _language()))
 
 
 @bp.post("/games/<int:game_id>/finish")
@@ -661,7 +608,7 @@ def finish(game_id: int) -> Response:
     finish = services.finish_game(
         game_id, body.winner, body.hands_by_player(), body.romme, checked=_checked()
     )
-    return jsonify(serialize.finish_json(finish))
+    return _answer(answers.Finish.of(finish))
 
 
 @bp.post("/games/<int:game_id>/settlement")
@@ -672,13 +619,9 @@ def preview_settlement(game_id: int) -> Response:
     finish = services.preview_finish(
         game_id, body.winner, body.hands_by_player(), body.romme, checked=_checked()
     )
-    answer = serialize.finish_json(finish)
-    answer["status"] = "preview"
-    answer["romme_possible"] = finish.romme_possible
-    why = finish.settlement.romme_why
-    answer["romme_reason"] = why.render(_language()) if why is not None else None
+    answer = answers.Finish.preview(finish, _language())
     db.session.rollback()
-    return jsonify(answer)
+    return _answer(answer)
 
 
 # --- the score sheet and the session's files ---------------------------------------------------
@@ -692,7 +635,7 @@ def get_sheet(session_id: str) -> Response:
         return unchanged
     with long_read("session", session_id):
         sheet = services.read_sheet(services.get_session(_session_id()))
-        return _tagged(jsonify(serialize.sheet_json(sheet)))
+        return _tagged(_answer(answers.Sheet.of(sheet)))
 
 
 @bp.get("/sessions/<session_id>/sheet.csv")
@@ -732,19 +675,14 @@ def create_group() -> tuple[Response, int]:
     """Start a group of people who play together: ``{"name": "Donnerstagsrunde"}``."""
     keys = SessionKeys.new()
     group = services.create_group(_sent(models.NewGroup).name, keys)
-    return jsonify(
-        {
-            **serialize.group_json(services.group_sessions(group)),
-            "edit_key": keys.edit,
-            "view_key": keys.view,
-        }
-    ), 201
+    read = services.group_sessions(group)
+    return _answer(answers.NewGroup.of(read, edit_key=keys.edit, view_key=keys.view)), 201
 
 
 @bp.get("/groups/<group_id>")
 def get_group(group_id: str) -> Response:
     """Return a group with its sessions, newest first, and its merged names."""
-    return jsonify(serialize.group_json(services.group_sessions(_group())))
+    return _answer(answers.Group.of(services.group_sessions(_group())))
 
 
 @bp.get("/groups/<group_id>/statistics")
@@ -752,7 +690,7 @@ def group_statistics(group_id: str) -> Response:
     """Return what the group's sessions add up to, per rule system and person."""
     with long_read("group", group_id):
         statistics = services.read_statistics(_group())
-        return jsonify(serialize.statistics_json(statistics, _language()))
+        return _answer(answers.GroupStatistics.of(statistics, _language()))
 
 
 @bp.post("/groups/<group_id>/merges")
@@ -762,13 +700,7 @@ def merge_names(group_id: str) -> tuple[Response, int]:
     """Count two names as one person: ``{"name": "Anni", "same_as": "Anna"}``."""
     body = _sent(models.Merge)
     merges = services.merge_names(_group().id, body.name, body.same_as)
-    return jsonify(
-        {
-            "name": merges[-1].name,
-            "same_as": merges[-1].same_as,
-            "merges": serialize.merges_json(merges),
-        }
-    ), 201
+    return _answer(answers.Merged.of(merges)), 201
 
 
 def _group() -> Group:

@@ -430,7 +430,7 @@ def audit_text(
         return WORDINGS["corrected"].render(lang, changes=", ".join(changes))
     if line.action in ("deleted", "undone", "restored"):
         words = _entry_in_words(before, name(before["player"]), cards, lang)
-        if variant.melds_score:
+        if variant.words.meld_values_shown():
             words += f" ({before['value']})"
         return WORDINGS[line.action].render(lang, entry=words)
     if line.action == "recomputed":

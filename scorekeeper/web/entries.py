@@ -21,7 +21,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from wtforms import SelectChoice
 
 from scorekeeper import services
-from scorekeeper.api import serialize
+from scorekeeper.api import answers
 from scorekeeper.extensions import db
 from scorekeeper.web import playing_cards, read_back, view_models, words
 from scorekeeper.web.blueprint import bp
@@ -180,7 +180,7 @@ def check_entry(game_id: int) -> BaseResponse | tuple[BaseResponse, int]:
     """Check the entry begun on the game page against the table, as recording it would.
 
     The live check of static/js/entry.js: JSON in (``player``, ``cards`` or ``melds``, ``onto``,
-    ``new_meld``), the API's answer out (``serialize.game_check``), in the page's language;
+    ``new_meld``), the API's answer out (``answers.game_check``), in the page's language;
     cards it cannot read are ``valid: false`` too (the API answers 422).
     """
     body = request.get_json(silent=True)
@@ -191,7 +191,7 @@ def check_entry(game_id: int) -> BaseResponse | tuple[BaseResponse, int]:
         return jsonify(error=str(wrong.sentence)), 422
     lang = str(get_locale())
     try:
-        return jsonify(serialize.game_check(game_id, player, fields, lang))
+        return jsonify(answers.game_check(game_id, player, fields, lang).sent())
     except REFUSED as error:
         # Cards the server cannot read are said as a check that fails, as the rules' refusals.
         db.session.rollback()

@@ -83,7 +83,7 @@ def finish(game_id: int) -> Answer:
     if commit:
         # The rule system says the news: what the winner gains, or what the others book.
         names = _names(players)
-        news = words.message_text(game.variant.game_news(number, names, done.settlement))
+        news = words.message_text(game.variant.words.game_news(number, names, done.settlement))
         if _in_place():
             # The outbox sent a finish recorded offline: the page that asked is long gone.
             return jsonify(said=news)

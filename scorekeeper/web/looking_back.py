@@ -68,7 +68,7 @@ def history(public_id: str) -> Page:
         page=page,
         names=names,
         house_rules=words.house_rules_in_words(variant),
-        doubles_never_melded=variant.doubles_never_melded(),
+        variant=variant,
     )
 
 
@@ -86,7 +86,7 @@ def sheet(public_id: str) -> Page:
         chart=chart_of(sheet) if sheet.games_ended else None,
         day=_day(sheet),
         house_rules=words.house_rules_in_words(variant),
-        points_name=variant.points_name(words.language()),
+        points_name=variant.words.points_name(words.language()),
         end=sheet.end.render(words.language()),
     )
 
