@@ -18,7 +18,13 @@ from playwright.sync_api import Browser, BrowserContext, Page, Response, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from scorekeeper import services
-from tests.browser.conftest import Phone
+from tests.browser.conftest import (
+    Phone,
+    kept_by_the_worker,
+    path_of_a_new_session,
+    the_table,
+    until,
+)
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.helpers import entries
 
@@ -43,46 +49,6 @@ SEND = """([url, fields]) => Outbox.csrfToken(false).then(
     (token) => Outbox.sendForm({url, fields, idempotencyKey: crypto.randomUUID()}, token))"""
 PUT_PAGE = "(path) => caches.open('scorekeeper-pages').then((c) => c.put(path, new Response('x')))"
 KEPT_PAGE = "(path) => caches.open('scorekeeper-pages').then((c) => c.match(path)).then(Boolean)"
-
-
-def path_of_a_new_session(page: Page, base: str, *names: str) -> str:
-    """Start a session by the start page; return its page's path."""
-    page.goto(base + "/")
-    for seat, name in enumerate(names):
-        page.fill(f"#names-{seat}", name)
-    with page.expect_navigation():
-        page.locator("form button[type=submit]").tap()
-    return str(page.evaluate("location.pathname"))
-
-
-def until(page: Page, script: str, arg: Any = None) -> None:
-    """Wait until a script answers true, its promise awaited."""
-    # page.wait_for_function awaits no promise: a promise is a true value to it.
-    for _ in range(100):
-        if page.evaluate(script, arg):
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError(f"still not true: {script} {arg}")
-
-
-def kept_by_the_worker(page: Page) -> None:
-    """Wait until the worker controls the page and keeps the page itself."""
-    until(
-        page,
-        "navigator.serviceWorker.ready.then(() => caches.open('scorekeeper-pages'))"
-        ".then((cache) => cache.match(location.pathname)).then(Boolean)",
-    )
-
-
-def the_table(page: Page) -> tuple[str, str, dict[str, str]]:
-    """Return the session's id, the meld form's address and the players' ids by name."""
-    return page.evaluate(
-        """() => [
-        document.querySelector("[data-offline]").dataset.offline,
-        document.querySelector("form[data-entry]").action,
-        Object.fromEntries([...document.querySelectorAll("form[data-entry] input[name=player]")]
-            .map((input) => [input.labels[0].textContent.trim(), input.value]))]"""
-    )
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
