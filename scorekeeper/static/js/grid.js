@@ -2,6 +2,19 @@
 import { $, $$, fill } from "./page.js";
 import { JOKER, count, isJoker, same } from "./cards.js";
 
+/* A card every copy of which lies on the table: crossed out, unless it is picked all the same
+   (an entry put back to be corrected), then pressed, and a tap takes it back. */
+function takenAndPicked(b, mine) {
+  b.disabled = mine === 0;
+  if (mine) {
+    b.removeAttribute("aria-disabled");
+    b.setAttribute("aria-pressed", "true");
+  } else {
+    b.setAttribute("aria-disabled", "true");
+    b.removeAttribute("aria-pressed");
+  }
+}
+
 export class Grid {
   /* ``onToggle(card)`` hears every tap on a card that may be tapped. */
   constructor(element, onToggle) {
@@ -60,11 +73,11 @@ export class Grid {
         const left = Math.max(0, this.room(card, picked, elsewhere));
         $(b, ".left").textContent = String(left);
         if (this.saysLeft) { b.setAttribute("aria-label", fill(this.saysLeft, { card: b.getAttribute("data-name"), count: left })); }
-        if (b.hasAttribute("data-taken")) { return; }
+        if (b.hasAttribute("data-taken")) { takenAndPicked(b, mine); return; }
         none = left <= 0 && mine === 0;
       } else {
-        if (b.hasAttribute("data-taken")) { return; }
-        none = elsewhere.indexOf(card) >= 0 || this.lying(card) <= 0;
+        if (b.hasAttribute("data-taken")) { takenAndPicked(b, mine); return; }
+        none = mine === 0 && (elsewhere.indexOf(card) >= 0 || this.lying(card) <= 0);
       }
       b.disabled = none;
       b.classList.toggle("elsewhere", none);

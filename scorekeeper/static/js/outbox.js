@@ -186,6 +186,18 @@ export function clear(session) {
   }).then(() => tell(String(session), true));
 }
 
+/* A refused write corrected by the recorder, in its place: its new address, fields (and so a
+   new key), words and cards; answer it, or null when it is gone (dropped meanwhile). */
+export function revise(id, changes) {
+  return transaction(STORE, "readwrite", (store) => {
+    const item = store.all().find((other) => other.id === id);
+    if (!item) { return null; }
+    Object.assign(item, changes, { refused: null, sending: null, idempotencyKey: newKey() });
+    store.put(item);
+    return item;
+  }).then((item) => { if (item) { tell(item.session, true); } return item; });
+}
+
 /* A refused write sent again, with corrected fields (and so a new key) if given. */
 export function retry(id, fields) {
   return update(id, (entry) => {

@@ -1,10 +1,11 @@
 /* Recording in place: the entry begun sent through the queue, greyed until the server answers; the undo of the latest entry. */
 import { $ } from "./page.js";
 import { Draft } from "./draft.js";
-import { flush, inFlight, write } from "./send.js";
+import { flush, inFlight, revise, write } from "./send.js";
 import * as outbox from "./outbox.js";
 import { redraw } from "./live.js";
 import { entry as current } from "./entry.js";
+import { correction } from "./waiting.js";
 
 /* The entry as tapped, greyed at the top of the entries until the server answers. */
 function waitingLine(entry, kept, kind) {
@@ -42,15 +43,16 @@ export function record(entry, button, kind) {
   const kept = Draft.of(form);
   const line = waitingLine(entry, kept, kind);
   const cards = codesOf(entry, kept, kind);
-  const tapped = entry.correcting;
-  entry.correcting = null;
+  // A refused entry put back to be corrected is sent in its place (waiting.js, send.js).
+  const corrects = correction(entry.session);
   Draft.of(form).with({ cards: "", melds: "", meld: "", newMeld: "" }).into(form);
   entry.clearPlaces();
   entry.idle = "… " + entry.playerName() + ": " + $(line, ".cards").textContent;
   entry.refresh();
   entry.say(entry.idle, "waiting");
   const label = entry.idle.slice(2);
-  write(entry.session, { url: button.getAttribute("formaction") || form.action, fields }, { label, cards, tapped })
+  const request = { url: button.getAttribute("formaction") || form.action, fields };
+  (corrects ? revise(entry.session, corrects, request, { label, cards }) : write(entry.session, request, { label, cards }))
     .then(({ item, answer }) => {
       line.setAttribute("data-outbox-id", item.id);
       return answer.then((result) => answered(entry, line, kept, label, result));
