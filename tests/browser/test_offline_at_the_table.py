@@ -110,8 +110,17 @@ def test_a_session_page_opens_offline_says_what_waits_and_leaves_the_phone_with_
     page.evaluate(ADD, [session, url, players["Ann"], "7h 7d 7s", "Ann's set"])
     page.reload()
     assert page.evaluate(LIST, session)
+    # Remove asks first, and refuses while an entry of the session waits; dropped, it goes.
+    row = page.locator("li[data-forget]")
+    row.locator("summary").tap()
+    remove = row.get_by_role("button", name=REMOVE[language], exact=True)
+    expect(remove).to_be_disabled()
+    page.evaluate("(session) => Outbox.clear(session)", session)
+    row.locator("summary").tap()
+    row.locator("summary").tap()
+    expect(remove).to_be_enabled()
     with page.expect_navigation():
-        page.get_by_role("button", name=REMOVE[language]).tap()
+        remove.tap()
     assert page.evaluate(LIST, session) == []
     assert not page.evaluate(KEPT_PAGE, path)
     assert not page.evaluate(KEPT_PAGE, path + "/history")
