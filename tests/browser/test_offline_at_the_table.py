@@ -485,3 +485,45 @@ def test_entries_recorded_offline_survive_a_browser_restart_and_are_sent_once_in
         ("Ann", 15),
     ]
     context.close()
+
+
+# The queue's send held after the server answered, until the test lets the answer through.
+HOLD_ANSWER = """() => { Outbox.send = (entry, csrf) => Outbox.sendForm(entry, csrf).then(
+    (answer) => new Promise((resolve) => { window.letThrough = () => resolve(answer); })); }"""
+# Note when the page's redraw (live.js: a fetch of the page itself) got its answer.
+NOTE_REDRAW = """() => { const fetched = window.fetch; window.redrawn = 0;
+    window.fetch = (...asked) => fetched(...asked).then((answer) => {
+        if (String(asked[0]) === location.pathname) { window.redrawn += 1; } return answer; }); }"""
+
+
+@pytest.mark.parametrize("language", ["en"])
+def test_a_confirmed_entry_stays_on_screen_when_the_redraw_after_it_finds_only_the_kept_page(
+    new_phone: Callable[..., Phone], language: str
+) -> None:
+    phone = new_phone(language, viewport=NARROW)
+    page = phone.page
+    path_of_a_new_session(page, phone.base, "Ann", "Bob")
+    kept_by_the_worker(page)
+    page.evaluate(HOLD_ANSWER)
+    page.evaluate(NOTE_REDRAW)
+    form = page.locator("form[data-entry]")
+    form.locator("label.chip", has_text="Ann").tap()
+    phone.tap_cards("Q♣", "K♣", "A♣")
+    expect(form.locator("[data-preview]")).to_contain_text("✓")
+    form.locator('button[data-mode="meld"]').tap()
+    # The server recorded it; the network goes before its answer reaches the page, so the
+    # redraw right after it gets the worker's copy of the page as it was before the meld.
+    until(page, "() => typeof window.letThrough === 'function'")
+    page.context.set_offline(True)
+    page.evaluate("window.letThrough()")
+    until(page, "() => window.redrawn > 0")
+    page.wait_for_timeout(300)
+    assert page.locator("html").get_attribute("data-offline-copy") is None
+    lines = page.locator("ol.entries > li")
+    expect(lines).to_have_count(1)
+    expect(lines.first).to_contain_text("Ann")
+    expect(lines.first).not_to_have_attribute("data-waiting", "")
+    # Its cards lie on the table: they cannot be tapped again.
+    for card in ("Q♣", "K♣", "A♣"):
+        expect(phone.card(card)).to_be_disabled()
+    phone.errors.clear()  # the requests that found no network said so on the console

@@ -22,6 +22,8 @@ export class Grid {
     this.saysLeft = element.getAttribute("data-t-left");
     // The cards of entries waiting on this phone: taken as if they lay on the table.
     this.waiting = [];
+    // The cards of entries the server confirmed since it drew this grid: they lie on the table.
+    this.recorded = [];
     this.buttons.forEach((b) => b.setAttribute("data-name", b.getAttribute("aria-label") || ""));
     element.hidden = false;
     element.addEventListener("click", (event) => {
@@ -37,7 +39,7 @@ export class Grid {
     const b = this.button(card);
     if (!b) { return 0; }
     const served = b.hasAttribute("data-left") ? Number(b.getAttribute("data-left")) : (b.hasAttribute("data-taken") ? 0 : 1);
-    return served - count(this.waiting, card);
+    return served - count(this.waiting, card) - count(this.recorded, card);
   }
 
   /* How many more copies of a card may be picked: those lying, less those elsewhere or picked. */

@@ -55,12 +55,12 @@ export function record(entry, button, kind) {
   (corrects ? revise(entry.session, corrects, request, { label, cards }) : write(entry.session, request, { label, cards }))
     .then(({ item, answer }) => {
       line.setAttribute("data-outbox-id", item.id);
-      return answer.then((result) => answered(entry, line, kept, label, result));
+      return answer.then((result) => answered(entry, line, kept, label, result, cards));
     })
     .catch(() => { line.remove(); entry.putBack(kept); entry.say(entry.text("offline"), "bad"); });
 }
 
-function answered(tapped, line, kept, label, result) {
+function answered(tapped, line, kept, label, result, cards) {
   const entry = current() || tapped;
   if (result.waits) {
     // No answer now (offline, or the server out of reach) or a refusal before it: it waits.
@@ -91,6 +91,12 @@ function answered(tapped, line, kept, label, result) {
     });
   }
   if (result.body.line) { line.outerHTML = result.body.line; } else { line.remove(); }
+  // Until the page is drawn anew from the server, its cards lie on the table here too (a
+  // redraw that finds no server keeps this page: live.js).
+  if (entry === tapped) {
+    entry.grid.recorded.push(...cards);
+    entry.showPicked();
+  }
   entry.idle = "✓ " + result.body.said;
   if (!entry.field.value.trim() && !entry.lines().length) { entry.say(entry.idle, "ok", true); }
   return redraw(entry.idle);
