@@ -109,8 +109,21 @@ function newKey() {
   return btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
+/* The first write kept per page load (a tap) asks the browser to keep the outbox when space
+   runs short, where it can (secure pages); whatever it answers, the write is kept. */
+let persisting = null;
+function askToPersist() {
+  if (persisting) { return; }
+  persisting = true;
+  try {
+    if (!self.isSecureContext || !navigator.storage?.persist) { return; }
+    navigator.storage.persisted().then((kept) => kept || navigator.storage.persist()).catch(() => {});
+  } catch { /* a browser that refuses to be asked: the outbox works as before */ }
+}
+
 /* Keep a write behind those of its session: its address, fields, key, words and cards. */
 export function add(entry) {
+  askToPersist();
   const kept = {
     id: newKey(),
     session: String(entry.session),
