@@ -527,3 +527,45 @@ def test_a_confirmed_entry_stays_on_screen_when_the_redraw_after_it_finds_only_t
     for card in ("Q♣", "K♣", "A♣"):
         expect(phone.card(card)).to_be_disabled()
     phone.errors.clear()  # the requests that found no network said so on the console
+
+
+@pytest.mark.parametrize(
+    ("variant", "winner", "label"),
+    [
+        (None, "$'", "Game 1 finished: $' went out"),
+        ("500 Rum", "Nobody went out (the stock ran out)", "Game 1 finished: nobody went out"),
+    ],
+)
+def test_a_finish_waiting_offline_names_its_winner_as_typed_or_that_nobody_went_out(
+    new_phone: Callable[..., Phone], variant: str | None, winner: str, label: str
+) -> None:
+    phone = new_phone("en", viewport=NARROW)
+    page = phone.page
+    phone.open()
+    if variant:
+        page.locator(".variants label.chip", has_text=variant).tap()
+    page.fill("#names-0", "$'")
+    page.fill("#names-1", "Bob")
+    with page.expect_navigation():
+        page.locator("form button[type=submit]").tap()
+    _, url, _ = the_table(page)
+    game = int(url.rsplit("/", 2)[1])
+    kept_by_the_worker(page)
+    record(phone, "Bob", "Q♣ K♣ A♣")
+    expect(page.locator("ol.entries > li:not([data-waiting])")).to_have_count(1)
+    until(page, KEPT_PAGE, f"/games/{game}/finish")
+
+    page.context.set_offline(True)
+    with page.expect_navigation():
+        page.locator(f"a[href$='/games/{game}/finish']").tap()
+    form = page.locator("form[data-finish]")
+    form.locator(".players label.chip", has_text=winner).first.tap()
+    for hand in form.locator("[data-hand]:visible input[name^=hand_]").all():
+        hand.fill("5h")
+    form.locator("button[name=show]").tap()
+    note = page.locator("[data-finish-waits]")
+    expect(note).to_be_visible()
+    with page.expect_navigation():
+        note.locator("a").tap()
+    expect(page.locator("ol.entries > li[data-outbox] .cards")).to_have_text(label)
+    phone.errors.clear()  # the sends that found no network said so on the console
