@@ -1,4 +1,4 @@
-""""Correct" on an entry the server refused: the whole entry back in the form, kept until it goes.
+""" "Correct" on an entry the server refused: the whole entry back in the form, kept until it goes.
 
 A phone records offline while another phone puts the same cards down; back online, the server
 refuses the first phone's entries. Correct puts each back as it was tapped (the player, the
@@ -167,4 +167,35 @@ def test_correct_gives_back_the_whole_refused_entry_and_it_waits_until_the_corre
         ("Ann", "meld", "7♠ 7♥ 7♦"),
         ("Ann", "layoff", "4♣"),
     ]
+    phone.errors.clear()  # the sends that found no network said so on the console
+
+
+MELD_GONE = "The meld these cards went onto is no longer on the table: it was undone."
+
+
+def test_a_layoff_refused_because_its_meld_was_undone_says_so(
+    new_phone: Callable[..., Phone], app_with: Callable[..., Flask]
+) -> None:
+    phone = new_phone("en", viewport=NARROW)
+    page = phone.page
+    path_of_a_new_session(page, phone.base, "Ann", "Bob")
+    _, url, _ = the_table(page)
+    game = int(url.rsplit("/", 2)[1])
+    kept_by_the_worker(page)
+    tap(phone, "Ann", "5♣ 6♣ 7♣")
+    expect(page.locator("form[data-entry] [data-preview]")).to_contain_text("✓")
+    record(phone)
+    expect(page.locator("ol.entries > li:not([data-waiting])")).to_have_count(1)
+
+    # Offline, Bob lays 8♣ off onto Ann's run; meanwhile the run is undone on another phone.
+    page.context.set_offline(True)
+    tap(phone, "Bob", "8♣", onto="5♣ 6♣ 7♣")
+    record(phone, "layoff")
+    expect(page.locator("ol.entries > li[data-outbox]")).to_have_count(1)
+    with app_with().app_context():
+        services.undo_last_entry(game)
+    page.context.set_offline(False)
+    preview = page.locator("form[data-entry] [data-preview]")
+    expect(preview).to_contain_text(f"Not sent: Bob: 8♣. {MELD_GONE}", timeout=20_000)
+    expect(page.locator("ol.entries > li:not([data-outbox])")).to_have_count(0)
     phone.errors.clear()  # the sends that found no network said so on the console

@@ -62,7 +62,12 @@ function drop(entry, item) {
    was tapped: its player, the meld it went onto, the mode and every card; it stays in the
    outbox until the correction is recorded in its place) or Drop; then what waits behind it goes. */
 function sayRefused(entry, item) {
-  entry.say("✗ " + fill(wordsOf(entry.banner)("refused"), { label: item.label, reason: item.refused }), "bad");
+  // A layoff or swap onto a meld the page no longer shows (undone meanwhile): said so, as the
+  // server's reason names only the form's field.
+  const onto = item.fields.find((pair) => pair[0] === "meld");
+  const gone = onto?.[1] && !$(entry.form, `input[name=meld][value="${CSS.escape(onto[1])}"]`);
+  const reason = gone ? entry.text("meld-gone") : item.refused;
+  entry.say("✗ " + fill(wordsOf(entry.banner)("refused"), { label: item.label, reason }), "bad");
   const choices = [];
   // Only an entry of the form can be put back into it (a refused finish or delete is dropped).
   if (item.fields.some((pair) => pair[0] === "cards")) {
