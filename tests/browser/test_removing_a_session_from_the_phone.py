@@ -1,4 +1,4 @@
-""""Remove from this phone" on the start page: asked first, never dropping entries that wait.
+""" "Remove from this phone" on the start page: asked first, never dropping entries that wait.
 
 In Chromium at 360 px, with the service worker keeping the start page and the session's pages:
 the session's link is the big target of its row, Remove a smaller one below it that asks first;

@@ -8,7 +8,10 @@ from tests.js.conftest import Modules
 SPY = """() => {
     window.asked = [];
     const persist = navigator.storage.persist.bind(navigator.storage);
-    navigator.storage.persist = () => persist().then((answer) => { asked.push(answer); return answer; });
+    navigator.storage.persist = () => persist().then((answer) => {
+        asked.push(answer);
+        return answer;
+    });
 }"""
 ADD_TWO = """async () => {
     const outbox = await import("/js/outbox.js");
