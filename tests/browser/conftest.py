@@ -16,6 +16,7 @@ purpose): find a player's field by the player's name and a game by its link, nev
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -225,3 +226,48 @@ def entry_and_undo_show_by_themselves(recorder: Phone, watcher: Phone) -> None:
 
 # A bound for the wait, not a measurement: a watching phone asks every 2 s, then reloads.
 SHOWN_WITHIN_MS = 8_000
+
+
+# --- offline: the worker's kept pages and the outbox ----------------------------------------
+
+
+def path_of_a_new_session(page: Page, base: str, *names: str) -> str:
+    """Start a session by the start page; return its page's path."""
+    page.goto(base + "/")
+    for seat, name in enumerate(names):
+        page.fill(f"#names-{seat}", name)
+    with page.expect_navigation():
+        page.locator("form button[type=submit]").tap()
+    return str(page.evaluate("location.pathname"))
+
+
+def until(page: Page, script: str, arg: Any = None) -> None:
+    """Wait until a script answers true, its promise awaited."""
+    # page.wait_for_function awaits no promise: a promise is a true value to it. A bound, not
+    # a measurement: a worker installing every module on a loaded test machine takes seconds.
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if page.evaluate(script, arg):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"still not true: {script} {arg}")
+
+
+def kept_by_the_worker(page: Page) -> None:
+    """Wait until the worker controls the page and keeps the page itself."""
+    until(
+        page,
+        "navigator.serviceWorker.ready.then(() => caches.open('scorekeeper-pages'))"
+        ".then((cache) => cache.match(location.pathname)).then(Boolean)",
+    )
+
+
+def the_table(page: Page) -> tuple[str, str, dict[str, str]]:
+    """Return the session's id, the meld form's address and the players' ids by name."""
+    return page.evaluate(
+        """() => [
+        document.querySelector("[data-offline]").dataset.offline,
+        document.querySelector("form[data-entry]").action,
+        Object.fromEntries([...document.querySelectorAll("form[data-entry] input[name=player]")]
+            .map((input) => [input.labels[0].textContent.trim(), input.value]))]"""
+    )

@@ -4,13 +4,19 @@ import { parse } from "./cards.js";
 import { csrfToken } from "./token.js";
 
 /* Post JSON and answer the server's JSON (a question: it writes nothing, so it takes no turn in
-   the queue). A page without a form token (the finish page, a GET form) asks what needs none. */
-export function ask(url, body) {
-  const asked = document.querySelector("input[name=csrf_token]") ? csrfToken(false) : Promise.resolve("");
+   the queue). A page without a form token (the finish page, a GET form) asks what needs none.
+   A token the server no longer takes (400: the page open over an hour) is renewed and the
+   question asked again, once, as the queue does with a write (send.js). */
+export function ask(url, body, renewed) {
+  const tokened = Boolean(document.querySelector("input[name=csrf_token]"));
+  const asked = tokened ? csrfToken(Boolean(renewed)) : Promise.resolve("");
   return asked.then((token) => fetch(url, {
     method: "POST", body: JSON.stringify(body), credentials: "same-origin",
     headers: { Accept: "application/json", "Content-Type": "application/json", "X-CSRFToken": token },
-  })).then((response) => response.json());
+  })).then((response) => {
+    if (response.status === 400 && tokened && !renewed) { return ask(url, body, true); }
+    return response.json();
+  });
 }
 
 /* Ask the rules' check (POST /api/v1/check) about cards under the session's rule system and house rules. */

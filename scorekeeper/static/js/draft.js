@@ -35,6 +35,13 @@ export class Draft {
     return new Draft(parts);
   }
 
+  /* Read the fields a write of the entry form kept (name, value pairs, as outbox.js keeps
+     them): the entry as it was tapped, its player, meld, mode and every card. */
+  static fromFields(fields) {
+    const draft = Draft.fromText(new URLSearchParams((fields || []).filter((pair) => typeof pair[1] === "string")));
+    return draft.meld ? draft : draft.with({ action: "" });
+  }
+
   /* The text form: the parts that hold something, in a fixed order. */
   toText() {
     const query = new URLSearchParams();

@@ -40,10 +40,10 @@ export class Entry {
     const banner = $(document, "[data-offline]");
     this.banner = banner;
     this.session = banner ? banner.getAttribute("data-offline") : "";
-    // The writes of this session waiting on the phone (outbox.js), as last drawn.
+    // The writes of this session waiting on the phone (outbox.js), as last drawn, and how the
+    // bar names one the server refused (waiting.js): said whenever nothing else is begun.
     this.queued = [];
-    // The tap time of a refused entry put back to be corrected: its record keeps it (send.js).
-    this.correcting = null;
+    this.refusal = null;
     this.grid = new Grid($(form, "[data-picker]"), (code) => this.toggle(code));
     this.listen();
   }
@@ -120,6 +120,7 @@ export class Entry {
     if (now === "swap") { this.checkSwap(meld, cards); return; }
     const earlier = now === "meld" ? this.lines() : [];
     if (!cards && !earlier.length) {
+      if (this.refusal && !meld) { this.refusal(); return; }
       const idle = this.idle;
       if (idle && !meld) { this.say(idle, SAID[idle.charAt(0)] || "ok", idle.charAt(0) !== "…"); return; }
       this.say(meld ? fill(this.text("layoff-hint"), { meld: meld.getAttribute("data-label") }) : this.text("meld-hint"));
@@ -279,10 +280,11 @@ export class Entry {
     languageLinksTo(location.pathname + (text ? "?" + text : ""));
   }
 
-  /* What was begun, put back as it was (after a refusal). */
+  /* What was begun, put back as it was (after a refusal), its player's name on the buttons. */
   putBack(kept) {
     kept.into(this.form);
     this.clearPlaces();
+    this.nameButtons();
     this.refresh();
   }
 

@@ -7,6 +7,9 @@ import { flush, write } from "./send.js";
 import * as outbox from "./outbox.js";
 import "./wake.js";
 
+// The winner's value when nobody went out (web/forms.py: NOBODY).
+const NOBODY = "0";
+
 /* With two packs a hand may hold both copies of a card, so a tap adds a copy while one is left. */
 function hands(form) {
   const letters = new Letters(form.getAttribute("data-letters"));
@@ -99,9 +102,11 @@ function queued(form, session) {
   const text = wordsOf(form);
   const chosen = $(form, "input[name=winner]:checked");
   const name = chosen?.labels[0] ? chosen.labels[0].textContent.trim() : "";
+  // "Nobody went out" is no name: its finish has words of its own.
+  const label = chosen && chosen.value === NOBODY ? text("label-nobody") : fill(text("label"), { name });
   const fields = outbox.fieldsOf(form).filter((pair) => pair[0] !== "show");
   fields.push(["confirm", "1"]);
-  return write(session, { url: form.action, fields }, { label: fill(text("label"), { name }) }).then(({ item }) => {
+  return write(session, { url: form.action, fields }, { label }).then(({ item }) => {
     const note = document.createElement("p");
     note.className = "preview waiting";
     note.setAttribute("role", "status");

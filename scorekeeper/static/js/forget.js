@@ -1,5 +1,7 @@
-/* "Remove from this phone" on the start page: a session's kept pages and outbox go with it; sessions this phone no longer holds lose theirs. */
+/* "Remove from this phone" on the start page: asked first, refused while entries of the session wait, done here once the server confirmed; sessions this phone no longer holds lose their kept pages and outbox. */
+import { $, fill, wordsOf } from "./page.js";
 import * as outbox from "./outbox.js";
+import { csrfToken } from "./token.js";
 
 // The worker's cache of pages (sw.js), and the site's root (where /sw.js is, offline.js's tag).
 const PAGES = "scorekeeper-pages";
@@ -16,17 +18,60 @@ function dropPages(dropped) {
   )));
 }
 
-// "Remove from this phone" takes the session's kept pages (its page and those under it, the
-// history) and its outbox off the phone too, before the form goes.
+/* Say why the session stays (null: nothing to say); its Remove button is free only then. */
+function say(item, words) {
+  const said = $(item, "[data-forget-said]");
+  said.textContent = words || "";
+  said.hidden = !words;
+  $(item, "form button[type=submit]").disabled = Boolean(words);
+}
+
+/* What waits of the session on this phone, said; answers how many. */
+function waiting(item) {
+  const text = wordsOf(item.closest("[data-t-waiting-one]"));
+  return outbox.list(item.getAttribute("data-forget")).then((items) => {
+    const count = items.length;
+    say(item, count === 0 ? null : count === 1 ? text("waiting-one") : fill(text("waiting-other"), { count }));
+    return count;
+  }, () => 0);
+}
+
+// The question opened: with entries of the session waiting, it says how many and refuses.
+document.addEventListener("toggle", (event) => {
+  const item = event.target.closest?.("[data-forget]");
+  if (item && event.target.open) { waiting(item); }
+}, true);
+
+/* The session off this phone's list on the server (the form's own post, never kept for later:
+   a removal sent long after would surprise), then its kept pages and outbox here; answers
+   whether the server confirmed, or why not. */
+function removed(form) {
+  const fields = Array.from(new FormData(form).entries());
+  const once = fields.find((pair) => pair[0] === "once");
+  const entry = { url: form.action, fields, idempotencyKey: once ? once[1] : "" };
+  return Promise.all([import("./send.js"), csrfToken(false)])
+    .then(([send, token]) => send.sendForm(entry, token, false));
+}
+
 document.addEventListener("submit", (event) => {
   const form = event.target;
   const item = form.closest("[data-forget]");
   if (!item || event.defaultPrevented) { return; }
   event.preventDefault();
+  const button = $(form, "button[type=submit]");
+  button.disabled = true;
+  const text = wordsOf(item.closest("[data-t-offline]"));
   const path = new URL(item.getAttribute("data-forget-pages"), location.href).pathname;
-  Promise.all([dropPages((kept) => kept === path || kept.indexOf(path + "/") === 0), outbox.clear(item.getAttribute("data-forget"))])
-    .catch(() => { /* nothing kept here to take */ })
-    .then(() => form.submit());
+  const session = item.getAttribute("data-forget");
+  waiting(item).then((count) => {
+    if (count) { return null; }
+    return removed(form).then((answer) => {
+      if (!answer.ok) { say(item, answer.reason); button.disabled = false; return null; }
+      return Promise.all([dropPages((kept) => kept === path || kept.indexOf(path + "/") === 0), outbox.clear(session)])
+        .catch(() => { /* nothing kept here to take */ })
+        .then(() => location.assign(ROOT));
+    }, () => { say(item, text("offline")); button.disabled = false; });
+  });
 });
 
 // The start page, drawn by the server just now, lists every session this phone holds the key

@@ -2,6 +2,19 @@
 import { $, $$, fill } from "./page.js";
 import { JOKER, count, isJoker, same } from "./cards.js";
 
+/* A card every copy of which lies on the table: crossed out, unless it is picked all the same
+   (an entry put back to be corrected), then pressed, and a tap takes it back. */
+function takenAndPicked(b, mine) {
+  b.disabled = mine === 0;
+  if (mine) {
+    b.removeAttribute("aria-disabled");
+    b.setAttribute("aria-pressed", "true");
+  } else {
+    b.setAttribute("aria-disabled", "true");
+    b.removeAttribute("aria-pressed");
+  }
+}
+
 export class Grid {
   /* ``onToggle(card)`` hears every tap on a card that may be tapped. */
   constructor(element, onToggle) {
@@ -9,6 +22,8 @@ export class Grid {
     this.saysLeft = element.getAttribute("data-t-left");
     // The cards of entries waiting on this phone: taken as if they lay on the table.
     this.waiting = [];
+    // The cards of entries the server confirmed since it drew this grid: they lie on the table.
+    this.recorded = [];
     this.buttons.forEach((b) => b.setAttribute("data-name", b.getAttribute("aria-label") || ""));
     element.hidden = false;
     element.addEventListener("click", (event) => {
@@ -24,7 +39,7 @@ export class Grid {
     const b = this.button(card);
     if (!b) { return 0; }
     const served = b.hasAttribute("data-left") ? Number(b.getAttribute("data-left")) : (b.hasAttribute("data-taken") ? 0 : 1);
-    return served - count(this.waiting, card);
+    return served - count(this.waiting, card) - count(this.recorded, card);
   }
 
   /* How many more copies of a card may be picked: those lying, less those elsewhere or picked. */
@@ -60,11 +75,11 @@ export class Grid {
         const left = Math.max(0, this.room(card, picked, elsewhere));
         $(b, ".left").textContent = String(left);
         if (this.saysLeft) { b.setAttribute("aria-label", fill(this.saysLeft, { card: b.getAttribute("data-name"), count: left })); }
-        if (b.hasAttribute("data-taken")) { return; }
+        if (b.hasAttribute("data-taken")) { takenAndPicked(b, mine); return; }
         none = left <= 0 && mine === 0;
       } else {
-        if (b.hasAttribute("data-taken")) { return; }
-        none = elsewhere.indexOf(card) >= 0 || this.lying(card) <= 0;
+        if (b.hasAttribute("data-taken")) { takenAndPicked(b, mine); return; }
+        none = mine === 0 && (elsewhere.indexOf(card) >= 0 || this.lying(card) <= 0);
       }
       b.disabled = none;
       b.classList.toggle("elsewhere", none);

@@ -23,7 +23,11 @@ export function redraw(said) {
     .then((response) => (response.ok ? response.text() : null))
     .then((html) => {
       if (!html || document.querySelector("[data-waiting]")) { return; }
-      const fresh = new DOMParser().parseFromString(html, "text/html").querySelector("main");
+      const drawn = new DOMParser().parseFromString(html, "text/html");
+      // The worker's kept copy (sw.js: the server out of reach) is older than this page, which
+      // may show entries confirmed since: the page stays until the server draws it again.
+      if (drawn.documentElement.hasAttribute("data-offline-copy")) { return; }
+      const fresh = drawn.querySelector("main");
       const main = document.querySelector("main");
       if (!fresh || !main) { return; }
       const old = main.querySelector("form[data-entry]");

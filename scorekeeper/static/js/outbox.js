@@ -109,8 +109,21 @@ function newKey() {
   return btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
+/* The first write kept per page load (a tap) asks the browser to keep the outbox when space
+   runs short, where it can (secure pages); whatever it answers, the write is kept. */
+let persisting = null;
+function askToPersist() {
+  if (persisting) { return; }
+  persisting = true;
+  try {
+    if (!self.isSecureContext || !navigator.storage?.persist) { return; }
+    navigator.storage.persisted().then((kept) => kept || navigator.storage.persist()).catch(() => {});
+  } catch { /* a browser that refuses to be asked: the outbox works as before */ }
+}
+
 /* Keep a write behind those of its session: its address, fields, key, words and cards. */
 export function add(entry) {
+  askToPersist();
   const kept = {
     id: newKey(),
     session: String(entry.session),
@@ -184,6 +197,18 @@ export function clear(session) {
   return transaction(STORE, "readwrite", (store) => {
     store.all().filter((item) => item.session === String(session)).forEach((item) => store.remove(item));
   }).then(() => tell(String(session), true));
+}
+
+/* A refused write corrected by the recorder, in its place: its new address, fields (and so a
+   new key), words and cards; answer it, or null when it is gone (dropped meanwhile). */
+export function revise(id, changes) {
+  return transaction(STORE, "readwrite", (store) => {
+    const item = store.all().find((other) => other.id === id);
+    if (!item) { return null; }
+    Object.assign(item, changes, { refused: null, sending: null, idempotencyKey: newKey() });
+    store.put(item);
+    return item;
+  }).then((item) => { if (item) { tell(item.session, true); } return item; });
 }
 
 /* A refused write sent again, with corrected fields (and so a new key) if given. */

@@ -1,10 +1,11 @@
 /* Recording in place: the entry begun sent through the queue, greyed until the server answers; the undo of the latest entry. */
 import { $ } from "./page.js";
 import { Draft } from "./draft.js";
-import { flush, inFlight, write } from "./send.js";
+import { flush, inFlight, revise, write } from "./send.js";
 import * as outbox from "./outbox.js";
 import { redraw } from "./live.js";
 import { entry as current } from "./entry.js";
+import { correction } from "./waiting.js";
 
 /* The entry as tapped, greyed at the top of the entries until the server answers. */
 function waitingLine(entry, kept, kind) {
@@ -42,23 +43,24 @@ export function record(entry, button, kind) {
   const kept = Draft.of(form);
   const line = waitingLine(entry, kept, kind);
   const cards = codesOf(entry, kept, kind);
-  const tapped = entry.correcting;
-  entry.correcting = null;
+  // A refused entry put back to be corrected is sent in its place (waiting.js, send.js).
+  const corrects = correction(entry.session);
   Draft.of(form).with({ cards: "", melds: "", meld: "", newMeld: "" }).into(form);
   entry.clearPlaces();
   entry.idle = "… " + entry.playerName() + ": " + $(line, ".cards").textContent;
   entry.refresh();
   entry.say(entry.idle, "waiting");
   const label = entry.idle.slice(2);
-  write(entry.session, { url: button.getAttribute("formaction") || form.action, fields }, { label, cards, tapped })
+  const request = { url: button.getAttribute("formaction") || form.action, fields };
+  (corrects ? revise(entry.session, corrects, request, { label, cards }) : write(entry.session, request, { label, cards }))
     .then(({ item, answer }) => {
       line.setAttribute("data-outbox-id", item.id);
-      return answer.then((result) => answered(entry, line, kept, label, result));
+      return answer.then((result) => answered(entry, line, kept, label, result, cards));
     })
     .catch(() => { line.remove(); entry.putBack(kept); entry.say(entry.text("offline"), "bad"); });
 }
 
-function answered(tapped, line, kept, label, result) {
+function answered(tapped, line, kept, label, result, cards) {
   const entry = current() || tapped;
   if (result.waits) {
     // No answer now (offline, or the server out of reach) or a refusal before it: it waits.
@@ -89,6 +91,12 @@ function answered(tapped, line, kept, label, result) {
     });
   }
   if (result.body.line) { line.outerHTML = result.body.line; } else { line.remove(); }
+  // Until the page is drawn anew from the server, its cards lie on the table here too (a
+  // redraw that finds no server keeps this page: live.js).
+  if (entry === tapped) {
+    entry.grid.recorded.push(...cards);
+    entry.showPicked();
+  }
   entry.idle = "✓ " + result.body.said;
   if (!entry.field.value.trim() && !entry.lines().length) { entry.say(entry.idle, "ok", true); }
   return redraw(entry.idle);

@@ -99,6 +99,20 @@ export function write(session, request, meta) {
   });
 }
 
+/* Send a refused write again as the recorder corrected it (``id``: the write in the outbox),
+   in its place at the head of the queue, with the time it was first tapped; answers as
+   ``write``. Dropped meanwhile, the correction is written as a new write. */
+export function revise(session, id, request, meta) {
+  const about = meta || {};
+  const changes = { url: request.url, fields: outbox.fieldsOf(request.fields || []), label: about.label, cards: about.cards || [] };
+  return outbox.revise(id, changes).then((item) => {
+    if (!item) { return write(session, request, meta); }
+    const answer = new Promise((resolve) => answers.set(item.id, { resolve, session: item.session }));
+    flush(session);
+    return { item, answer };
+  });
+}
+
 function settle(id, result) {
   const waiting = answers.get(id);
   if (!waiting) { return; }
