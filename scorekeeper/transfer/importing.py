@@ -25,8 +25,7 @@ from scorekeeper.models import (
 )
 from scorekeeper.rules.errors import GroupError
 from scorekeeper.rules.groups import People, group_name, name_key
-from scorekeeper.services.audit import line_problem
-from scorekeeper.services.rows import CardRow, EntryRow, table_entries
+from scorekeeper.store import CardRow, EntryRow, line_problem, table_entries
 from scorekeeper.transfer.document import (
     AUDIT_LINE,
     CARD,

@@ -6,14 +6,14 @@ from collections.abc import Sequence
 
 from flask_babel import gettext
 
-from scorekeeper import rules, services
+from scorekeeper import queries, rules, services
 from scorekeeper.web.view_models import Entered, entry_cards, line_of
 from scorekeeper.web.words import meld_kind, points
 
 
 def describe(
-    entry: services.EntryRow,
-    entries: Sequence[services.EntryRow],
+    entry: queries.EntryRow,
+    entries: Sequence[queries.EntryRow],
     names: dict[int, str],
     table: rules.Table[int] | None = None,
 ) -> str:

@@ -8,20 +8,19 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Generic, Protocol, TypeVar
 
-from scorekeeper import rules, services
-from scorekeeper.models import GameSession, TableCard
+from scorekeeper import queries, rules
 from scorekeeper.web.playing_cards import card_label
 from scorekeeper.web.words import language
 
 
-def whose_entry(game: services.GameState) -> int:
+def whose_entry(game: queries.GameState) -> int:
     """Return the id of the player to preselect: whoever recorded last, else who plays first.
 
     The rule system says who plays first (the dealer, or the dealer's left neighbour).
     """
     if game.entries:
         return game.entries[-1].player_id
-    return services.deal_of(game).first_player
+    return queries.deal_of(game).first_player
 
 
 class Entered(Protocol):
@@ -113,18 +112,18 @@ def entry_cards(entry: Entered) -> str:
     return " ".join(_stored_code(card) for card in entry.cards)
 
 
-def entry_cards_label(entry: services.EntryRow) -> str:
+def entry_cards_label(entry: queries.EntryRow) -> str:
     """Return the cards an entry put down, in the page's language."""
     lang = language()
     return " ".join(card_label(_stored_code(card), lang) for card in entry.cards)
 
 
-def _stored_code(card: services.CardRow | TableCard) -> str:
+def _stored_code(card: queries.CardRow) -> str:
     """Return a stored card's code; a joker's with what it stood for, when it stood for one."""
     return f"{card.card}={card.stands_for}" if card.stands_for else card.card
 
 
-def line_of(entries: Sequence[services.EntryRow], entry_id: int) -> EntryLine[services.EntryRow]:
+def line_of(entries: Sequence[queries.EntryRow], entry_id: int) -> EntryLine[queries.EntryRow]:
     """Return the line of the entry a row belongs to."""
     return next(line for line in entry_lines(entries) if entry_id in {r.id for r in line.rows})
 
@@ -152,7 +151,7 @@ class EntryShown:
 
 
 def entries_shown(
-    rows: Sequence[services.EntryRow],
+    rows: Sequence[queries.EntryRow],
     names: Mapping[int, str],
     game_id: int,
     variant: rules.Variant,
@@ -163,7 +162,7 @@ def entries_shown(
     of it before has left it); a meld that no longer replays shows as it was recorded.
     """
     cards = {row.id: entry_cards(row) for row in rows}
-    lay = {key: str(meld) for key, meld in services.melds_as_they_lay(rows, variant).items()}
+    lay = {key: str(meld) for key, meld in queries.melds_as_they_lay(rows, variant).items()}
     shown = []
     for line in entry_lines(rows):
         first = line.first
@@ -199,7 +198,7 @@ class MeldShown:
 
 
 def melds_shown(
-    melds: Sequence[services.EntryRow],
+    melds: Sequence[queries.EntryRow],
     table: rules.Table[int],
     jokers: Mapping[int, Sequence[str]],
     names: Mapping[int, str],
@@ -230,7 +229,7 @@ class PastShown:
 
 
 def past_shown(
-    games: Iterable[services.GameSummary],
+    games: Iterable[queries.GameSummary],
     game_points: Mapping[int, Mapping[int, int]],
     names: Mapping[int, str],
 ) -> list[PastShown]:
@@ -279,9 +278,9 @@ def standing_order(
 
 
 def standing_shown(
-    session: GameSession,
+    session: queries.SessionRow,
     variant: rules.Variant,
-    scores: services.SessionScores,
+    scores: queries.SessionScores,
     dealer_id: int,
 ) -> list[StandingShown]:
     """Return the standing's rows: the seated players in order, then those who left the table."""
@@ -311,7 +310,7 @@ class AuditShown:
 
 def history_timeline(
     entries: Sequence[EntryShown],
-    audit: Sequence[services.AuditRow],
+    audit: Sequence[queries.AuditRow],
     names: Mapping[int, str],
     variant: rules.Variant,
 ) -> list[EntryShown | AuditShown]:
@@ -321,7 +320,7 @@ def history_timeline(
     page's ``suits`` to show in its letters and colours.
     """
     shown = [
-        AuditShown(line.at, services.audit_text(line, names, variant, language(), codes=True))
+        AuditShown(line.at, queries.audit_text(line, names, variant, language(), codes=True))
         for line in audit
     ]
     merged: list[EntryShown | AuditShown] = []

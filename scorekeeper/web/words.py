@@ -19,8 +19,7 @@ from flask_babel import (
 )
 from markupsafe import Markup, escape
 
-from scorekeeper import rules, services
-from scorekeeper.models import GameSession
+from scorekeeper import queries, rules, services
 
 
 def language() -> str:
@@ -125,9 +124,9 @@ def safe_next(target: str | None) -> str:
     return target
 
 
-def session_limit(session: GameSession) -> int | None:
+def session_limit(session: queries.SessionRow) -> int | None:
     """Return the limit of minus points a session ends at, or None when it ends otherwise."""
-    limit: int | None = services.variant_of(session).house_rules["end"].get("limit")
+    limit: int | None = queries.variant_of(session).house_rules["end"].get("limit")
     return limit
 
 
