@@ -16,7 +16,6 @@ from scorekeeper.web.forms import (
     FinishForm,
     LayoffForm,
     MeldForm,
-    Seated,
     SwapForm,
     player_choices,
 )
@@ -69,6 +68,7 @@ def still_open(game: queries.GameState) -> queries.GameState:
 
 
 def check_button() -> None:
+    """Refuse (400) a button's form that does not carry this browser's CSRF token."""
     if not ButtonForm().validate_on_submit():
         abort(400)
 
@@ -93,7 +93,7 @@ def session_of(game: queries.GameState) -> queries.SessionRow:
     return queries.get_session(game.session_id)
 
 
-def names_of(players: Iterable[Seated]) -> dict[int, str]:
+def names_of(players: Iterable[queries.PlayerRow]) -> dict[int, str]:
     """Return the players' names by id (of a session's players or a game's player rows)."""
     return {player.id: player.name for player in players}
 

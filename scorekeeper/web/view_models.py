@@ -6,7 +6,6 @@ import heapq
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Generic, Protocol, TypeVar
 
 from scorekeeper import queries, rules
 from scorekeeper.web.playing_cards import card_label
@@ -23,52 +22,18 @@ def whose_entry(game: queries.GameState) -> int:
     return queries.deal_of(game).first_player
 
 
-class Entered(Protocol):
-    """An entry row as the pages read it: a service's ``EntryRow`` or the history's ORM entry."""
-
-    @property
-    def id(self) -> int: ...
-
-    @property
-    def kind(self) -> str: ...
-
-    @property
-    def player_id(self) -> int: ...
-
-    @property
-    def meld_id(self) -> int | None: ...
-
-    @property
-    def meld_kind(self) -> str | None: ...
-
-    @property
-    def group_id(self) -> int | None: ...
-
-    @property
-    def value(self) -> int: ...
-
-    @property
-    def cards(self) -> Sequence[Any]: ...
-
-    @property
-    def created_at(self) -> datetime: ...
-
-
-E = TypeVar("E", bound=Entered)
-
-
 @dataclass(frozen=True)
-class EntryLine(Generic[E]):
+class EntryLine:
     """One entry as the recorder made it: a meld, melds put down together, a layoff or a swap.
 
     A joker swap is stored as the swap row and the new meld's row after it (grouped under the
     swap); melds put down together as one row each, grouped under the first.
     """
 
-    rows: list[E] = field(default_factory=list)
+    rows: list[queries.EntryRow] = field(default_factory=list)
 
     @property
-    def first(self) -> E:
+    def first(self) -> queries.EntryRow:
         """Return the entry's first row, whose id is the entry's id."""
         return self.rows[0]
 
@@ -85,7 +50,7 @@ class EntryLine(Generic[E]):
         return len(self.rows) > 1
 
     @property
-    def melds(self) -> list[E]:
+    def melds(self) -> list[queries.EntryRow]:
         """Return the melds the entry put down (a swap's new meld)."""
         return [row for row in self.rows if row.kind == "meld"]
 
@@ -95,16 +60,16 @@ class EntryLine(Generic[E]):
         return sum(row.value for row in self.rows)
 
 
-def entry_lines(entries: Iterable[E]) -> list[EntryLine[E]]:
+def entry_lines(entries: Iterable[queries.EntryRow]) -> list[EntryLine]:
     """Return a game's entries one line per entry, grouped rows together, in recorded order."""
-    lines: dict[int, EntryLine[E]] = {}
+    lines: dict[int, EntryLine] = {}
     for entry in entries:
         key = entry.group_id if entry.group_id is not None else entry.id
         lines.setdefault(key, EntryLine()).rows.append(entry)
     return list(lines.values())
 
 
-def entry_cards(entry: Entered) -> str:
+def entry_cards(entry: queries.EntryRow) -> str:
     """Return the cards an entry put down, in canonical form (the history shows ORM entries).
 
     A joker is shown with the card it stood for when it was put down, e.g. ``JKR=K♥``.
@@ -123,7 +88,7 @@ def _stored_code(card: queries.CardRow) -> str:
     return f"{card.card}={card.stands_for}" if card.stands_for else card.card
 
 
-def line_of(entries: Sequence[queries.EntryRow], entry_id: int) -> EntryLine[queries.EntryRow]:
+def line_of(entries: Sequence[queries.EntryRow], entry_id: int) -> EntryLine:
     """Return the line of the entry a row belongs to."""
     return next(line for line in entry_lines(entries) if entry_id in {r.id for r in line.rows})
 
@@ -259,19 +224,9 @@ class StandingShown:
     left: bool
 
 
-class Standing(Protocol):
-    """A player as the standing table lists them."""
-
-    @property
-    def id(self) -> int: ...
-
-
-S = TypeVar("S", bound=Standing)
-
-
 def standing_order(
-    variant: rules.Variant, players: Sequence[S], totals: Mapping[int, int]
-) -> list[S]:
+    variant: rules.Variant, players: Sequence[queries.PlayerRow], totals: Mapping[int, int]
+) -> list[queries.PlayerRow]:
     """Return the players in the order the rule system shows its standing (G7: fewest minus)."""
     by_id = {player.id: player for player in players}
     return [by_id[player] for player in variant.standing_order(list(by_id), totals)]
