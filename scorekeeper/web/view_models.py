@@ -70,7 +70,7 @@ def entry_lines(entries: Iterable[queries.EntryRow]) -> list[EntryLine]:
 
 
 def entry_cards(entry: queries.EntryRow) -> str:
-    """Return the cards an entry put down, in canonical form (the history shows ORM entries).
+    """Return the cards an entry put down, in canonical form.
 
     A joker is shown with the card it stood for when it was put down, e.g. ``JKR=K♥``.
     """
