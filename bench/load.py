@@ -11,6 +11,7 @@ import http.client
 import json
 import random
 import re
+import ssl
 import threading
 import time
 import urllib.parse
@@ -64,12 +65,26 @@ class Results:
                 self.failures += 1
 
 
+# A load over HTTPS trusts this context's authorities (bench/servers.py sets it); else plain HTTP.
+TLS: ssl.SSLContext | None = None
+# One item per connection opened (over HTTPS: per full or resumed TLS handshake).
+OPENED: list[int] = []
+
+
+def connect(port: int) -> http.client.HTTPConnection:
+    """Open a connection to the server on loopback, over HTTPS when ``TLS`` is set."""
+    OPENED.append(port)
+    if TLS is None:
+        return http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    return http.client.HTTPSConnection("127.0.0.1", port, timeout=30, context=TLS)
+
+
 class KeptAlive:
     """A kept-alive HTTP connection to the server on loopback."""
 
     def __init__(self, port: int) -> None:
         self.port = port
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.connection = connect(port)
 
     def exchange(
         self, method: str, path: str, body: bytes | None, headers: dict[str, str]
@@ -86,7 +101,7 @@ class KeptAlive:
                 return response, response.read()
             except (OSError, http.client.HTTPException) as error:
                 self.connection.close()
-                self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                self.connection = connect(self.port)
                 closed = isinstance(error, http.client.RemoteDisconnected | ConnectionResetError)
                 if attempt == 2 or not closed:
                     return None
@@ -241,6 +256,9 @@ class Phone(KeptAlive):
         if form is not None:
             body = urllib.parse.urlencode(form).encode()
             sent["Content-Type"] = "application/x-www-form-urlencoded"
+            # A browser names the page a form came from; over HTTPS the CSRF check wants it.
+            scheme = "http" if TLS is None else "https"
+            sent["Referer"] = f"{scheme}://127.0.0.1:{self.port}{path}"
         answer = self.exchange(method, path, body, sent)
         if answer is None:
             return 0, "", ""

@@ -13,6 +13,13 @@ to the first animation frame where
 Without the in-place recorder both are the reloaded page. It prints a Markdown table of the
 medians and appends it to ``docs/performance-tap.md`` (``--no-write`` to only print);
 ``docs/performance.md``, which ``bench/run.py`` writes anew, links it.
+
+``--https`` serves the secure address as a phone at the table opens it: ``scorekeeper serve``
+(HTTPS), the page at ``https://tisch.local:<port>`` (the name mapped to loopback for Chromium
+alone), Chromium trusting the table's certificate authority from an NSS store in a HOME of its
+own (``certutil``, Debian's libnss3-tools). Without it the app is served over plain HTTP by
+``scorekeeper serve --http`` (waitress). DevTools' own records of the taps' requests say how
+many connections they used and how many of those began with a TLS handshake.
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, ViewportSize, sync_playwright
+from playwright.sync_api import CDPSession, Page, ViewportSize, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORT = ROOT / "docs" / "performance-tap.md"
@@ -48,8 +55,12 @@ SUITS = "♠♥♦"
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 
 
+# The name the phone reaches the table by over HTTPS, mapped to loopback for Chromium alone.
+TABLE_NAME = "tisch.local"
+
+
 @contextmanager
-def served() -> Iterator[str]:
+def served(https: bool) -> Iterator[str]:
     """Serve the app on a free loopback port on a fresh database; yield its address."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -63,6 +74,7 @@ def served() -> Iterator[str]:
         }
         program = Path(sys.executable).parent / "scorekeeper"
         command = [str(program), "serve", "--host", "127.0.0.1", "--port", str(port)]
+        command += ["--name", TABLE_NAME, "--trust-port", "0"] if https else ["--http"]
         process = subprocess.Popen(
             command, cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
@@ -76,7 +88,7 @@ def served() -> Iterator[str]:
                     if time.monotonic() > deadline:
                         raise
                     time.sleep(0.05)
-            yield f"http://127.0.0.1:{port}"
+            yield f"https://{TABLE_NAME}:{port}" if https else f"http://127.0.0.1:{port}"
         finally:
             process.terminate()
             process.wait(timeout=10)
@@ -92,12 +104,32 @@ def start_session(page: Page, base: str) -> None:
     page.wait_for_selector("[data-picker] button[data-card]")
 
 
-def throttle(page: Page, network: dict[str, float] | None) -> None:
+def watched(page: Page) -> tuple[CDPSession, list[dict[str, Any]]]:
+    """Return a CDP session of the page and the list it fills with its responses' records.
+
+    Each record is DevTools' own account of a response: its connection, whether the connection
+    was reused, and when its TLS handshake began (-1: none).
+    """
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    records: list[dict[str, Any]] = []
+    cdp.on("Network.responseReceived", lambda event: records.append(event["response"]))
+    return cdp, records
+
+
+def handshakes(records: list[dict[str, Any]]) -> int:
+    """Count the responses whose connection was new and began with a TLS handshake."""
+    return sum(
+        1
+        for record in records
+        if not record.get("connectionReused") and record.get("timing", {}).get("sslStart", -1) >= 0
+    )
+
+
+def throttle(cdp: CDPSession, network: dict[str, float] | None) -> None:
     """Emulate a network on the page with DevTools' own conditions."""
     if network is None:
         return
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
     cdp.send(
         "Network.emulateNetworkConditions",
         {
@@ -107,6 +139,31 @@ def throttle(page: Page, network: dict[str, float] | None) -> None:
             "uploadThroughput": network["up"],
         },
     )
+
+
+def trusting_home(folder: Path) -> Path:
+    """Return a HOME whose NSS store trusts the table's certificate authority, as a phone."""
+    authority = ROOT / "instance" / "table-ca" / "ca.crt"
+    store = folder / ".pki" / "nssdb"
+    store.mkdir(parents=True)
+    subprocess.run(["certutil", "-d", f"sql:{store}", "-N", "--empty-password"], check=True)
+    subprocess.run(
+        [
+            "certutil",
+            "-d",
+            f"sql:{store}",
+            "-A",
+            "-t",
+            "C,,",
+            "-n",
+            "table",
+            "-a",
+            "-i",
+            str(authority),
+        ],
+        check=True,
+    )
+    return folder
 
 
 def one_tap(page: Page, cards: list[str]) -> tuple[float, float]:
@@ -143,29 +200,48 @@ def one_tap(page: Page, cards: list[str]) -> tuple[float, float]:
     return float(screen), float(confirmed)
 
 
-def measure(taps: int) -> dict[str, dict[str, Any]]:
-    """Return, per network, the taps' times in ms."""
+def measure(taps: int, https: bool) -> dict[str, dict[str, Any]]:
+    """Return, per network, the taps' times in ms and their connections."""
     results: dict[str, dict[str, Any]] = {}
-    with served() as base, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
-        )
+    with (
+        served(https) as base,
+        sync_playwright() as playwright,
+        tempfile.TemporaryDirectory() as home,
+    ):
+        args = ["--no-sandbox", "--disable-gpu"]
+        env: dict[str, str | float | bool] = dict(os.environ)
+        if https:
+            args.append(f"--host-resolver-rules=MAP {TABLE_NAME} 127.0.0.1")
+            env["HOME"] = str(trusting_home(Path(home)))
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args, env=env)
         for name, network in NETWORKS.items():
             context = browser.new_context(
                 viewport=PHONE, has_touch=True, is_mobile=True, locale="en-GB"
             )
             page = context.new_page()
+            cdp, records = watched(page)
             start_session(page, base)
-            throttle(page, network)
+            opening = handshakes(records)
+            throttle(cdp, network)
             screens, confirms = [], []
             # One tap more than measured: the first warms the server and the page's caches.
             for number in range(taps + 1):
+                if number == 1:
+                    records.clear()
                 rank = RANKS[number % len(RANKS)]
                 screen, confirmed = one_tap(page, [rank + suit for suit in SUITS])
                 if number:
                     screens.append(screen)
                     confirms.append(confirmed)
-            results[name] = {"screen": screens, "confirmed": confirms, "network": network}
+            results[name] = {
+                "screen": screens,
+                "confirmed": confirms,
+                "network": network,
+                "requests": len(records),
+                "connections": len({record["connectionId"] for record in records}),
+                "handshakes": handshakes(records),
+                "opening": opening,
+            }
             context.close()
         browser.close()
     return results
@@ -179,8 +255,9 @@ def report(results: dict[str, dict[str, Any]], label: str, taps: int) -> str:
         f"medians of {taps} taps)",
         "",
         "| network | latency ms | tap to screen ms | tap to confirmed ms "
-        "| every tap (screen / confirmed) |",
-        "|---|---|---|---|---|",
+        "| every tap (screen / confirmed) | the taps' requests / connections / TLS handshakes "
+        "| TLS handshakes opening the page |",
+        "|---|---|---|---|---|---|---|",
     ]
     for name, result in results.items():
         latency = result["network"]["latency"] if result["network"] else 0
@@ -189,7 +266,9 @@ def report(results: dict[str, dict[str, Any]], label: str, taps: int) -> str:
         )
         lines.append(
             f"| {name} | {latency:g} | {statistics.median(result['screen']):.0f} "
-            f"| {statistics.median(result['confirmed']):.0f} | {every} |"
+            f"| {statistics.median(result['confirmed']):.0f} | {every} "
+            f"| {result['requests']} / {result['connections']} / {result['handshakes']} "
+            f"| {result['opening']} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -200,8 +279,11 @@ def main() -> None:
     parser.add_argument("--taps", type=int, default=7)
     parser.add_argument("--label", default="The game page")
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument(
+        "--https", action="store_true", help="the secure address (else plain HTTP, waitress)"
+    )
     options = parser.parse_args()
-    text = report(measure(options.taps), options.label, options.taps)
+    text = report(measure(options.taps, options.https), options.label, options.taps)
     print(text)
     if not options.no_write:
         with REPORT.open("a", encoding="utf-8") as out:

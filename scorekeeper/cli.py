@@ -8,10 +8,13 @@ import socket
 import sqlite3
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from flask import Flask
+
+if TYPE_CHECKING:
+    from scorekeeper.serving import TableCertificates
 
 
 def register(app: Flask) -> None:
@@ -113,7 +116,7 @@ def keys_of(session_id: str | None) -> int:
     print(f"New keys for session {session_id}; the old links no longer open it.")
     print(f"Edit link:      /sessions/{session_id}?key={keys.edit}")
     print(f"View-only link: /sessions/{session_id}?key={keys.view}")
-    print("Open a link on this app's address, e.g. http://<this machine>:8000/sessions/...")
+    print("Open a link on this app's address, e.g. https://<this machine>:8000/sessions/...")
     print(f"API: Authorization: Bearer {keys.edit}  (read only: Bearer {keys.view})")
     return 0
 
@@ -144,6 +147,28 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (all by default)")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
     serve.add_argument("--threads", type=int, default=THREADS, help=f"worker threads ({THREADS})")
+    serve.add_argument(
+        "--http",
+        action="store_true",
+        help="serve plain HTTP only, with waitress (behind a proxy that speaks TLS)",
+    )
+    serve.add_argument(
+        "--certificate", metavar="FILE", help="your own certificate (PEM, chain included)"
+    )
+    serve.add_argument("--key", metavar="FILE", help="the key of --certificate (PEM)")
+    serve.add_argument(
+        "--name",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another name phones reach this machine by, for its certificate (repeatable)",
+    )
+    serve.add_argument(
+        "--trust-port",
+        type=int,
+        metavar="PORT",
+        help="plain-HTTP port of the trust page (the port after --port; 0: none)",
+    )
     export = commands.add_parser("export", help="write every session as JSON")
     export.add_argument(
         "--output", "-o", default="-", help="file to write (standard output by default)"
@@ -170,6 +195,10 @@ def main(argv: list[str] | None = None) -> int:
         # Sessions made before new ids stopped starting with "-": not an option, an id.
         argv = ["keys", "--", argv[1]]
     args = parser.parse_args(argv)
+    if args.command == "serve" and (args.certificate is None) != (args.key is None):
+        parser.error("--certificate and --key go together")
+    if args.command == "serve" and args.http and args.certificate:
+        parser.error("--http serves plain HTTP: it takes no --certificate")
 
     from flask_migrate import upgrade
 
@@ -211,20 +240,121 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
     with contextlib.suppress(BackupError):  # PostgreSQL: pg_dump's job (see the README)
         start_daily_backups(sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"]))
-    return _serve(app, args.host, args.port, args.threads)
+    return _serve(app, args)
 
 
-def _serve(app: Flask, host: str, port: int, threads: int) -> int:
-    """Serve the app with waitress and say where to open it."""
+def _serve(app: Flask, args: argparse.Namespace) -> int:
+    """Serve the app as the options say: HTTPS and plain HTTP, or plain HTTP alone."""
+    if args.http:
+        return _serve_http(app, args.host, args.port, args.threads)
+    from scorekeeper.certificates import CertificateError
+
+    try:
+        return _serve_https(app, args)
+    except (CertificateError, OSError, ValueError) as error:
+        print(f"scorekeeper serve: {error}", file=sys.stderr)
+        return 1
+
+
+def _shown(host: str) -> str:
+    """Return the address to print for a listening address: the LAN's for all interfaces."""
+    if host in ("0.0.0.0", "::", ""):
+        return _lan_address() or "127.0.0.1"
+    return f"[{host}]" if ":" in host else host
+
+
+def _serve_http(app: Flask, host: str, port: int, threads: int) -> int:
+    """Serve the app over plain HTTP with waitress and say where to open it."""
     from waitress import serve as waitress_serve
 
-    shown = host
-    if host in ("0.0.0.0", "::", ""):
-        shown = _lan_address() or "127.0.0.1"
-    print(f"Scorekeeper is running. Open http://{shown}:{port}/ on a phone", flush=True)
+    print(f"Scorekeeper is running. Open http://{_shown(host)}:{port}/ on a phone", flush=True)
     print(f"(on this machine: http://127.0.0.1:{port}/). Stop with Ctrl+C.", flush=True)
     waitress_serve(app, host=host, port=port, threads=threads, ident=None, **waitress_settings(app))
     return 0
+
+
+def _serve_https(app: Flask, args: argparse.Namespace) -> int:
+    """Serve HTTPS and plain HTTP on the port, and the trust page on the trust port."""
+    from scorekeeper import certificates, serving
+
+    host, port = args.host, args.port
+    shown = _shown(host)
+    settings = cheroot_settings(app)
+    app.config["HTTPS_PORT"] = port
+    if args.certificate:
+        # The operator's own certificate (a club's name, Let's Encrypt): phones trust it already.
+        context = serving.server_context(Path(args.certificate), Path(args.key))
+        names = certificates.named(certificates.certificate_in(Path(args.certificate))).said()
+        main = serving.cheroot_server_for(app, host, port, args.threads, settings, context)
+        main.prepare()
+        print(
+            f"Scorekeeper is running. Open https://{names[0] if names else shown}:{port}/",
+            flush=True,
+        )
+        print("(plain HTTP answers there too). Stop with Ctrl+C.", flush=True)
+        serving.serve_both([main])
+        return 0
+    table = _table_certificates(app, host, args.name)
+    app.config["TABLE_CA"] = str(table.authority.folder / certificates.CA_CERTIFICATE)
+    main = serving.cheroot_server_for(app, host, port, args.threads, settings, table.context)
+    main.prepare()
+    servers = [main]
+    trust_address = f"http://{shown}:{port}/trust"
+    trust_port = port + 1 if args.trust_port is None else args.trust_port
+    if trust_port:
+        trust = serving.cheroot_server_for(
+            serving.trust_address_only(app), host, trust_port, 2, settings
+        )
+        try:
+            trust.prepare()
+            servers.append(trust)
+            trust_address = f"http://{shown}:{trust_port}/"
+        except OSError as error:
+            # The trust page answers on the main port too: a busy trust port stops nothing.
+            print(f"Note: port {trust_port} is not free ({error}).", file=sys.stderr, flush=True)
+    if not table.authority.permits(shown.strip("[]")):
+        print(
+            f"Note: {shown} is not a private address; the table's certificate cannot name it. "
+            f"Phones can use https://{certificates.host_name()}.local:{port}/ where the network "
+            "resolves .local names.",
+            file=sys.stderr,
+            flush=True,
+        )
+    print(f"Scorekeeper is running. Open https://{shown}:{port}/ on a phone", flush=True)
+    if host in ("0.0.0.0", "::", "", "127.0.0.1", "localhost", "::1"):
+        # This machine's browser treats plain HTTP on localhost as secure, trusting or not.
+        print(f"(on this machine: http://localhost:{port}/).", flush=True)
+    print(
+        f"A phone that does not trust this table yet: open {trust_address} "
+        "once and follow the steps there.",
+        flush=True,
+    )
+    print(f"The table's certificate, SHA-256: {table.authority.fingerprint()}", flush=True)
+    print("Stop with Ctrl+C.", flush=True)
+    serving.serve_both(servers)
+    return 0
+
+
+def _table_certificates(app: Flask, host: str, names: list[str]) -> TableCertificates:
+    """Return the table's certificates; warn of names left out."""
+    from scorekeeper import certificates, serving
+
+    given = list(names)
+    if host not in ("0.0.0.0", "::", ""):
+        given.append(host)
+    authority = certificates.TableAuthority.in_folder(
+        Path(app.instance_path) / certificates.FOLDER, [certificates.host_name(), *given]
+    )
+    wanted = certificates.machine_names(given)
+    left_out = set(wanted.said()) - set(authority.permitted(wanted).said())
+    for name in sorted(left_out):
+        print(
+            f"Note: the table's certificate authority may not sign for {name}; phones cannot "
+            "use that name (docs/deployment.md: a new authority).",
+            file=sys.stderr,
+            flush=True,
+        )
+    return serving.TableCertificates(authority, wanted)
 
 
 # Seconds a connection may stay idle (no request under way) before waitress closes it. Waitress
@@ -262,6 +392,25 @@ def waitress_settings(app: Flask) -> dict[str, Any]:
         # refuses a body of its limit itself, the app only a longer one: hence the + 1.
         settings["max_request_body_size"] = int(limit) + 1
     return settings
+
+
+# The longest request head cheroot reads (waitress's default): a phone's cookie and headers
+# take a few KB.
+HEAD_LIMIT = 256 * 1024
+
+
+def cheroot_settings(app: Flask) -> dict[str, Any]:
+    """Return cheroot's settings that follow the app's: body limit, idle connections."""
+    limit = app.config.get("MAX_CONTENT_LENGTH")
+    return {
+        "idle_seconds": IDLE_SECONDS,
+        # Refused (413) from Content-Length, or as a chunked body passes it (as waitress: + 1).
+        "max_request_body_size": int(limit) + 1 if limit else 0,
+        "max_request_header_size": HEAD_LIMIT,
+        # Connections kept alive between requests (cheroot's default is 10): the phones watching
+        # a table each keep one, and a tap over a kept connection pays no new handshake.
+        "connections": CONNECTIONS,
+    }
 
 
 if __name__ == "__main__":

@@ -258,3 +258,73 @@ def integrity(path: Path) -> str:
     """Run SQLite's own integrity check on the database file."""
     with sqlite3.connect(path) as connection:
         return str(connection.execute("PRAGMA integrity_check").fetchone()[0])
+
+
+# --- `scorekeeper serve` with options of its own ------------------------------------------------
+
+
+def free_port() -> int:
+    """Return a loopback port that is free now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+@dataclass
+class Served:
+    """A ``scorekeeper serve`` process started with options; its port and its trust port."""
+
+    process: subprocess.Popen[str]
+    port: int
+    trust_port: int
+    database_url: str
+
+    def stop(self) -> tuple[str, str]:
+        """Stop the server; return what it printed and its errors."""
+        self.process.terminate()
+        try:
+            return self.process.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            return self.process.communicate()
+
+
+def serve_with(folder: Path, *options: str, seconds: float = 30) -> Served:
+    """Start ``scorekeeper serve`` on loopback with options, a database of its own; wait for it."""
+    port, trust_port = free_port(), free_port()
+    command = [
+        str(Path(sys.executable).with_name("scorekeeper")),
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        *options,
+        *([] if "--trust-port" in options else ["--trust-port", str(trust_port)]),
+    ]
+    database_url = f"sqlite:///{folder / 'served.sqlite3'}"
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": "served",
+        "SESSION_LIMIT": "off",
+        "PYTHONUNBUFFERED": "1",
+    }
+    process = subprocess.Popen(
+        command, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    served = Served(process, port, trust_port, database_url)
+    deadline = time.monotonic() + seconds
+    while True:
+        if process.poll() is not None:
+            stdout, stderr = process.communicate()
+            pytest.fail(f"the server stopped ({process.returncode}):\n{stdout}\n{stderr}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return served
+        except OSError:
+            if time.monotonic() > deadline:
+                served.stop()
+                pytest.fail("the server did not start")
+            time.sleep(0.05)

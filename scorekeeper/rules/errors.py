@@ -139,3 +139,35 @@ class HouseRuleError(RulesError):
 
 class GroupError(RulesError):
     """A group's name, or two names to merge, that cannot be."""
+
+
+class EveningError(RulesError):
+    """Base of what an evening of several tables refuses (E1-E12)."""
+
+
+class EveningPlayersError(EveningError):
+    """Too few or too many players for an evening (E1)."""
+
+
+class TableSizeError(EveningError):
+    """A table size the rule system does not seat, or that cannot seat the players (E2, E3)."""
+
+
+class SeriesPlanError(EveningError):
+    """A number of series, or an end of a series, that an evening cannot have (E7, E8)."""
+
+
+class SeatingModeError(EveningError):
+    """Later series seated neither by the standing nor drawn (E5)."""
+
+
+class NextSeriesError(EveningError):
+    """The next series cannot be seated: a table still plays, or every series is played (E12)."""
+
+
+class RedrawError(EveningError):
+    """A series that cannot be drawn again: play has begun (E4)."""
+
+
+class SeasonError(EveningError):
+    """A season's count of best evenings that cannot be (E11)."""

@@ -450,6 +450,75 @@ MESSAGES: dict[str, Wording] = {
         "“%(name)s” and “%(same_as)s” count as one person in this group (the names were "
         "merged): one person cannot sit at the table twice."
     ),
+    # --- club evenings: several tables, series, a ranking (E1-E12) ---------------------------
+    "evening.player_count": plural_wording(
+        "An evening is for %(low)s to %(high)s players; %(count)s was entered.",
+        "An evening is for %(low)s to %(high)s players; %(count)s were entered.",
+    ),
+    "evening.table_size": wording(
+        "%(variant)s is played at tables of %(low)s to %(high)s players; a table of %(size)s is "
+        "not possible."
+    ),
+    "evening.small_tables": wording(
+        "Tables of 2 are seated only where the organiser allows them: allow tables of 2, or "
+        "choose larger tables."
+    ),
+    # ``sizes`` are the table sizes that would seat the players, joined by "or".
+    "evening.tables_split": wording(
+        "%(count)s players cannot be split into tables of %(size)s and %(smaller)s: choose "
+        "tables of %(sizes)s."
+    ),
+    "evening.table_of_one": wording(
+        "%(count)s players at tables of %(size)s would leave one player alone, and nobody plays "
+        "at a table of 1: choose tables of %(sizes)s."
+    ),
+    "evening.table_of_two": wording(
+        "%(count)s players at tables of %(size)s would need a table of 2, which the organiser "
+        "has not allowed: choose tables of %(sizes)s, or allow tables of 2."
+    ),
+    "evening.no_table_size": wording(
+        "%(variant)s cannot seat %(count)s players at tables of %(low)s to %(high)s without a "
+        "table of 2: allow tables of 2."
+    ),
+    "evening.series_count": wording("An evening has %(low)s to %(high)s series."),
+    "evening.series_end_missing": wording(
+        "Give the number of games per series, or the minutes per series."
+    ),
+    "evening.series_end_both": wording(
+        "Give the number of games per series or the minutes per series, not both."
+    ),
+    "evening.games_per_series": wording("A series has %(low)s to %(high)s games."),
+    "evening.minutes_per_series": wording("A series lasts %(low)s to %(high)s minutes."),
+    "evening.seating_mode": wording(
+        "Later series are seated by the standing (“standing”) or drawn again (“drawn”), not "
+        "“%(name)s”."
+    ),
+    "evening.session_end": wording(
+        "At an evening every table plays until its series ends: the house rule “end” is not "
+        "chosen for an evening."
+    ),
+    # ``tables`` are the numbers of the tables still playing, joined by "and".
+    "evening.still_playing": plural_wording(
+        "Series %(number)s is still being played at table %(tables)s: the next series is seated "
+        "once every table has ended.",
+        "Series %(number)s is still being played at tables %(tables)s: the next series is "
+        "seated once every table has ended.",
+    ),
+    "evening.all_series_played": plural_wording(
+        "The evening has %(count)s series, and it is seated already.",
+        "All %(count)s series of the evening are seated already.",
+    ),
+    "evening.redraw_started": plural_wording(
+        "Series %(number)s cannot be drawn again: play has begun at table %(tables)s.",
+        "Series %(number)s cannot be drawn again: play has begun at tables %(tables)s.",
+    ),
+    "evening.said_games": plural_wording("%(count)s game a series", "%(count)s games a series"),
+    "evening.said_minutes": plural_wording(
+        "%(count)s minute a series; the game being played then is the last",
+        "%(count)s minutes a series; the game being played then is the last",
+    ),
+    "season.evenings": wording("A season has %(low)s to %(high)s evenings."),
+    "season.best": wording("A season counts each player's best 1 to %(high)s evenings."),
 }
 
 # How a list of messages (the gaps of a sequence) is joined: "A and B and C".

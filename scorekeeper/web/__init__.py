@@ -12,6 +12,7 @@ from scorekeeper.web import (  # noqa: F401
     seating,
     session_page,
     start,
+    trust,
 )
 from scorekeeper.web.blueprint import bp
 

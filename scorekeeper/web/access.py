@@ -32,6 +32,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import queries, services
 from scorekeeper.keys import Access, SessionKeys
+from scorekeeper.web import trust
 
 # The cookie keeps the keys of this many sessions; a key from a link drops out first.
 KEPT_SESSIONS = 20
@@ -345,9 +346,13 @@ def share_links(public_id: str, where: str = KEYS) -> dict[str, str]:
 
 
 def _link(public_id: str, key: str, where: str = KEYS) -> str:
+    names: dict[str, Any] = {"key": key}
     if where == GROUP_KEYS:
-        return url_for(GROUP_PAGE, group_id=public_id, key=key, _external=True)
-    return url_for("web.session_page", public_id=public_id, key=key, _external=True)
+        endpoint, names["group_id"] = GROUP_PAGE, public_id
+    else:
+        endpoint, names["public_id"] = "web.session_page", public_id
+    # Served over HTTPS, other phones get the secure address, also from a plain-HTTP page.
+    return trust.link_for(url_for(endpoint, **names)) or url_for(endpoint, _external=True, **names)
 
 
 @functools.lru_cache(maxsize=256)

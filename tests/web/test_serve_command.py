@@ -59,7 +59,7 @@ def test_serve_upgrades_the_database_prints_its_address_and_records_a_session(
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        wait_until_answering(f"{base}/api/v1/openapi.json", process, seconds=15)
+        wait_until_answering(f"{base}/api/v1/openapi.json", process, seconds=30)
         request = urllib.request.Request(
             f"{base}/api/v1/sessions",
             data=json.dumps({"players": ["Ann", "Bob", "Cid"], "target": 300}).encode(),
@@ -87,7 +87,10 @@ def test_serve_upgrades_the_database_prints_its_address_and_records_a_session(
         except subprocess.TimeoutExpired:
             process.kill()
             stdout, stderr = process.communicate()
-    assert f"http://127.0.0.1:{port}/" in stdout, stdout + stderr
+    # The address printed is the secure one; the trust address is the port after it.
+    assert f"Open https://127.0.0.1:{port}/ on a phone" in stdout, stdout + stderr
+    assert f"open http://127.0.0.1:{port + 1}/ once" in stdout or "is not free" in stderr
+    assert "SHA-256: " in stdout
     assert database.exists()
 
 

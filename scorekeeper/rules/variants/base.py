@@ -617,6 +617,19 @@ Ann's hand.
 
     # --- the session -------------------------------------------------------------------------
 
+    def ranking_value(self, total: int) -> int:
+        """Return what ranks a total: the greater this value, the better the total.
+
+        Every rule system's best total is its highest (German Rummy: the fewest minus points,
+        -12 before -40); a rule system whose lowest total were best would return ``-total``.
+        A standing, an evening's ranking and its best series are ordered by it.
+
+        >>> from scorekeeper.rules.variants import find_variant
+        >>> find_variant("german_rummy").ranking_value(-12) > find_variant().ranking_value(-40)
+        True
+        """
+        return total
+
     def standing_order(self, seating: Sequence[P], totals: Mapping[P, int]) -> list[P]:
         """Return the players in the order a standing shows them: the best total first.
 
@@ -627,7 +640,7 @@ Ann's hand.
         >>> find_variant().standing_order(["Ann", "Bob", "Cid"], {"Ann": 56, "Bob": 70, "Cid": 56})
         ['Bob', 'Ann', 'Cid']
         """
-        return sorted(seating, key=lambda player: -totals[player])
+        return sorted(seating, key=lambda player: -self.ranking_value(totals[player]))
 
     def standing(
         self, totals: Mapping[P, int], games_ended: int, *, game_in_progress: bool = False
