@@ -39,6 +39,11 @@ def get_session(session_id: int) -> SessionRow:
     return unit_of_work().sessions.get(session_id)
 
 
+def every_session() -> list[SessionRow]:
+    """Return every session with its players, the oldest first."""
+    return unit_of_work().sessions.every()
+
+
 @dataclass(frozen=True)
 class SessionScores:
     """Games of a session with their points per player, the totals and the standing (R7).

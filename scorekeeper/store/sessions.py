@@ -107,11 +107,11 @@ class Sessions:
 
     def opened_by(self, public_ids: Iterable[str]) -> list[SessionRow]:
         """Return the sessions of these public ids, the running ones first, the latest first."""
-        rows = self._uow.read(_OPENED_BY, {"public_ids": list(public_ids)}).all()
-        by_session: dict[int, list[Any]] = {}
-        for row in rows:
-            by_session.setdefault(row.id, []).append(row)
-        return [session for group in by_session.values() if (session := session_of(group))]
+        return _sessions_of(self._uow.read(_OPENED_BY, {"public_ids": list(public_ids)}))
+
+    def every(self) -> list[SessionRow]:
+        """Return every session with its players, the oldest first (the command line lists them)."""
+        return _sessions_of(self._uow.read(_EVERY))
 
     # --- writing ---------------------------------------------------------------------------------
 
@@ -246,6 +246,14 @@ def session_of(rows: Sequence[Any]) -> SessionRow | None:
     )
 
 
+def _sessions_of(rows: Iterable[Any]) -> list[SessionRow]:
+    """Return the sessions of rows joined with their players, in the order of their first rows."""
+    by_session: dict[int, list[Any]] = {}
+    for row in rows:
+        by_session.setdefault(row.id, []).append(row)
+    return [session for group in by_session.values() if (session := session_of(group))]
+
+
 def session_columns() -> list[sa.ColumnElement[Any]]:
     """Return the columns ``session_of`` reads: the session's, then each player's."""
     return [
@@ -287,6 +295,12 @@ _OPENED_BY = (
         SESSIONS.c.id.desc(),
         PLAYERS.c.seat,
     )
+)
+
+_EVERY = (
+    sa.select(*session_columns())
+    .select_from(SESSIONS.join(PLAYERS, PLAYERS.c.session_id == SESSIONS.c.id))
+    .order_by(SESSIONS.c.created_at, SESSIONS.c.id, PLAYERS.c.seat)
 )
 
 _LOCK_SESSION = (
