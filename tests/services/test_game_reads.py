@@ -111,6 +111,24 @@ def test_a_write_through_the_api_reads_the_game_once_the_key_checks_rows_and_its
     assert [entry["type"] for entry in read["entries"]] == ["meld", "layoff"]
 
 
+def test_a_write_through_the_pages_reads_the_games_rows_once_too(app: Flask) -> None:
+    """The page's own read of the game and its use case both take the rows the key check read."""
+    client = app.test_client()
+    session = client.post("/api/v1/sessions", json={"players": ["Ann", "Bob"]}).get_json()
+    game = client.post(f"/api/v1/sessions/{session['id']}/games").get_json()["id"]
+    ann, bob = (player["id"] for player in session["players"])
+    melds = f"/api/v1/games/{game}/melds"
+    meld = client.post(melds, json={"player": ann, "cards": "7♥ 8♥ 9♥"}).get_json()["id"]
+    assert client.get(f"/sessions/{session['id']}?key={session['edit_key']}").status_code == 302
+    with statements_sent(app) as statements:
+        layoff = client.post(
+            f"/games/{game}/layoffs", data={"player": bob, "meld": meld, "cards": "10♥"}
+        )
+    assert layoff.status_code == 302, layoff.get_data(as_text=True)
+    assert sum("FROM games JOIN sessions" in statement for statement in statements) == 1
+    assert client.get(f"/api/v1/games/{game}").get_json()["entries"][-1]["type"] == "layoff"
+
+
 @pytest.mark.usefixtures("ctx")
 def test_rows_the_key_check_read_are_not_taken_in_a_later_transaction() -> None:
     """A use case run again after a race reads its game again: the rows may have changed."""
