@@ -31,7 +31,7 @@ from flask_migrate import upgrade
 from scorekeeper import create_app, rules, services
 from scorekeeper.extensions import db
 from scorekeeper.keys import SessionKeys
-from scorekeeper.models import Entry, Game, SettlementLine, TableCard
+from scorekeeper.models import Entry, Game, GameSession, SettlementLine, TableCard
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORT = ROOT / "docs" / "performance-looking-back.md"
@@ -61,7 +61,8 @@ def seed(app: Flask, sessions: int, games: int) -> Seeded:
         for number in range(sessions):
             keys = SessionKeys.new()
             session = services.create_session(NAMES, target=10**6, keys=keys, group=group.id)
-            _play(session, number, games)
+            # The games are written straight into the tables, as the use cases would book them.
+            _play(db.session.get(GameSession, session.id), number, games)
             db.session.commit()
             seeded.sessions.append((session.public_id, keys.edit))
     return seeded

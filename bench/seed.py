@@ -5,7 +5,7 @@ from __future__ import annotations
 from scorekeeper import create_app, rules, services
 from scorekeeper.extensions import db
 from scorekeeper.keys import SessionKeys
-from scorekeeper.models import Entry, Game, SettlementLine, TableCard
+from scorekeeper.models import Entry, Game, GameSession, SettlementLine, TableCard
 
 
 def _game_entries() -> list[tuple[int, str, int | None]]:
@@ -28,7 +28,10 @@ def seed_session(database_url: str, finished_games: int) -> tuple[str, int, int,
     script = _game_entries()
     edit_keys = SessionKeys.new()
     with app.app_context():
-        session = services.create_session(["Ann", "Bob", "Cid"], target=10**9, keys=edit_keys)
+        created = services.create_session(["Ann", "Bob", "Cid"], target=10**9, keys=edit_keys)
+        # The games are written straight into the tables, as the use cases would have booked them.
+        session = db.session.get(GameSession, created.id)
+        assert session is not None
         players = session.players
         for number in range(1, finished_games + 1):
             game = Game(

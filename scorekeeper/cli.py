@@ -94,20 +94,10 @@ def backup_to(app: Flask, path: str | None) -> int:
 
 def keys_of(session_id: str | None) -> int:
     """List the sessions, or hand out new keys for one whose keys were lost."""
-    import sqlalchemy as sa
-    import sqlalchemy.orm as so
-
-    from scorekeeper import services
-    from scorekeeper.extensions import db
-    from scorekeeper.models import GameSession
+    from scorekeeper import queries, services
 
     if session_id is None:
-        sessions = db.session.scalars(
-            sa.select(GameSession)
-            .order_by(GameSession.created_at)
-            .options(so.selectinload(GameSession.players))
-        )
-        for session in sessions:
+        for session in queries.every_session():
             names = ", ".join(player.name for player in session.players)
             started = f"{session.created_at:%Y-%m-%d %H:%M}"
             print(f"{session.public_id}  {started}  {session.status}  {names}")

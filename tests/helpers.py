@@ -171,8 +171,9 @@ def entries(app: Flask, game_id: int) -> list[tuple[str, str, int]]:
     """Return the entries of a game as (player, cards, value)."""
     with app.app_context():
         game = services.get_game(game_id)
+        names = {player.id: player.name for player in game.players}
         return [
-            (entry.player.name, " ".join(card.card for card in entry.cards), entry.value)
+            (names[entry.player_id], " ".join(card.card for card in entry.cards), entry.value)
             for entry in game.entries
         ]
 

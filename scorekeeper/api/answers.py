@@ -6,13 +6,13 @@ model (``schemas``). A field the answer leaves out where it does not apply (``ab
 required, is never null when sent, and is sent only where the constructor sets it; a field that
 may be null says so in its type. The tests validate real answers against them.
 
-The constructors build the models without validating them again (``made``): every value comes
-from the rules and the store, in the types the fields declare.
+The models' base (``http.answers``) and the answer to a check of cards (``http.checks``), which
+the game page's live check answers too, live below the API and the pages; they are listed here
+with the others.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal, Self
@@ -21,10 +21,34 @@ from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, RootModel
 from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 
 from scorekeeper import rules, services, transfer
-from scorekeeper.api.models import absent
+from scorekeeper.http.answers import Answer, absent
+from scorekeeper.http.checks import (
+    JOKERS,
+    Ace,
+    Cards,
+    Check,
+    CheckedMeld,
+    CheckedNewMeld,
+    JokerPlace,
+    Kind,
+    cards_of,
+    game_check,
+    opening_of,
+    piece_code,
+)
 from scorekeeper.keys import SessionKeys
-from scorekeeper.models import MergedName
 from scorekeeper.rules import groups as rules_groups
+
+__all__ = [
+    "Ace",
+    "Answer",
+    "Check",
+    "CheckedMeld",
+    "CheckedNewMeld",
+    "JokerPlace",
+    "game_check",
+    "piece_code",
+]
 
 
 def utc_text(moment: datetime) -> str:
@@ -50,20 +74,10 @@ SessionId = Annotated[
 ]
 GroupId = Annotated[str, Field(description="A group's id: random, so that it cannot be guessed.")]
 Points = Annotated[dict[str, int], Field(description="Points keyed by player id (as a string).")]
-Cards = list[str]
-Kind = Literal["set", "sequence"]
 GameStatus = Literal["open", "finished", "abandoned"]
 SessionStatus = Literal["open", "finished"]
 EntryType = Literal["meld", "layoff", "swap"]
 
-_JOKERS = (
-    'German Rummy: each joker, by its place in "cards" (index, from 0, where it lies as "JKR"), '
-    "and the cards it may stand for: one in a sequence, each missing suit in a set."
-)
-_OPENING_VALUE = (
-    "German Rummy: what the meld counts towards an opening (G3): 2-10 face value, J Q K 10, ace "
-    "11 in a set or after the K and 1 before the 2, a joker the card it stands for."
-)
 # What a meld as it was put down counts towards an opening, in the answers about melds.
 _MELD_OPENING_VALUE = (
     "Where the rule system has an opening (German Rummy, G3): what the meld as it was put down "
@@ -81,261 +95,14 @@ _BOOKED = (
 )
 
 
-class Answer(BaseModel):
-    """A JSON object the API answers with."""
-
-    model_config = ConfigDict(populate_by_name=True)
-
-    @classmethod
-    def made(cls, **fields: Any) -> Self:
-        """Return the answer of fields the server made, not checked again; unset ones stay out.
-
-        What ``model_construct`` does for these models, in a third less time (an answer of a
-        session of 100 games holds 100 models): every field left out has the default None
-        (``absent``), and no answer has extra or private attributes. The JSON keeps the order
-        the fields are given in.
-        """
-        answer = cls.__new__(cls)
-        given = set(fields)
-        for name in _defaults(cls).keys() - given:
-            fields[name] = None
-        object.__setattr__(answer, "__dict__", fields)
-        _set_fields_set(answer, given)
-        _set_extra(answer, None)
-        _set_private(answer, None)
-        return answer
-
-    def sent(self) -> dict[str, Any]:
-        """Return the answer as JSON values: the fields set, by their names in the contract."""
-        return self.model_dump(mode="json", by_alias=True, exclude_unset=True)
-
-    def json_text(self) -> str:
-        """Return the answer as JSON text, its keys in the model's order, non-ASCII escaped."""
-        return self.model_dump_json(by_alias=True, exclude_unset=True, ensure_ascii=True)
-
-    def fields(self) -> dict[str, Any]:
-        """Return the fields set, as they are (models stay models), to make another answer."""
-        given = self.model_fields_set
-        return {name: value for name, value in self.__dict__.items() if name in given}
-
-
-# How a model is made without validation: its values, the fields set, no extra, no private.
-_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
-
-
-@functools.cache
-def _defaults(model: type[Answer]) -> dict[str, Any]:
-    """Return the defaults of a model's fields that may be left out (all None: ``absent``)."""
-    found = {
-        name: field.get_default(call_default_factory=True)
-        for name, field in model.model_fields.items()
-        if not field.is_required()
-    }
-    if any(value is not None for value in found.values()):
-        raise TypeError(f"{model.__name__}: an answer field left out has no other default")
-    return found
-
-
 def _by_player(values: dict[int, int]) -> dict[str, int]:
     return {str(player_id): value for player_id, value in values.items()}
-
-
-def piece_code(piece: rules.Piece) -> str:
-    """Return a card's code, or ``JKR`` for a joker whatever it stands for."""
-    return rules.Joker().code if isinstance(piece, rules.Joker) else piece.code
-
-
-def _cards(meld: rules.Meld, variant: rules.Variant) -> dict[str, Any]:
-    """Return a meld's cards, a joker as ``JKR``, and what each joker stands for (G2).
-
-    ``jokers`` is there where the rule system plays jokers: the answers of the others keep
-    their shape.
-
-    >>> from scorekeeper.rules.cards import parse_pieces
-    >>> german = rules.GermanRummy()
-    >>> said = _cards(rules.classify_pieces(parse_pieces("6♠ 6♥ JKR"), german), german)
-    >>> said["cards"], [place.sent() for place in said["jokers"]]
-    (['6♠', '6♥', 'JKR'], [{'index': 2, 'as': ['6♦', '6♣']}])
-    """
-    cards: dict[str, Any] = {"cards": [piece_code(piece) for piece in meld.cards]}
-    places = variant.joker_places(meld)
-    if places is not None:
-        cards["jokers"] = [JokerPlace.of(place) for place in places]
-    return cards
-
-
-def _opening(melds: Iterable[rules.Meld] | None, variant: rules.Variant) -> dict[str, int]:
-    """Return ``{"opening_value": …}`` for melds put down together, where an opening is played.
-
-    The answers of a rule system without an opening keep the shape they always had.
-    """
-    counted = None if melds is None else variant.opening_counted(melds)
-    return {} if counted is None else {"opening_value": counted}
 
 
 class Error(Answer):
     """A refusal: one sentence in the request's language."""
 
     error: str
-
-
-class JokerPlace(Answer):
-    """A joker in a meld: its place in the cards and what it may stand for."""
-
-    index: int = Field(ge=0)
-    stands_for: list[str] = Field(alias="as", min_length=1)
-
-    @classmethod
-    def of(cls, place: rules.JokerPlace) -> Self:
-        """Return where a joker lies and the cards it may stand for."""
-        return cls.made(index=place.index, stands_for=[card.code for card in place.stands_for])
-
-
-class Ace(Answer):
-    """Where a scored ace lies and what it scores there."""
-
-    card: str
-    position: Literal["set", "high", "corner", "low"]
-    value: int
-
-    @classmethod
-    def of_meld(cls, meld: rules.Meld, counted: set[rules.Piece]) -> list[Ace]:
-        """Say where each counted ace lies and what it scores there (set, high, corner, low)."""
-        return [
-            cls.made(card=card.code, position=position.value, value=value)
-            for card, value, position in zip(
-                meld.cards, meld.values, meld.ace_positions, strict=True
-            )
-            if position is not None and card in counted and isinstance(card, rules.Card)
-        ]
-
-
-class CheckedMeld(Answer):
-    """A joker swap: the meld after the swap."""
-
-    kind: Kind = absent()
-    cards: Cards = absent()
-    jokers: list[JokerPlace] = absent(_JOKERS)
-
-    @classmethod
-    def of(cls, meld: rules.Meld, variant: rules.Variant) -> Self:
-        """Return a meld of a joker swap as it lies after the swap: its kind and cards."""
-        return cls.made(kind=meld.kind.value, **_cards(meld, variant))
-
-
-class CheckedNewMeld(CheckedMeld):
-    """A meld as the check reads it: of a joker swap the new meld, or one of several melds."""
-
-    values: list[int] = absent()
-    value: int = absent()
-    opening_value: int = absent(_OPENING_VALUE)
-    aces: list[Ace] = absent("Where each scored ace lies and what it scores there.")
-
-    @classmethod
-    def of(cls, meld: rules.Meld, variant: rules.Variant) -> Self:
-        """Return what the check says of a meld: kind, cards, jokers, values, aces, opening."""
-        return cls.made(
-            kind=meld.kind.value,
-            **_cards(meld, variant),
-            values=list(meld.values),
-            value=meld.value,
-            **_opening([meld], variant),
-            aces=Ace.of_meld(meld, set(meld.cards)),
-        )
-
-
-class Check(Answer):
-    """The verdict on cards as a meld, several melds, a layoff or a joker swap."""
-
-    valid: bool
-    kind: Kind = absent()
-    cards: Cards = absent()
-    added: Cards = absent()
-    values: list[int] = absent()
-    value: int = absent()
-    aces: list[Ace] = absent("Where each scored ace lies and what it scores there.")
-    error: str = absent()
-    jokers: list[JokerPlace] = absent(_JOKERS)
-    joker_choices: Cards = absent(
-        "German Rummy, valid false: the cards a joker in doubt may stand for (G2); say which "
-        "as JKR=<card>."
-    )
-    opening_value: int = absent(_OPENING_VALUE)
-    melds: list[CheckedNewMeld] = absent(
-        "A game's check of several melds put down together: each meld as a check of one "
-        "answers it; value and opening_value add them up."
-    )
-    meld: CheckedMeld = absent("A joker swap: the meld after the swap.")
-    new_meld: CheckedNewMeld = absent("A joker swap: the new meld with the joker taken.")
-
-    @classmethod
-    def of_meld(cls, meld: rules.Meld, variant: rules.Variant) -> Self:
-        """Return the verdict on cards that make a meld."""
-        return cls.made(valid=True, **CheckedNewMeld.of(meld, variant).fields())
-
-    @classmethod
-    def of_melds(cls, melds: list[rules.Meld], variant: rules.Variant) -> Self:
-        """Return the verdict on one meld, or on several put down together."""
-        if len(melds) == 1:
-            return cls.of_meld(melds[0], variant)
-        return cls.made(
-            valid=True,
-            melds=[CheckedNewMeld.of(meld, variant) for meld in melds],
-            value=sum(meld.value for meld in melds),
-            **_opening(melds, variant),
-        )
-
-    @classmethod
-    def of_layoff(cls, layoff: rules.Layoff, variant: rules.Variant) -> Self:
-        """Return the verdict on cards laid off: the meld after it, what they add and score."""
-        return cls.made(
-            valid=True,
-            kind=layoff.meld.kind.value,
-            **_cards(layoff.meld, variant),
-            added=[piece_code(card) for card in layoff.cards],
-            values=list(layoff.values),
-            value=layoff.value,
-            aces=Ace.of_meld(layoff.meld, set(layoff.cards)),
-        )
-
-    @classmethod
-    def of_swap(cls, swap: rules.Swap, variant: rules.Variant) -> Self:
-        """Return the verdict on a joker swap: the meld after it, the cards put in, the new meld."""
-        return cls.made(
-            valid=True,
-            meld=CheckedMeld.of(swap.meld, variant),
-            added=[card.code for card in swap.cards],
-            new_meld=CheckedNewMeld.of(swap.new_meld, variant),
-        )
-
-    @classmethod
-    def refused(cls, error: rules.RulesError, language: str) -> Self:
-        """Return the refusal of the rules in a language; a joker in doubt names its choices."""
-        if isinstance(error, rules.JokerInDoubtError):
-            choices = [card.code for card in error.choices]
-            return cls.made(valid=False, error=error.message(language), joker_choices=choices)
-        return cls.made(valid=False, error=error.message(language))
-
-    @classmethod
-    def of_entry(cls, checked: services.Checked, language: str) -> Self:
-        """Return the verdict on an entry checked in a game, with the refusal it would meet.
-
-        A refusal of the turn (the opening) keeps what the cards make beside it.
-        """
-        variant = checked.variant
-        if checked.swap is not None:
-            answer = cls.of_swap(checked.swap, variant)
-        elif checked.layoff is not None:
-            answer = cls.of_layoff(checked.layoff, variant)
-        else:
-            answer = cls.of_melds(checked.melds, variant)
-        if checked.refusal is None:
-            return answer
-        return cls.made(
-            **{**answer.fields(), "valid": False, "error": checked.refusal.message(language)}
-        )
 
 
 class HouseRule(Answer):
@@ -589,7 +356,7 @@ class Meld(Answer):
     kind: Kind
     cards: Cards
     value: int
-    jokers: list[JokerPlace] = absent(_JOKERS)
+    jokers: list[JokerPlace] = absent(JOKERS)
     opening_value: int = absent(_MELD_OPENING_VALUE)
     values: list[int] = absent(
         "The answers of POST …/melds: what each card scores as it was put down, in the order "
@@ -614,9 +381,9 @@ class Meld(Answer):
             id=entry.id,
             player=entry.player_id,
             kind=entry.meld_kind,
-            **_cards(lying, variant),
+            **cards_of(lying, variant),
             value=entry.value,
-            **_opening(None if put_down is None else [put_down], variant),
+            **opening_of(None if put_down is None else [put_down], variant),
             **more,
         )
 
@@ -691,7 +458,7 @@ class Entry(Answer):
             item["value"] += entry.value
             if entry.group_id in put_down:
                 put_down[entry.group_id].append(table.put_down[entry.id])
-        return [cls.made(**item, **_opening(put_down.get(item["id"]), variant)) for item in items]
+        return [cls.made(**item, **opening_of(put_down.get(item["id"]), variant)) for item in items]
 
 
 class AuditBefore(Answer):
@@ -865,7 +632,7 @@ class SeveralMelds(Answer):
             entry=several.id,
             melds=[Meld.recorded(row, meld, several.variant) for row, meld in several.melds],
             value=several.value,
-            **_opening([meld for _row, meld in several.melds], several.variant),
+            **opening_of([meld for _row, meld in several.melds], several.variant),
         )
 
 
@@ -1033,7 +800,7 @@ class Merge(Answer):
     same_as: str
 
     @classmethod
-    def of_all(cls, merges: list[MergedName]) -> list[Merge]:
+    def of_all(cls, merges: list[services.MergeRow]) -> list[Merge]:
         """Return a group's merged names in the order they were merged."""
         return [cls.made(name=merge.name, same_as=merge.same_as) for merge in merges]
 
@@ -1044,7 +811,7 @@ class Merged(Merge):
     merges: list[Merge]
 
     @classmethod
-    def of(cls, merges: list[MergedName]) -> Self:
+    def of(cls, merges: list[services.MergeRow]) -> Self:
         """Return the latest merge, and every merge of the group in the order made."""
         return cls.made(
             name=merges[-1].name, same_as=merges[-1].same_as, merges=Merge.of_all(merges)
@@ -1289,19 +1056,3 @@ def inline(model: type[BaseModel]) -> dict[str, Any]:
         return {key: resolved(value) for key, value in node.items()}
 
     return dict(resolved(found[model.__name__]))
-
-
-def game_check(game_id: int, player: int | None, fields: dict[str, Any], language: str) -> Check:
-    """Answer a check of an entry in a game (``services.check_entry``), as ``/check`` answers.
-
-    What the rules refuse is ``valid: false`` with the ``error`` (and the cards a joker in doubt
-    may stand for); a refusal of the turn (the opening) keeps what the cards make beside it. A
-    card that cannot be read raises, as on ``/check``.
-    """
-    try:
-        checked = services.check_entry(game_id, player, **fields)
-    except rules.CardNotationError:
-        raise
-    except rules.RulesError as error:
-        return Check.refused(error, language)
-    return Check.of_entry(checked, language)

@@ -15,7 +15,7 @@ from spectree.plugins.base import Context
 from spectree.plugins.flask_plugin import FlaskPlugin
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from scorekeeper import rules, services, transfer
+from scorekeeper import queries, rules, services, store, transfer
 from scorekeeper.api import answers, models
 from scorekeeper.api.body import NotUnicodeError, json_body, require_json
 from scorekeeper.api.document import OPENAPI
@@ -27,10 +27,8 @@ from scorekeeper.api.idempotency import (
     scope_to_caller,
 )
 from scorekeeper.api.models import BadBody
-from scorekeeper.extensions import db
 from scorekeeper.keys import Access, SessionKeys, digest
 from scorekeeper.long_reads import RETRY_SECONDS, LongReadsBusy, long_read
-from scorekeeper.models import Group
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -85,13 +83,13 @@ def _in_request_language(message: object) -> str:
 @bp.errorhandler(services.InvalidRequestError)
 @bp.errorhandler(BadBody)
 def _unprocessable(error: ValueError) -> tuple[Response, int]:
-    db.session.rollback()
+    store.rollback()
     return jsonify(error=_text(error)), 422
 
 
 @bp.errorhandler(IdempotencyError)
 def _bad_key(error: IdempotencyError) -> tuple[Response, int]:
-    db.session.rollback()
+    store.rollback()
     return jsonify(error=_in_request_language(error)), 422
 
 
@@ -110,25 +108,25 @@ _NOT_ANSWERED = {
 
 @bp.errorhandler(StillAnswering)  # and AnswerLost, a kind of it
 def _not_answered(error: StillAnswering) -> tuple[Response, int]:
-    db.session.rollback()
+    store.rollback()
     return jsonify(error=_in_request_language(_NOT_ANSWERED[type(error)])), 409
 
 
 @bp.errorhandler(services.NotFoundError)
 def _not_found(error: LookupError) -> tuple[Response, int]:
-    db.session.rollback()
+    store.rollback()
     return jsonify(error=_text(error)), 404
 
 
 @bp.errorhandler(services.ConflictError)
 def _conflict(error: services.ConflictError) -> tuple[Response, int]:
-    db.session.rollback()
+    store.rollback()
     return jsonify(error=_text(error)), 409
 
 
 @bp.errorhandler(LongReadsBusy)
 def _long_reads_busy(_error: LongReadsBusy) -> tuple[Response, int]:
-    db.session.rollback()
+    store.rollback()
     response = jsonify(error=_in_request_language(LONG_READS_BUSY))
     response.headers["Retry-After"] = str(RETRY_SECONDS)
     return response, 429
@@ -136,7 +134,7 @@ def _long_reads_busy(_error: LongReadsBusy) -> tuple[Response, int]:
 
 @bp.errorhandler(HTTPException)
 def _http_error(error: HTTPException) -> tuple[Response, int]:
-    db.session.rollback()
+    store.rollback()
     if error.code == 413:
         largest = (current_app.config["MAX_CONTENT_LENGTH"] or 0) // 1024
         message = _l(
@@ -179,7 +177,7 @@ def register_error_pages(app: Flask) -> None:
         if isinstance(error, HTTPException):
             return _api_http_error(error)
         app.logger.exception("Unhandled error on %s", request.path)
-        db.session.rollback()
+        store.rollback()
         if request.path.startswith(bp.url_prefix or "/api"):
             return jsonify(error=_in_request_language(SERVER_ERROR)), 500
         try:
@@ -235,7 +233,7 @@ def _require_key() -> None:
         caller = digest(_bearer(arguments["session_id"]) or "")
     elif "game_id" in arguments:
         opened = services.access_to_game(arguments["game_id"], _bearer, need, reads_only=reads)
-        g.api_session_version, g.api_checked_game = opened.version, opened.game
+        g.api_session_version = opened.version
         caller = digest(_bearer("") or "")
     elif "group_id" in arguments:
         g.api_group, _granted = services.access_to_group(
@@ -312,11 +310,6 @@ def takes(model: type[models.Body]) -> Callable[[View], View]:
     return declare
 
 
-def _checked() -> Any:
-    """Return what the key check read of the game (see ``_require_key``), for its use case."""
-    return g.get("api_checked_game")
-
-
 def _sent(model: type[Model]) -> Model:
     """Return the body of the request, as the model of the view (``takes``) read it."""
     body = request.context.json  # type: ignore[attr-defined]
@@ -382,8 +375,7 @@ def check_in_game(game_id: int) -> Response:
     """
     body = _sent(models.GameCheck)
     player = body.player if body.sent("player") else None
-    fields = {**body.fields(), "checked": _checked()}
-    return _answer(answers.game_check(game_id, player, fields, _language()))
+    return _answer(answers.game_check(game_id, player, body.fields(), _language()))
 
 
 @bp.post("/sessions")
@@ -403,12 +395,12 @@ def create_session() -> tuple[Response, int]:
         keys=keys,
         group=group.id if group is not None else None,
     )
-    summary = services.summarize_session(session)
+    summary = queries.summarize_session(session)
     group_id = group.public_id if group is not None else None
     return _answer(answers.NewSession.of_new(summary, keys, group_id)), 201
 
 
-def _group_of(body: models.NewSession) -> Group | None:
+def _group_of(body: models.NewSession) -> queries.GroupRow | None:
     """Return the group a new session joins: ``group``, opened by its edit key ``group_key``."""
     if body.group is None:
         return None
@@ -423,8 +415,8 @@ def get_session(session_id: str) -> Response:
     if unchanged is not None:
         return unchanged
     with long_read("session", session_id):
-        session = services.get_session(_session_id())
-        return _tagged(_answer(answers.Session.of(services.summarize_session(session))))
+        session = queries.get_session(_session_id())
+        return _tagged(_answer(answers.Session.of(queries.summarize_session(session))))
 
 
 @bp.patch("/sessions/<session_id>")
@@ -444,7 +436,7 @@ def change_session(session_id: str) -> Response:
     if not isinstance(end, dict):
         raise BadBody(_l('Send the new end, e.g. {"rules": {"end": {"target": 1000}}}.'))
     session = services.change_end(_session_id(), end)
-    return _answer(answers.Session.of(services.summarize_session(session)))
+    return _answer(answers.Session.of(queries.summarize_session(session)))
 
 
 @bp.patch("/sessions/<session_id>/players/<int:player_id>")
@@ -453,7 +445,7 @@ def change_session(session_id: str) -> Response:
 def rename_player(session_id: str, player_id: int) -> Response:
     """Give a player another name: ``{"name": "Anna"}``."""
     session = services.rename_player(_session_id(), player_id, _sent(models.PlayerName).name)
-    return _answer(answers.Session.of(services.summarize_session(session)))
+    return _answer(answers.Session.of(queries.summarize_session(session)))
 
 
 @bp.post("/sessions/<session_id>/players")
@@ -467,7 +459,7 @@ def seat_player(session_id: str) -> tuple[Response, int]:
     """
     body = _sent(models.NewPlayer)
     session = services.seat_player(_session_id(), body.name, body.seat, after=body.after)
-    return _answer(answers.Session.of(services.summarize_session(session))), 201
+    return _answer(answers.Session.of(queries.summarize_session(session))), 201
 
 
 @bp.delete("/sessions/<session_id>/players/<int:player_id>")
@@ -475,7 +467,7 @@ def seat_player(session_id: str) -> tuple[Response, int]:
 def unseat_player(session_id: str, player_id: int) -> Response:
     """Let a player leave the table between games; their points stay in the totals."""
     session = services.unseat_player(_session_id(), player_id)
-    return _answer(answers.Session.of(services.summarize_session(session)))
+    return _answer(answers.Session.of(queries.summarize_session(session)))
 
 
 @bp.post("/sessions/<session_id>/games")
@@ -492,7 +484,7 @@ def get_game(game_id: int) -> Response:
     unchanged = _not_modified()
     if unchanged is not None:
         return unchanged
-    game = services.with_audit(services.read_game(game_id, _checked()))
+    game = queries.with_audit(queries.read_game(game_id))
     return _tagged(_answer(answers.Game.of(game, _language())))
 
 
@@ -526,9 +518,9 @@ def record_meld(game_id: int) -> tuple[Response, int]:
     """Record a new meld (``cards``), or several put down at once as one entry (``melds``)."""
     body = _sent(models.NewMeld)
     if body.sent("melds"):
-        several = services.record_melds(game_id, body.player, body.melds, checked=_checked())
+        several = services.record_melds(game_id, body.player, body.melds)
         return _answer(answers.SeveralMelds.of(several)), 201
-    recorded = services.record_meld(game_id, body.player, body.cards, checked=_checked())
+    recorded = services.record_meld(game_id, body.player, body.cards)
     return _answer(answers.MeldWithEntry.of_recorded(recorded)), 201
 
 
@@ -538,9 +530,7 @@ def record_meld(game_id: int) -> tuple[Response, int]:
 def record_swap(game_id: int) -> tuple[Response, int]:
     """Record a joker swap (G4): ``cards`` put in the joker's place in ``meld``, ``new_meld``."""
     body = _sent(models.NewSwap)
-    swap = services.record_swap(
-        game_id, body.player, body.meld, body.cards, body.new_meld, checked=_checked()
-    )
+    swap = services.record_swap(game_id, body.player, body.meld, body.cards, body.new_meld)
     return _answer(answers.Swap.of(swap)), 201
 
 
@@ -550,16 +540,14 @@ def record_swap(game_id: int) -> tuple[Response, int]:
 def record_layoff(game_id: int) -> tuple[Response, int]:
     """Record cards laid off onto a meld on the table."""
     body = _sent(models.NewLayoff)
-    recorded = services.record_layoff(
-        game_id, body.player, body.meld, body.cards, checked=_checked()
-    )
+    recorded = services.record_layoff(game_id, body.player, body.meld, body.cards)
     return _answer(answers.Layoff.of(recorded)), 201
 
 
 @bp.delete("/games/<int:game_id>/entries/<int:entry_id>")
 def delete_entry(game_id: int, entry_id: int) -> tuple[str, int]:
     """Delete an entry that nothing on the table depends on."""
-    services.delete_entry(game_id, entry_id, checked=_checked())
+    services.delete_entry(game_id, entry_id)
     return "", 204
 
 
@@ -569,9 +557,7 @@ def delete_entry(game_id: int, entry_id: int) -> tuple[str, int]:
 def correct_entry(game_id: int, entry_id: int) -> Response:
     """Correct an entry: new ``cards``, the ``player`` who played it, a layoff's ``meld``."""
     body = _sent(models.Correction)
-    corrected = services.correct_entry(
-        game_id, entry_id, body.cards, body.player, body.meld, checked=_checked()
-    )
+    corrected = services.correct_entry(game_id, entry_id, body.cards, body.player, body.meld)
     return _answer(answers.Corrected.of(corrected, _language()))
 
 
@@ -585,9 +571,7 @@ def undo(game_id: int) -> Response:
     longer the latest, nothing is undone (409), so a repeated undo cannot take back two.
     """
     body = _sent(models.Undo)
-    undone = services.undo_last_entry(
-        game_id, body.entry if body.sent("entry") else None, checked=_checked()
-    )
+    undone = services.undo_last_entry(game_id, body.entry if body.sent("entry") else None)
     return _answer(answers.Undone.of(undone, _language()))
 
 
@@ -595,7 +579,7 @@ def undo(game_id: int) -> Response:
 @idempotent
 def reopen(game_id: int) -> Response:
     """Take back the booking of the session's last ended game and play it on."""
-    game = services.reopen_game(game_id, checked=_checked())
+    game = services.reopen_game(game_id)
     return _answer(answers.Game.of(game, _language()))
 
 
@@ -605,9 +589,7 @@ def reopen(game_id: int) -> Response:
 def finish(game_id: int) -> Response:
     """Settle the game (``winner``) or abandon it (``winner: null``)."""
     body = _sent(models.Settlement)
-    finish = services.finish_game(
-        game_id, body.winner, body.hands_by_player(), body.romme, checked=_checked()
-    )
+    finish = services.finish_game(game_id, body.winner, body.hands_by_player(), body.romme)
     return _answer(answers.Finish.of(finish))
 
 
@@ -616,11 +598,9 @@ def finish(game_id: int) -> Response:
 def preview_settlement(game_id: int) -> Response:
     """Show what finishing the game would book, without writing anything."""
     body = _sent(models.Settlement)
-    finish = services.preview_finish(
-        game_id, body.winner, body.hands_by_player(), body.romme, checked=_checked()
-    )
+    finish = services.preview_finish(game_id, body.winner, body.hands_by_player(), body.romme)
     answer = answers.Finish.preview(finish, _language())
-    db.session.rollback()
+    store.rollback()
     return _answer(answer)
 
 
@@ -634,7 +614,7 @@ def get_sheet(session_id: str) -> Response:
     if unchanged is not None:
         return unchanged
     with long_read("session", session_id):
-        sheet = services.read_sheet(services.get_session(_session_id()))
+        sheet = queries.read_sheet(queries.get_session(_session_id()))
         return _tagged(_answer(answers.Sheet.of(sheet)))
 
 
@@ -646,9 +626,9 @@ def get_sheet_csv(session_id: str) -> Response:
     language: a byte order mark, and ``;`` between the cells in German.
     """
     with long_read("session", session_id):
-        sheet = services.read_sheet(services.get_session(_session_id()))
+        sheet = queries.read_sheet(queries.get_session(_session_id()))
         spreadsheet = request.args.get("spreadsheet", "") in ("1", "true")
-        text = services.sheet_csv(sheet, _language(), spreadsheet=spreadsheet)
+        text = queries.sheet_csv(sheet, _language(), spreadsheet=spreadsheet)
     answer = Response(text, mimetype="text/csv")
     day = sheet.created_at.date().isoformat()
     answer.headers.set("Content-Disposition", "attachment", filename=f"{sheet.variant}-{day}.csv")
@@ -660,7 +640,7 @@ def export_session(session_id: str) -> Response:
     """Return the session as the JSON document that ``scorekeeper import`` reads."""
     number = _session_id()
     # The export reads in a transaction of its own: one snapshot on PostgreSQL.
-    db.session.rollback()
+    store.rollback()
     with long_read("session", session_id):
         return jsonify(transfer.export_sessions(number))
 
@@ -675,21 +655,21 @@ def create_group() -> tuple[Response, int]:
     """Start a group of people who play together: ``{"name": "Donnerstagsrunde"}``."""
     keys = SessionKeys.new()
     group = services.create_group(_sent(models.NewGroup).name, keys)
-    read = services.group_sessions(group)
+    read = queries.group_sessions(group)
     return _answer(answers.NewGroup.of(read, edit_key=keys.edit, view_key=keys.view)), 201
 
 
 @bp.get("/groups/<group_id>")
 def get_group(group_id: str) -> Response:
     """Return a group with its sessions, newest first, and its merged names."""
-    return _answer(answers.Group.of(services.group_sessions(_group())))
+    return _answer(answers.Group.of(queries.group_sessions(_group())))
 
 
 @bp.get("/groups/<group_id>/statistics")
 def group_statistics(group_id: str) -> Response:
     """Return what the group's sessions add up to, per rule system and person."""
     with long_read("group", group_id):
-        statistics = services.read_statistics(_group())
+        statistics = queries.read_statistics(_group())
         return _answer(answers.GroupStatistics.of(statistics, _language()))
 
 
@@ -703,7 +683,7 @@ def merge_names(group_id: str) -> tuple[Response, int]:
     return _answer(answers.Merged.of(merges)), 201
 
 
-def _group() -> Group:
+def _group() -> queries.GroupRow:
     """Return the group the key opened (see ``_require_key``)."""
-    group: Group = g.api_group
+    group: queries.GroupRow = g.api_group
     return group

@@ -1,17 +1,68 @@
-"""Use cases, each "load, ask the rules, save, commit", and the reads the pages and the API show.
+"""The use cases, each "load, ask the rules, save" through the store's unit of work.
 
-Callers use ``services.record_meld(...)`` and the like; the modules are split by use case.
+Callers use ``services.record_meld(...)`` and the like; the modules are split by use case. The
+read side lives in ``scorekeeper.queries``; its names are given here too, for the callers that
+reach both through this package (the command line, the tests).
 """
 
+from scorekeeper.queries import (
+    HISTORY_GAMES,
+    AuditRow,
+    BookedLine,
+    CardRow,
+    Deal,
+    EntryRow,
+    GameState,
+    GameSummary,
+    GroupRow,
+    GroupSessions,
+    GroupStatistics,
+    MergeRow,
+    PlayerRow,
+    SessionRow,
+    SessionScores,
+    SessionSummary,
+    Sheet,
+    SheetRow,
+    audit_text,
+    deal_of,
+    entry_in,
+    game_points,
+    game_summaries,
+    get_game,
+    get_session,
+    group_sessions,
+    hand_groupings,
+    history_page,
+    history_points,
+    melds_as_they_lay,
+    next_dealer,
+    open_game,
+    read_game,
+    read_sheet,
+    read_statistics,
+    reopen_possible,
+    result_text,
+    rule_system,
+    scores_of_games,
+    scores_with_game,
+    session_audit,
+    session_scores,
+    sheet_csv,
+    summarize_session,
+    table_of,
+    variant_of,
+    with_audit,
+)
 from scorekeeper.services.access import (
     KeyFor,
+    Opened,
     access_to_game,
     access_to_session,
     access_to_session_id,
     replace_keys,
     sessions_opened_by,
 )
-from scorekeeper.services.audit import audit_text, line_problem, session_audit, with_audit
 from scorekeeper.services.endings import (
     Finish,
     abandon_game,
@@ -36,60 +87,13 @@ from scorekeeper.services.entries import (
     record_swap,
     undo_last_entry,
 )
-from scorekeeper.services.errors import (
-    MESSAGES,
-    ConflictError,
-    InvalidRequestError,
-    NotFoundError,
-    ServiceError,
-)
 from scorekeeper.services.groups import (
-    GroupSessions,
-    GroupStatistics,
     NewGroup,
     access_to_group,
     create_group,
-    group_sessions,
     groups_opened_by,
     merge_names,
-    read_statistics,
     session_through_group,
-)
-from scorekeeper.services.reads import (
-    HISTORY_GAMES,
-    SessionScores,
-    SessionSummary,
-    game_points,
-    game_summaries,
-    get_game,
-    get_session,
-    hand_groupings,
-    history_page,
-    history_points,
-    next_dealer,
-    open_game,
-    reopen_possible,
-    scores_of_games,
-    scores_with_game,
-    session_scores,
-    summarize_session,
-)
-from scorekeeper.services.rows import (
-    AuditRow,
-    CardRow,
-    Deal,
-    EntryRow,
-    GameState,
-    GameSummary,
-    PlayerRow,
-    deal_of,
-    entry_in,
-    melds_as_they_lay,
-    read_game,
-    refuse_closed,
-    rule_system,
-    table_of,
-    variant_of,
 )
 from scorekeeper.services.sessions import (
     change_end,
@@ -99,12 +103,21 @@ from scorekeeper.services.sessions import (
     start_game,
     unseat_player,
 )
-from scorekeeper.services.sheet import Sheet, SheetRow, read_sheet, result_text, sheet_csv
+from scorekeeper.store import (
+    MESSAGES,
+    ConflictError,
+    InvalidRequestError,
+    NotFoundError,
+    ServiceError,
+    line_problem,
+    refuse_closed,
+)
 
 __all__ = [
     "HISTORY_GAMES",
     "MESSAGES",
     "AuditRow",
+    "BookedLine",
     "CardRow",
     "Checked",
     "ConflictError",
@@ -114,17 +127,21 @@ __all__ = [
     "Finish",
     "GameState",
     "GameSummary",
+    "GroupRow",
     "GroupSessions",
     "GroupStatistics",
     "InvalidRequestError",
     "KeyFor",
+    "MergeRow",
     "NewGroup",
     "NotFoundError",
+    "Opened",
     "PlayerRow",
     "Recorded",
     "RecordedMelds",
     "RecordedSwap",
     "ServiceError",
+    "SessionRow",
     "SessionScores",
     "SessionSummary",
     "Sheet",

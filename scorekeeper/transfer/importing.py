@@ -28,8 +28,14 @@ from scorekeeper.models import (
 )
 from scorekeeper.rules.errors import GroupError
 from scorekeeper.rules.groups import People, group_name, name_key
-from scorekeeper.services.audit import booked_result, line_problem, recomputed_result
-from scorekeeper.services.rows import CardRow, EntryRow, table_entries
+from scorekeeper.store import (
+    CardRow,
+    EntryRow,
+    booked_result,
+    line_problem,
+    recomputed_result,
+    table_entries,
+)
 from scorekeeper.transfer.document import (
     AUDIT_LINE,
     CARD,

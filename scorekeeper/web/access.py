@@ -30,9 +30,8 @@ from markupsafe import Markup
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper import services
+from scorekeeper import queries, services
 from scorekeeper.keys import Access, SessionKeys
-from scorekeeper.models import GameSession
 from scorekeeper.web import trust
 
 # The cookie keeps the keys of this many sessions; a key from a link drops out first.
@@ -251,7 +250,6 @@ def let_in() -> BaseResponse | None:
     else:
         opened = services.access_to_game(arguments["game_id"], key_for, need, reads_only=reads)
         public_id, granted = opened.public_id, opened.access
-        g.checked_game = opened.game
     g.access = granted
     g.public_id = public_id
     if offered is not None:
@@ -271,7 +269,7 @@ def let_in() -> BaseResponse | None:
     return None
 
 
-def _through_group(public_id: str, need: Access, offered: str | None) -> GameSession:
+def _through_group(public_id: str, need: Access, offered: str | None) -> queries.SessionRow:
     """Return a session to watch through a group key this phone holds, or raise NotFoundError.
 
     Only to watch: a page that records, and a link with a key of its own, need the session's.

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from scorekeeper import services
+from scorekeeper import queries
 
 # The drawing's own units; the page scales it to the screen's width (360 px on a phone).
 WIDTH = 360
@@ -87,7 +87,7 @@ class Chart:
     zero: float
 
 
-def chart_of(sheet: services.Sheet) -> Chart | None:
+def chart_of(sheet: queries.Sheet) -> Chart | None:
     """Lay out the running totals of a sheet; None before the first game."""
     if not sheet.rows:
         return None

@@ -20,9 +20,8 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import SelectChoice
 
-from scorekeeper import services
-from scorekeeper.api import answers
-from scorekeeper.extensions import db
+from scorekeeper import queries, services, store
+from scorekeeper.http import checks
 from scorekeeper.web import playing_cards, read_back, view_models, words
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.forms import (
@@ -34,21 +33,21 @@ from scorekeeper.web.forms import (
     player_choices,
 )
 from scorekeeper.web.once import once_per_form
-from scorekeeper.web.session_page import _session_page
+from scorekeeper.web.session_page import render_session_page
 from scorekeeper.web.shared import (
     REFUSED,
     Answer,
     Page,
-    _check_button,
-    _in_place,
-    _layoff_form,
-    _meld_form,
-    _names,
-    _open_game,
-    _refused,
-    _session_of,
-    _swap_form,
-    _to_session,
+    check_button,
+    in_place,
+    names_of,
+    new_layoff_form,
+    new_meld_form,
+    new_swap_form,
+    open_game,
+    refusal_in_place,
+    session_of,
+    to_session,
 )
 
 # The parts several pages draw alike (an entry's line, the head): macros of this template.
@@ -67,25 +66,25 @@ MELD_CHOSEN = _l(
 @bp.get("/sessions/<public_id>/games")
 def back_to_the_game(**_address: object) -> BaseResponse:
     """Send a reload of the address a refused action was shown at back to its game."""
-    return _to_session()
+    return to_session()
 
 
 @bp.post("/games/<int:game_id>/melds")
 @once_per_form
 def record_meld(game_id: int) -> Answer:
     """Record a meld and show what it scored."""
-    game = _open_game(game_id)
+    game = open_game(game_id)
     if request.form.get("meld"):
         # Without the script a meld tapped on the table stays chosen whichever button is
         # tapped: say which button lays the cards off, with the cards and the meld kept.
-        onto = _layoff_form(game)
+        onto = new_layoff_form(game)
         onto.validate_on_submit()
         onto.cards.errors = [*onto.cards.errors, str(MELD_CHOSEN)]
-        return _session_page(_session_of(game), status=422, layoff_form=onto)
-    form = _meld_form(game)
+        return render_session_page(session_of(game), status=422, layoff_form=onto)
+    form = new_meld_form(game)
 
     def record() -> str:
-        names = _names(game.players)
+        names = names_of(game.players)
         melds = form.meld_lines()
         if len(melds) == 1:
             return read_back.describe_recorded(
@@ -96,32 +95,32 @@ def record_meld(game_id: int) -> Answer:
         return read_back.describe_recorded_melds(recorded, names)
 
     recorded = _record_entry(form, record)
-    return recorded or _session_page(_session_of(game), status=422, meld_form=form)
+    return recorded or render_session_page(session_of(game), status=422, meld_form=form)
 
 
 @bp.post("/games/<int:game_id>/layoffs")
 @once_per_form
 def record_layoff(game_id: int) -> Answer:
     """Record cards laid off onto a chosen meld and show what they scored."""
-    game = _open_game(game_id)
-    form = _layoff_form(game)
+    game = open_game(game_id)
+    form = new_layoff_form(game)
 
     def record() -> str:
         recorded = services.record_layoff(
             game.id, form.player.data, form.meld.data, form.cards.data, form.restores.data
         )
-        return read_back.describe_recorded(recorded, _names(game.players))
+        return read_back.describe_recorded(recorded, names_of(game.players))
 
     recorded = _record_entry(form, record)
-    return recorded or _session_page(_session_of(game), status=422, layoff_form=form)
+    return recorded or render_session_page(session_of(game), status=422, layoff_form=form)
 
 
 @bp.post("/games/<int:game_id>/swaps")
 @once_per_form
 def record_swap(game_id: int) -> Answer:
     """Record a joker swap: cards put in the joker's place, the joker in a new meld (G4)."""
-    game = _open_game(game_id)
-    form = _swap_form(game)
+    game = open_game(game_id)
+    form = new_swap_form(game)
 
     def record() -> str:
         services.record_swap(
@@ -133,13 +132,13 @@ def record_swap(game_id: int) -> Answer:
             form.restores.data,
         )
         # Said as the game lies after the swap: the meld the joker left, and its new meld.
-        after = services.read_game(game.id)
+        after = queries.read_game(game.id)
         last = after.entries[-1]
-        names = _names(after.players)
-        return read_back.describe(last, after.entries, names, services.table_of(after))
+        names = names_of(after.players)
+        return read_back.describe(last, after.entries, names, queries.table_of(after))
 
     recorded = _record_entry(form, record)
-    return recorded or _session_page(_session_of(game), status=422, swap_form=form)
+    return recorded or render_session_page(session_of(game), status=422, swap_form=form)
 
 
 def _record_entry(
@@ -147,18 +146,18 @@ def _record_entry(
 ) -> BaseResponse | None:
     """Run the recording service; say what the entry scored, or put the refusal on the form."""
     if not form.validate_on_submit():
-        return _refused(form) if _in_place() else None
+        return refusal_in_place(form) if in_place() else None
     try:
         sentence = record()
     except REFUSED as error:
-        db.session.rollback()
+        store.rollback()
         form.cards.errors = [words.rules_message(error)]
-        return _refused(form) if _in_place() else None
-    if _in_place():
+        return refusal_in_place(form) if in_place() else None
+    if in_place():
         return _answered_in_place(sentence, g.game_id)
     flash(sentence, "success")
     # The page opens where the next entry starts: the player chips, then the picker.
-    return _to_session(anchor="entry")
+    return to_session(anchor="entry")
 
 
 def _answered_in_place(sentence: str, game_id: int) -> BaseResponse:
@@ -167,8 +166,10 @@ def _answered_in_place(sentence: str, game_id: int) -> BaseResponse:
     The rest of the page (table, standing, picker) the script reads again, as the live table
     does when another phone records.
     """
-    after = services.read_game(game_id)
-    shown = view_models.entries_shown(after.entries, _names(after.players), after.id, after.variant)
+    after = queries.read_game(game_id)
+    shown = view_models.entries_shown(
+        after.entries, names_of(after.players), after.id, after.variant
+    )
     line = get_template_attribute(PARTS, "entry")(shown[-1], True) if shown else ""
     return jsonify(
         said=str(playing_cards.suits(sentence)), entry=shown[-1].id if shown else None, line=line
@@ -180,24 +181,24 @@ def check_entry(game_id: int) -> BaseResponse | tuple[BaseResponse, int]:
     """Check the entry begun on the game page against the table, as recording it would.
 
     The live check of static/js/entry.js: JSON in (``player``, ``cards`` or ``melds``, ``onto``,
-    ``new_meld``), the API's answer out (``answers.game_check``), in the page's language;
+    ``new_meld``), the API's answer out (``http.checks.game_check``), in the page's language;
     cards it cannot read are ``valid: false`` too (the API answers 422).
     """
     body = request.get_json(silent=True)
     try:
         player, fields = _check_fields(body)
     except _WrongKind as wrong:
-        db.session.rollback()
+        store.rollback()
         return jsonify(error=str(wrong.sentence)), 422
     lang = str(get_locale())
     try:
-        return jsonify(answers.game_check(game_id, player, fields, lang).sent())
+        return jsonify(checks.game_check(game_id, player, fields, lang).sent())
     except REFUSED as error:
         # Cards the server cannot read are said as a check that fails, as the rules' refusals.
-        db.session.rollback()
+        store.rollback()
         return jsonify(valid=False, error=words.rules_message(error))
     finally:
-        db.session.rollback()
+        store.rollback()
 
 
 @bp.post("/games/<int:game_id>/read")
@@ -218,7 +219,7 @@ def read_cards(game_id: int) -> BaseResponse:
     except REFUSED as error:
         return jsonify(cards=[], error=words.rules_message(error))
     finally:
-        db.session.rollback()
+        store.rollback()
     return jsonify(cards=[piece.code for piece in pieces])
 
 
@@ -285,26 +286,26 @@ def _text_field(body: dict[str, Any], field: str) -> str | None:
 @once_per_form
 def undo(game_id: int) -> Answer:
     """Take back the latest entry of the game."""
-    game = _open_game(game_id)
-    _check_button()
+    game = open_game(game_id)
+    check_button()
     sentence = ""
     player: int | None = None
     restore = _restore_of(game)
     if game.entries:
-        table = services.table_of(game)
-        sentence = read_back.describe(game.entries[-1], game.entries, _names(game.players), table)
+        table = queries.table_of(game)
+        sentence = read_back.describe(game.entries[-1], game.entries, names_of(game.players), table)
         # An entry is undone to be entered again, mostly by the same player: chosen at once.
         player = game.entries[-1].player_id
     # The page names the entry it showed last, so a double tap cannot undo two entries.
     services.undo_last_entry(game.id, request.args.get("entry", type=int))
-    if _in_place():
+    if in_place():
         undone = str(playing_cards.suits(gettext("Undone: %(entry)s", entry=sentence)))
         return jsonify(said=undone, player=player, restore=restore)
     flash(gettext("Undone: %(entry)s", entry=sentence))
-    return _to_session(anchor="entry", player=player)
+    return to_session(anchor="entry", player=player)
 
 
-def _restore_of(game: services.GameState, entry_id: int | None = None) -> dict[str, Any] | None:
+def _restore_of(game: queries.GameState, entry_id: int | None = None) -> dict[str, Any] | None:
     """Return the form that records an entry again (the latest one unless named), for "Restore".
 
     After an undo, or a delete on the entry's page. The address and fields of the form that
@@ -313,7 +314,7 @@ def _restore_of(game: services.GameState, entry_id: int | None = None) -> dict[s
     """
     if not game.entries:
         return None
-    last = game.entries[-1] if entry_id is None else services.entry_in(game.entries, entry_id)
+    last = game.entries[-1] if entry_id is None else queries.entry_in(game.entries, entry_id)
     group = last.group_id if last.group_id is not None else last.id
     rows = [entry for entry in game.entries if group in (entry.id, entry.group_id)]
     first = rows[0]
@@ -336,38 +337,38 @@ def _restore_of(game: services.GameState, entry_id: int | None = None) -> dict[s
 @once_per_form
 def delete_entry(game_id: int, entry_id: int) -> Answer:
     """Delete an entry that nothing on the table builds on."""
-    game = _open_game(game_id)
-    entry = services.entry_in(game.entries, entry_id)
-    _check_button()
+    game = open_game(game_id)
+    entry = queries.entry_in(game.entries, entry_id)
+    check_button()
     sentence = read_back.describe(
-        entry, game.entries, _names(game.players), services.table_of(game)
+        entry, game.entries, names_of(game.players), queries.table_of(game)
     )
     restore = _restore_of(game, entry.id)
     try:
         services.delete_entry(game.id, entry.id)
     except services.ConflictError as error:
         # Said under the button it was tapped on, on the entry's page.
-        db.session.rollback()
-        if _in_place():
+        store.rollback()
+        if in_place():
             return jsonify(refused=True, error=str(playing_cards.suits(words.rules_message(error))))
         form = _correct_form(game, entry, formdata=None)
         return _entry_page(game, entry_id, form, 409, words.rules_message(error))
-    if _in_place():
+    if in_place():
         # The script goes back to the game page where it was left, says this and offers
         # "Restore" there, as after an undo.
         deleted = str(playing_cards.suits(gettext("Deleted: %(entry)s", entry=sentence)))
         back = url_for("web.session_page", public_id=g.public_id, _anchor="game")
         return jsonify(said=deleted, restore=restore, back=back)
     flash(gettext("Deleted: %(entry)s", entry=sentence))
-    return _to_session()
+    return to_session()
 
 
 @bp.route("/games/<int:game_id>/entries/<int:entry_id>/edit", methods=["GET", "POST"])
 @once_per_form
 def correct_entry(game_id: int, entry_id: int) -> Answer:
     """Show an entry's cards to correct, and record the correction."""
-    game = _open_game(game_id)
-    entry = services.entry_in(game.entries, entry_id)
+    game = open_game(game_id)
+    entry = queries.entry_in(game.entries, entry_id)
     form = _correct_form(game, entry)
     status = 422 if request.method == "POST" else 200
     if form.validate_on_submit():
@@ -378,46 +379,46 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
             )
         except (*REFUSED, services.ConflictError) as error:
             # Said beside the field, so that what was typed stays to be mended.
-            db.session.rollback()
+            store.rollback()
             form.cards.errors = [words.rules_message(error)]
             if isinstance(error, services.ConflictError):
                 status = 409
         else:
             # Said as the game is after the correction, which the service returns.
             after = done.game
-            corrected = services.entry_in(after.entries, entry_id)
-            table = services.table_of(after)
-            sentence = read_back.describe(corrected, after.entries, _names(after.players), table)
+            corrected = queries.entry_in(after.entries, entry_id)
+            table = queries.table_of(after)
+            sentence = read_back.describe(corrected, after.entries, names_of(after.players), table)
             flash(gettext("Corrected: %(entry)s", entry=sentence), "success")
-            return _to_session()
+            return to_session()
     return _entry_page(game, entry_id, form, status)
 
 
 def _entry_page(
-    game: services.GameState,
+    game: queries.GameState,
     entry_id: int,
     form: CorrectForm,
     status: int,
     delete_problem: str | None = None,
 ) -> Page:
     """Show an entry to correct or delete, with why a correction or a delete was refused."""
-    entry = services.entry_in(game.entries, entry_id)
+    entry = queries.entry_in(game.entries, entry_id)
     # The entry's own cards are the ones being corrected: they stay free to tap.
     own = [card.card for card in entry.cards]
-    picker = playing_cards.table_picker(services.table_of(game), free=own)
+    picker = playing_cards.table_picker(queries.table_of(game), free=own)
     # Going back to this page after a delete or a correction asks again: no stale entry.
     g.no_store = True
     # The live check of a layoff needs each meld it could go onto as it lay then.
     onto: dict[int, str] = {}
     if entry.kind == "layoff":
-        before = services.table_of(game, before=entry.position)
+        before = queries.table_of(game, before=entry.position)
         onto = {meld: " ".join(map(str, lying.cards)) for meld, lying in before.melds.items()}
     return render_template(
         "entry_edit.html",
         game=game,
         entry=entry,
         onto=onto,
-        names=_names(game.players),
+        names=names_of(game.players),
         form=form,
         button_form=ButtonForm(formdata=None),
         picker=picker,
@@ -426,7 +427,7 @@ def _entry_page(
     ), status
 
 
-def _correct_form(game: services.GameState, entry: services.EntryRow, **kwargs: Any) -> CorrectForm:
+def _correct_form(game: queries.GameState, entry: queries.EntryRow, **kwargs: Any) -> CorrectForm:
     """Return the correction form of an entry; a layoff's names the melds it could lie on."""
     form = CorrectForm(
         **kwargs,
@@ -441,8 +442,8 @@ def _correct_form(game: services.GameState, entry: services.EntryRow, **kwargs: 
         del form.meld
         return form
     # The melds as they lay when the cards were laid off: those the cards could have gone onto.
-    table = services.table_of(game, before=entry.position)
-    names = _names(game.players)
+    table = queries.table_of(game, before=entry.position)
+    names = names_of(game.players)
     form.meld.choices = [
         SelectChoice(
             meld.id,

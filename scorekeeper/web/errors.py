@@ -9,13 +9,12 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper import services
-from scorekeeper.extensions import db
+from scorekeeper import queries, services, store
 from scorekeeper.long_reads import RETRY_SECONDS, LongReadsBusy
 from scorekeeper.web import playing_cards, words
 from scorekeeper.web.blueprint import bp
-from scorekeeper.web.session_page import _session_page
-from scorekeeper.web.shared import Answer, _in_place, _to_session
+from scorekeeper.web.session_page import render_session_page
+from scorekeeper.web.shared import Answer, in_place, to_session
 
 LONG_READS_BUSY = _l(
     "The server is preparing other long answers (score sheets, charts, files, statistics) right "
@@ -26,12 +25,12 @@ LONG_READS_BUSY = _l(
 @bp.errorhandler(services.NotFoundError)
 @bp.errorhandler(NotFound)
 def _not_found(error: Exception) -> Answer:
-    db.session.rollback()
+    store.rollback()
     missing = getattr(error, "message_id", None)
     if missing == "no_entry" and g.get("public_id") is not None:
         # Deleted or undone since the page was drawn (another phone, or back after a delete).
         flash(gettext("That entry is not in the game (any more): it was deleted or undone."))
-        return _to_session()
+        return to_session()
     message = gettext("This page does not exist: %(reason)s", reason=_reason(error))
     return render_template("message.html", title=gettext("Not found"), message=message), 404
 
@@ -39,13 +38,13 @@ def _not_found(error: Exception) -> Answer:
 @bp.errorhandler(services.ConflictError)
 def _conflict(error: Exception) -> Answer:
     """Show why the action cannot be done now, on the session page when there is one."""
-    db.session.rollback()
+    store.rollback()
     session_id = g.get("session_id")
-    if _in_place():
+    if in_place():
         return _said_in_place(words.rules_message(error), 409)
     if session_id is not None:
         problem = words.rules_message(error)
-        return _session_page(services.get_session(session_id), status=409, problem=problem)
+        return render_session_page(queries.get_session(session_id), status=409, problem=problem)
     message = words.rules_message(error)
     return render_template("message.html", title=gettext("Not possible"), message=message), 409
 
@@ -53,11 +52,11 @@ def _conflict(error: Exception) -> Answer:
 @bp.errorhandler(CSRFError)
 def _form_not_ours(_error: CSRFError) -> Answer:
     """Refuse a form without this browser's CSRF token on the app's own page, in its language."""
-    db.session.rollback()
+    store.rollback()
     message = gettext(
         "This form was open too long or came from elsewhere: open the page again and repeat."
     )
-    if _in_place():
+    if in_place():
         return _said_in_place(message, 400)
     return render_template("message.html", title=gettext("Not possible"), message=message), 400
 
@@ -65,7 +64,7 @@ def _form_not_ours(_error: CSRFError) -> Answer:
 @bp.errorhandler(LongReadsBusy)
 def _long_reads_busy(_error: LongReadsBusy) -> BaseResponse:
     """Refuse one more long answer (a score sheet, a file, statistics) with a page to retry."""
-    db.session.rollback()
+    store.rollback()
     page = render_template(
         "busy.html", title=gettext("Busy for a moment"), message=str(LONG_READS_BUSY)
     )

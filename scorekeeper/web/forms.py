@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
@@ -29,7 +29,7 @@ from wtforms.validators import (
 from wtforms.widgets import HiddenInput, TextInput
 from wtforms.widgets.core import clean_key
 
-from scorekeeper import rules
+from scorekeeper import queries, rules
 from scorekeeper.rules import groups as rules_groups
 from scorekeeper.web.once import new_token
 from scorekeeper.web.words import language as _language
@@ -71,16 +71,6 @@ def hidden_fields(form: FlaskForm) -> Markup:
         for field in form
         if isinstance(field.widget, HiddenInput)
     )
-
-
-class Seated(Protocol):
-    """A player as the forms name it: a session's player row (``services.PlayerRow``)."""
-
-    @property
-    def id(self) -> int: ...
-
-    @property
-    def name(self) -> str: ...
 
 
 LARGEST_TARGET = 1_000_000
@@ -590,7 +580,7 @@ def _player_of(field: Any) -> int:
 
 
 def finish_form(
-    players: Sequence[Seated], *, nobody_out: bool = False, **kwargs: Any
+    players: Sequence[queries.PlayerRow], *, nobody_out: bool = False, **kwargs: Any
 ) -> FinishForm:
     """Return the finish form with a cards field and a points field for each player.
 
@@ -630,7 +620,7 @@ def finish_form(
     return form
 
 
-def player_choices(players: Sequence[Seated]) -> list[SelectChoice]:
+def player_choices(players: Sequence[queries.PlayerRow]) -> list[SelectChoice]:
     """Return the players as the options of a choice, in seating order."""
     return [SelectChoice(player.id, player.name) for player in players]
 
@@ -658,7 +648,7 @@ class SeatForm(OnceForm):
         return valid
 
 
-def seat_form(seated: Sequence[Seated], **kwargs: Any) -> SeatForm:
+def seat_form(seated: Sequence[queries.PlayerRow], **kwargs: Any) -> SeatForm:
     """Return the form that seats a new player: first, or after a player (at the end at first).
 
     A place is the id of the player to sit after (0: first), not a number: two phones that

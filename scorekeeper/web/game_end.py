@@ -8,8 +8,7 @@ from typing import Any
 from flask import flash, g, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from scorekeeper import services
-from scorekeeper.extensions import db
+from scorekeeper import queries, services, store
 from scorekeeper.web import playing_cards, view_models, words
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.forms import NOBODY, ButtonForm, FinishForm, finish_form
@@ -18,13 +17,13 @@ from scorekeeper.web.shared import (
     REFUSED,
     Answer,
     Page,
-    _check_button,
-    _in_place,
-    _names,
-    _open_game,
-    _refused,
-    _still_open,
-    _to_session,
+    check_button,
+    in_place,
+    names_of,
+    open_game,
+    refusal_in_place,
+    still_open,
+    to_session,
 )
 
 # The finish form's "Show the settlement" button: its GET previews; without it the hands in the
@@ -36,12 +35,12 @@ PREVIEW = "show"
 @once_per_form
 def finish(game_id: int) -> Answer:
     """Preview the settlement of a game (a GET with the hands), then book it on Confirm."""
-    game = services.read_game(game_id, g.get("checked_game"))
+    game = queries.read_game(game_id)
     g.session_id = game.session_id
     ended = _booked_answer(game)
     if ended is not None:
         return ended
-    game = _still_open(game)
+    game = still_open(game)
     players = game.players
     # Where the rule system settles a game nobody went out of, the form offers that (F5).
     nobody_out = game.variant.nobody_out_settles()
@@ -60,8 +59,8 @@ def finish(game_id: int) -> Answer:
     else:
         form = finish_form(players, nobody_out=nobody_out)
         if not form.validate_on_submit():
-            if _in_place():
-                return _refused(form)
+            if in_place():
+                return refusal_in_place(form)
             return _finish_page(game, form, status=422)
     # Only the Confirm button's POST books: a GET never does, whatever its address says.
     commit = request.method == "POST" and form.confirm.data == "1"
@@ -76,27 +75,27 @@ def finish(game_id: int) -> Answer:
                 game.id, form.winner_id(), form.hands(), form.romme_choice()
             )
     except REFUSED as error:
-        db.session.rollback()
-        if _in_place():
+        store.rollback()
+        if in_place():
             return jsonify(refused=True, error=str(playing_cards.suits(words.rules_message(error))))
         return _finish_page(game, form, status=422, problem=words.rules_message(error))
     if commit:
         # The rule system says the news: what the winner gains, or what the others book.
-        names = _names(players)
+        names = names_of(players)
         news = words.message_text(game.variant.words.game_news(number, names, done.settlement))
-        if _in_place():
+        if in_place():
             # The outbox sent a finish recorded offline: the page that asked is long gone.
             return jsonify(said=news)
         flash(news, "success")
-        return _to_session()
-    db.session.rollback()
+        return to_session()
+    store.rollback()
     # ``game`` was read before the preview, which wrote nothing: it still shows the game.
     form.romme.data = "yes" if preview.romme else "no"
     confirm = finish_form(players, nobody_out=nobody_out, formdata=None, data=_resubmitted(form))
     return _finish_page(game, form, preview=preview, confirm=confirm)
 
 
-def _booked_answer(game: services.GameState) -> Answer | None:
+def _booked_answer(game: queries.GameState) -> Answer | None:
     """Show what a finished game booked; a Confirm sent after another phone booked says so.
 
     None for a game still open (or abandoned): the finish page, or its refusal, follows.
@@ -107,7 +106,7 @@ def _booked_answer(game: services.GameState) -> Answer | None:
         if request.form.get("confirm") != "1":
             return None
         # A repeat from this phone carries the first send's token and never gets here.
-        if _in_place():
+        if in_place():
             # A finish that waited offline: named in the bar, never merged into the booking.
             return jsonify(refused=True, error=gettext("Already booked on another phone."))
         flash(gettext("Already booked on another phone."), "error")
@@ -115,15 +114,15 @@ def _booked_answer(game: services.GameState) -> Answer | None:
     return _booked_page(game)
 
 
-def _booked_page(game: services.GameState) -> Page:
+def _booked_page(game: queries.GameState) -> Page:
     """Show the settlement a game booked, hand by hand, as the history keeps it."""
-    lines = services.get_game(game.id).settlement_lines
+    lines = game.settlement_lines
     return render_template(
         "booked.html",
         game=game,
         lines={line.player_id: line for line in lines},
-        groupings=services.hand_groupings(game.variant, lines),
-        names=_names(game.players),
+        groupings=queries.hand_groupings(game.variant, lines),
+        names=names_of(game.players),
     )
 
 
@@ -132,7 +131,7 @@ def _booked_page(game: services.GameState) -> Page:
 def abandon(game_id: int) -> Answer:
     """Ask, then abandon a game (R6): its melds stand and nobody wins it."""
     return _ask_then(
-        _open_game(game_id),
+        open_game(game_id),
         "abandon.html",
         services.abandon_game,
         lambda number: gettext("Game %(number)s was abandoned: its melds stand.", number=number),
@@ -143,7 +142,7 @@ def abandon(game_id: int) -> Answer:
 @once_per_form
 def reopen(game_id: int) -> Answer:
     """Ask, then take back the booking of the last ended game and play it on."""
-    game = services.read_game(game_id, g.get("checked_game"))
+    game = queries.read_game(game_id)
     g.session_id = game.session_id
     # Read before the booking is taken back: the finish page opens with the hands as booked,
     # so that only the wrong one is changed.
@@ -157,7 +156,7 @@ def reopen(game_id: int) -> Answer:
     )
 
 
-def _finish_as_booked(game: services.GameState) -> str | None:
+def _finish_as_booked(game: queries.GameState) -> str | None:
     """Return the finish page filled in with what a finished game booked: winner and hands.
 
     A game nobody went out of (F5) opens with "Nobody went out" and every hand.
@@ -165,7 +164,7 @@ def _finish_as_booked(game: services.GameState) -> str | None:
     if game.status != "finished":
         return None
     fields: dict[str, Any] = {"winner": NOBODY if game.winner_id is None else game.winner_id}
-    for line in services.get_game(game.id).settlement_lines:
+    for line in game.settlement_lines:
         if line.player_id == game.winner_id:
             continue
         if line.hand:
@@ -176,7 +175,7 @@ def _finish_as_booked(game: services.GameState) -> str | None:
 
 
 def _ask_then(
-    game: services.GameState,
+    game: queries.GameState,
     question: str,
     act: Callable[[int], object],
     done: Callable[[int], str],
@@ -190,10 +189,10 @@ def _ask_then(
     form = ButtonForm()
     if request.method == "GET":
         return render_template(question, game=game, form=form)
-    _check_button()
+    check_button()
     act(game.id)
     flash(done(game.number))
-    return redirect(then) if then is not None else _to_session()
+    return redirect(then) if then is not None else to_session()
 
 
 def _resubmitted(form: FinishForm) -> dict[str, Any]:
@@ -204,7 +203,7 @@ def _resubmitted(form: FinishForm) -> dict[str, Any]:
 
 
 def _finish_page(
-    game: services.GameState,
+    game: queries.GameState,
     form: FinishForm,
     *,
     status: int = 200,
@@ -212,7 +211,7 @@ def _finish_page(
     preview: services.Finish | None = None,
     confirm: FinishForm | None = None,
 ) -> Page:
-    table = services.table_of(game)
+    table = queries.table_of(game)
     return render_template(
         "finish.html",
         game=game,
@@ -220,7 +219,7 @@ def _finish_page(
         problem=problem,
         preview=preview,
         confirm=confirm,
-        names=_names(game.players),
+        names=names_of(game.players),
         variant=game.variant,
         picker=playing_cards.table_picker(table),
     ), status

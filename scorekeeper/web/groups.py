@@ -6,16 +6,14 @@ from flask import flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper import services
-from scorekeeper.extensions import db
+from scorekeeper import queries, services, store
 from scorekeeper.keys import Access
 from scorekeeper.long_reads import long_answer
-from scorekeeper.models import GameSession, Group
 from scorekeeper.web import access, words
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.forms import ButtonForm, MergeForm
 from scorekeeper.web.once import once_per_form
-from scorekeeper.web.shared import REFUSED, Answer, Page, _check_button
+from scorekeeper.web.shared import REFUSED, Answer, Page, check_button
 
 
 @bp.get("/groups/<group_id>")
@@ -29,13 +27,13 @@ def group_page(group_id: str) -> Page:
 @once_per_form
 def merge_names(group_id: str) -> Answer:
     """Count two names of the group as one person ("Anni" is "Anna")."""
-    group: Group = g.group
+    group: queries.GroupRow = g.group
     form = MergeForm()
     if form.validate_on_submit():
         try:
             services.merge_names(group.id, form.name.data or "", form.same_as.data or "")
         except REFUSED as error:
-            db.session.rollback()
+            store.rollback()
             form.same_as.errors = [words.rules_message(error)]
         else:
             sentence = gettext(
@@ -51,7 +49,7 @@ def merge_names(group_id: str) -> Answer:
 @bp.post("/groups/<group_id>/keep")
 def keep_group(group_id: str) -> BaseResponse:
     """Keep a group link's key on this phone on purpose, as a session's (``keep_session``)."""
-    _check_button()
+    check_button()
     key = request.form.get("key", "")
     services.access_to_group(group_id, key or None, Access.VIEW)
     access.keep_on_purpose(group_id, key, access.GROUP_KEYS)
@@ -62,7 +60,7 @@ def keep_group(group_id: str) -> BaseResponse:
 @bp.post("/groups/<group_id>/forget")
 def forget_group(group_id: str) -> BaseResponse:
     """Take a group off this phone's list; it stays for every other phone with its key."""
-    _check_button()
+    check_button()
     access.forget_key(group_id, access.GROUP_KEYS)
     flash(
         gettext("The group is off this phone's list. It stays for every phone that has its link."),
@@ -71,8 +69,10 @@ def forget_group(group_id: str) -> BaseResponse:
     return redirect(url_for("web.home"))
 
 
-def _group_page(group: Group, *, merge_form: MergeForm | None = None, status: int = 200) -> Page:
-    statistics = services.read_statistics(group)
+def _group_page(
+    group: queries.GroupRow, *, merge_form: MergeForm | None = None, status: int = 200
+) -> Page:
+    statistics = queries.read_statistics(group)
     share = access.share_links(group.public_id, access.GROUP_KEYS)
     # A page with keys in its links is kept in no cache.
     g.no_store = bool(share)
@@ -93,7 +93,7 @@ def _group_page(group: Group, *, merge_form: MergeForm | None = None, status: in
     ), status
 
 
-def _group_held(session: GameSession) -> Group | None:
+def group_held(session: queries.SessionRow) -> queries.GroupRow | None:
     """Return a session's group when this phone holds its key (the session page links it)."""
     held = access.held_keys(access.GROUP_KEYS)
     if session.group_id is None or not held:

@@ -2,7 +2,7 @@
 
 A double tap, a reload that sends the form again, or a retry after the network dropped all carry
 the token of the page they came from: the first is applied, the others are sent where the first
-went. The token is remembered with the change, in the same transaction (see api.idempotency).
+went. The token is remembered with the change, in the same transaction (see http.once).
 """
 
 from __future__ import annotations
@@ -17,14 +17,8 @@ from flask import Response, flash, g, jsonify, make_response, redirect, request,
 from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.api.idempotency import (
-    AnswerLost,
-    IdempotencyError,
-    StillAnswering,
-    apply_once,
-)
-from scorekeeper.extensions import db
-from scorekeeper.models import IdempotencyRecord
+from scorekeeper import store
+from scorekeeper.http.once import AnswerLost, IdempotencyError, StillAnswering, apply_once
 from scorekeeper.web import access
 
 FIELD = "once"
@@ -58,7 +52,7 @@ def once_per_form(view: Callable[..., Any]) -> Callable[..., Any]:
             )
         except IdempotencyError:
             # The page was sent before with something else in it (back button, then changed).
-            db.session.rollback()
+            store.rollback()
             notice = gettext(
                 "This form was sent before: nothing was recorded twice. If it was something "
                 "new, enter it again here."
@@ -66,13 +60,13 @@ def once_per_form(view: Callable[..., Any]) -> Callable[..., Any]:
             return _not_applied(notice, 422)
         except AnswerLost:
             # The first send was saved, but the server stopped before it could answer.
-            db.session.rollback()
+            store.rollback()
             return _not_applied(gettext("This form was saved before: look at the page."), 409)
         except StillAnswering:
             # The first send has not answered in time: show the page. The script's tap (or the
             # outbox's send) asks again in a moment: a 409 that passes, marked so with
             # Retry-After; every other 409 is a refusal.
-            db.session.rollback()
+            store.rollback()
             notice = gettext(
                 "This form was sent before and is still being saved: look at the page."
             )
@@ -117,7 +111,7 @@ def _remember(response: BaseResponse) -> str:
     )
 
 
-def _replay(record: IdempotencyRecord) -> BaseResponse:
+def _replay(record: store.RecordRow) -> BaseResponse:
     stored = json.loads(record.body or "{}")
     if stored.get("answer") is not None:
         return Response(stored["answer"], stored.get("status", 200), mimetype="application/json")

@@ -6,14 +6,14 @@ from collections.abc import Sequence
 
 from flask_babel import gettext
 
-from scorekeeper import rules, services
-from scorekeeper.web.view_models import Entered, entry_cards, line_of
+from scorekeeper import queries, rules, services
+from scorekeeper.web.view_models import entry_cards, line_of
 from scorekeeper.web.words import meld_kind, points
 
 
 def describe(
-    entry: services.EntryRow,
-    entries: Sequence[services.EntryRow],
+    entry: queries.EntryRow,
+    entries: Sequence[queries.EntryRow],
     names: dict[int, str],
     table: rules.Table[int] | None = None,
 ) -> str:
@@ -59,7 +59,7 @@ def describe_recorded_melds(recorded: services.RecordedMelds, names: dict[int, s
     return _melds_sentence(rows, names[rows[0].player_id])
 
 
-def _melds_sentence(rows: Sequence[Entered], player: str) -> str:
+def _melds_sentence(rows: Sequence[queries.EntryRow], player: str) -> str:
     if len(rows) == 1:
         return _entry_sentence(rows[0], player)
     melds = " + ".join(f"{meld_kind(row.meld_kind)} {entry_cards(row)}" for row in rows)
@@ -73,7 +73,7 @@ def _melds_sentence(rows: Sequence[Entered], player: str) -> str:
 
 
 def _swap_sentence(
-    entry: Entered, player: str, owner: str, now: str, new_meld: str, *, own: bool
+    entry: queries.EntryRow, player: str, owner: str, now: str, new_meld: str, *, own: bool
 ) -> str:
     """Say a joker swap; ``own`` when the joker came from the player's own meld."""
     if own:
@@ -99,7 +99,7 @@ def _swap_sentence(
 
 
 def _entry_sentence(
-    entry: Entered, player: str, owner: str = "", now: str = "", *, own: bool = False
+    entry: queries.EntryRow, player: str, owner: str = "", now: str = "", *, own: bool = False
 ) -> str:
     """Say a meld or a layoff; ``own`` when the layoff went onto the player's own meld."""
     if entry.kind == "meld":

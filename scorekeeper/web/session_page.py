@@ -10,22 +10,21 @@ from flask import flash, g, jsonify, render_template, request
 from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper import services
-from scorekeeper.models import GameSession
+from scorekeeper import queries, services
 from scorekeeper.web import access, playing_cards, view_models, words
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.forms import ButtonForm, LayoffForm, MeldForm, SwapForm
-from scorekeeper.web.groups import _group_held
-from scorekeeper.web.looking_back import _looking_back
+from scorekeeper.web.groups import group_held
+from scorekeeper.web.looking_back import looking_back_parts
 from scorekeeper.web.once import once_per_form
 from scorekeeper.web.shared import (
     Answer,
     Page,
-    _check_button,
-    _meld_form,
-    _names,
-    _session,
-    _to_session,
+    check_button,
+    names_of,
+    new_meld_form,
+    opened_session,
+    to_session,
 )
 
 # The session page shows this many of the latest games (the history a page of them at a time).
@@ -43,20 +42,20 @@ LIVE_SECONDS = 2
 @bp.get("/sessions/<public_id>")
 def session_page(public_id: str) -> Page:
     """Show the totals, whose deal it is, the current game and the games played."""
-    return _session_page(_session())
+    return render_session_page(opened_session())
 
 
 @bp.post("/sessions/<public_id>/games")
 @once_per_form
 def start_game(public_id: str) -> Answer:
     """Deal the next game; the deal passes to the left."""
-    g.session_id = _session().id
-    _check_button()
+    g.session_id = opened_session().id
+    check_button()
     game = services.start_game(g.session_id)
     flash(
         gettext("Game %(number)s: %(dealer)s deals.", number=game.number, dealer=game.dealer.name)
     )
-    return _to_session()
+    return to_session()
 
 
 @bp.get("/sessions/<public_id>/version")
@@ -75,8 +74,8 @@ def session_version(public_id: str) -> BaseResponse:
     return answer
 
 
-def _session_page(
-    session: GameSession,
+def render_session_page(
+    session: queries.SessionRow,
     *,
     status: int = 200,
     meld_form: MeldForm | None = None,
@@ -87,11 +86,11 @@ def _session_page(
     """Render the session page, with the forms of the current game while it is open."""
     # Only the latest games, read once for the list and the chart: a session of a thousand
     # games must not slow the page down (the sheet draws them all).
-    scores, game = services.scores_with_game(session, latest=CHART_GAMES)
+    scores, game = queries.scores_with_game(session, latest=CHART_GAMES)
     dealt = scores.games[-1].number if scores.games else 0
-    variant = services.variant_of(session)
-    names = _names(session.players)
-    dealer = services.next_dealer(session, scores.games)
+    variant = queries.variant_of(session)
+    names = names_of(session.players)
+    dealer = queries.next_dealer(session, scores.games)
     past = [past for past in scores.games if past.status != "open"][-RECENT_GAMES:]
     context: dict[str, Any] = {
         "session": session,
@@ -101,13 +100,13 @@ def _session_page(
         "names": names,
         "dealer": dealer,
         "standing_rows": view_models.standing_shown(session, variant, scores, dealer.id),
-        "deal": services.deal_of(game) if game is not None else None,
+        "deal": queries.deal_of(game) if game is not None else None,
         "house_rules": words.house_rules_in_words(variant),
         "game": game,
         "past": past,
         "past_shown": view_models.past_shown(past, scores.game_points, names),
         # The last ended game is offered to reopen while the game dealt after it can go.
-        "reopen_offered": services.reopen_possible(session, game),
+        "reopen_offered": queries.reopen_possible(session, game),
         "games_played": dealt - (1 if game is not None else 0),
         "problem": problem,
         "button_form": ButtonForm(formdata=None),
@@ -116,19 +115,19 @@ def _session_page(
         "key_to_keep": access.key_to_keep(session.public_id),
         "not_kept": access.not_kept_notice(),
         "live_seconds": LIVE_SECONDS,
-        **_looking_back(services.read_sheet(session, scores), in_play=game is not None),
-        "group": _group_held(session),
+        **looking_back_parts(queries.read_sheet(session, scores), in_play=game is not None),
+        "group": group_held(session),
     }
     # A page with keys in its links is kept in no cache.
     g.no_store = bool(context["share"])
     if game is not None and session.status == "open":
-        table = services.table_of(game)
+        table = queries.table_of(game)
         melds = [entry for entry in game.entries if entry.kind == "meld"]
         context.update(
             table=table,
             melds=melds,
             entries_shown=view_models.entries_shown(game.entries, names, game.id, game.variant),
-            game_points=services.game_points(game),
+            game_points=queries.game_points(game),
         )
         if access.can_edit():
             entry_form: MeldForm | LayoffForm | SwapForm = (
@@ -158,10 +157,10 @@ def _session_page(
     return render_template("session.html", **context), status
 
 
-def _winner(session: GameSession, scores: services.SessionScores) -> str | None:
+def _winner(session: queries.SessionRow, scores: queries.SessionScores) -> str | None:
     if session.status != "finished" or scores.standing.winner is None:
         return None
-    return _names(session.players)[scores.standing.winner]
+    return names_of(session.players)[scores.standing.winner]
 
 
 @dataclass(frozen=True)
@@ -203,13 +202,13 @@ class EntryBegun:
         )
 
 
-def _next_entry_form(game: services.GameState) -> MeldForm:
+def _next_entry_form(game: queries.GameState) -> MeldForm:
     """Return the form of the next entry; the address may choose its player and cards.
 
     After an undo the undone entry's player is chosen, and switching the language keeps the
     entry begun (its text form, ``EntryBegun``).
     """
-    form = _meld_form(game, formdata=None)
+    form = new_meld_form(game, formdata=None)
     if request.method != "GET":
         return form
     begun = EntryBegun.from_query(request.args)
@@ -222,7 +221,7 @@ def _next_entry_form(game: services.GameState) -> MeldForm:
     return form
 
 
-def _entry_begun(melds: Iterable[services.EntryRow]) -> dict[str, Any]:
+def _entry_begun(melds: Iterable[queries.EntryRow]) -> dict[str, Any]:
     """Return the meld chosen, the mode and the joker's new meld of the entry begun.
 
     The language links of the game page carry them (``EntryBegun``), so switching DE / EN

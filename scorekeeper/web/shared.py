@@ -9,15 +9,13 @@ from flask import abort, g, jsonify, redirect, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import SelectChoice
 
-from scorekeeper import rules, services
-from scorekeeper.models import GameSession
+from scorekeeper import queries, rules, services
 from scorekeeper.web import playing_cards, view_models
 from scorekeeper.web.forms import (
     ButtonForm,
     FinishForm,
     LayoffForm,
     MeldForm,
-    Seated,
     SwapForm,
     player_choices,
 )
@@ -28,7 +26,7 @@ Answer = Page | BaseResponse
 REFUSED = (rules.RulesError, services.InvalidRequestError)
 
 
-def _in_place() -> bool:
+def in_place() -> bool:
     """Say whether the game page's script sent the form and asks for a small JSON answer.
 
     static/js/record.js sends the page's own form to the form's own address with ``Accept:
@@ -38,7 +36,9 @@ def _in_place() -> bool:
     return request.accept_mimetypes.best == "application/json"
 
 
-def _refused(form: MeldForm | LayoffForm | SwapForm | ButtonForm | FinishForm) -> BaseResponse:
+def refusal_in_place(
+    form: MeldForm | LayoffForm | SwapForm | ButtonForm | FinishForm,
+) -> BaseResponse:
     """Answer a refusal in place: the first reason the form or the rules gave.
 
     A refusal is an answer (200 with ``refused``), not a failure: the script shows it in the
@@ -48,18 +48,18 @@ def _refused(form: MeldForm | LayoffForm | SwapForm | ButtonForm | FinishForm) -
     return jsonify(refused=True, error=str(playing_cards.suits(reasons[0] if reasons else "")))
 
 
-def _open_game(game_id: int) -> services.GameState:
+def open_game(game_id: int) -> queries.GameState:
     """Return a game still being played, or raise the reason it cannot change.
 
     Checked before the form is read, so that a finished game answers 409 whatever was sent;
     the services refuse the same with the same messages.
     """
-    game = services.read_game(game_id, g.get("checked_game"))
+    game = queries.read_game(game_id)
     g.session_id, g.game_id = game.session_id, game.id
-    return _still_open(game)
+    return still_open(game)
 
 
-def _still_open(game: services.GameState) -> services.GameState:
+def still_open(game: queries.GameState) -> queries.GameState:
     """Return a game read already if it is still being played, or raise why it cannot change."""
     if game.session_status == "finished":
         raise services.ConflictError("session_over")
@@ -67,18 +67,19 @@ def _still_open(game: services.GameState) -> services.GameState:
     return game
 
 
-def _check_button() -> None:
+def check_button() -> None:
+    """Refuse (400) a button's form that does not carry this browser's CSRF token."""
     if not ButtonForm().validate_on_submit():
         abort(400)
 
 
-def _session() -> GameSession:
+def opened_session() -> queries.SessionRow:
     """Return the session the key opened (see ``access.let_in``)."""
-    session: GameSession = g.game_session
+    session: queries.SessionRow = g.game_session
     return session
 
 
-def _to_session(anchor: str = "game", **chosen: Any) -> BaseResponse:
+def to_session(anchor: str = "game", **chosen: Any) -> BaseResponse:
     """Go back to the session page; its id is known from the key check, not read again.
 
     ``chosen`` starts the next entry (``player``, ``cards``), as ``_next_entry_form`` reads it.
@@ -87,17 +88,17 @@ def _to_session(anchor: str = "game", **chosen: Any) -> BaseResponse:
     return redirect(url_for("web.session_page", public_id=g.public_id, _anchor=anchor, **given))
 
 
-def _session_of(game: services.GameState) -> GameSession:
+def session_of(game: queries.GameState) -> queries.SessionRow:
     """Return the session a game belongs to, for a page that shows the whole session."""
-    return services.get_session(game.session_id)
+    return queries.get_session(game.session_id)
 
 
-def _names(players: Iterable[Seated]) -> dict[int, str]:
+def names_of(players: Iterable[queries.PlayerRow]) -> dict[int, str]:
     """Return the players' names by id (of a session's players or a game's player rows)."""
     return {player.id: player.name for player in players}
 
 
-def _meld_form(game: services.GameState, **kwargs: Any) -> MeldForm:
+def new_meld_form(game: queries.GameState, **kwargs: Any) -> MeldForm:
     form = MeldForm(**kwargs)
     form.player.choices = player_choices(game.players)
     if kwargs.get("formdata", True) is None:
@@ -105,25 +106,23 @@ def _meld_form(game: services.GameState, **kwargs: Any) -> MeldForm:
     return form
 
 
-def _layoff_form(game: services.GameState, **kwargs: Any) -> LayoffForm:
+def new_layoff_form(game: queries.GameState, **kwargs: Any) -> LayoffForm:
     form = LayoffForm(**kwargs)
     _onto_choices(game, form, preselect=kwargs.get("formdata", True) is None)
     return form
 
 
-def _swap_form(game: services.GameState, **kwargs: Any) -> SwapForm:
+def new_swap_form(game: queries.GameState, **kwargs: Any) -> SwapForm:
     form = SwapForm(**kwargs)
     _onto_choices(game, form, preselect=kwargs.get("formdata", True) is None)
     return form
 
 
-def _onto_choices(
-    game: services.GameState, form: LayoffForm | SwapForm, *, preselect: bool
-) -> None:
+def _onto_choices(game: queries.GameState, form: LayoffForm | SwapForm, *, preselect: bool) -> None:
     """Offer the players and the melds on the table; preselect whose entry it likely is."""
     form.player.choices = player_choices(game.players)
-    table = services.table_of(game)
-    names = _names(game.players)
+    table = queries.table_of(game)
+    names = names_of(game.players)
     form.meld.choices = [
         SelectChoice(
             entry.id, f"{names[entry.player_id]}: {rules.cards_text(table.melds[entry.id].cards)}"

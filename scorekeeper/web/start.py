@@ -8,16 +8,14 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper import rules, services
-from scorekeeper.extensions import db
+from scorekeeper import queries, rules, services, store
 from scorekeeper.i18n import LANGUAGE_COOKIE, LANGUAGES
 from scorekeeper.keys import Access, SessionKeys
-from scorekeeper.models import GameSession, Group
 from scorekeeper.web import access, words
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.forms import NEW_GROUP, ButtonForm, SessionForm, new_session_form
 from scorekeeper.web.once import once_per_form
-from scorekeeper.web.shared import REFUSED, Answer, Page, _check_button
+from scorekeeper.web.shared import REFUSED, Answer, Page, check_button
 
 ONE_YEAR = 365 * 24 * 60 * 60
 
@@ -42,7 +40,7 @@ def home() -> Page:
     # holds that session's key (nobody else learns its names).
     again = next((played for played in mine if played.public_id == request.args.get("again")), None)
     if again is not None:
-        variant = services.variant_of(again)
+        variant = queries.variant_of(again)
         end = variant.house_rules["end"]
         form = new_session_form(
             data={
@@ -52,7 +50,7 @@ def home() -> Page:
                 "end": next(iter(end)),
                 **end,
                 # The deal goes on where the session left it: whoever would have dealt next.
-                "dealer": str(again.seated.index(services.next_dealer(again))),
+                "dealer": str(again.seated.index(queries.next_dealer(again))),
                 # The same people play again: the session stays in their group.
                 "group": _group_id_of(again, groups),
             }
@@ -65,7 +63,7 @@ def home() -> Page:
     return _home_page(form, mine, groups)
 
 
-def _group_id_of(session: GameSession, groups: list[tuple[Group, Access]]) -> str:
+def _group_id_of(session: queries.SessionRow, groups: list[tuple[queries.GroupRow, Access]]) -> str:
     """Return the id of a session's group if this phone may add sessions to it, else ""."""
     return next(
         (
@@ -79,8 +77,8 @@ def _group_id_of(session: GameSession, groups: list[tuple[Group, Access]]) -> st
 
 def _home_page(
     form: SessionForm,
-    mine: list[GameSession],
-    groups: list[tuple[Group, Access]],
+    mine: list[queries.SessionRow],
+    groups: list[tuple[queries.GroupRow, Access]],
     status: int = 200,
 ) -> Page:
     """Show the start page: the new-session form with this phone's groups, and its sessions."""
@@ -149,7 +147,7 @@ def create_session() -> Answer:
                 group=group,
             )
         except (*REFUSED, services.NotFoundError) as error:
-            db.session.rollback()
+            store.rollback()
             # Beside the name it is about (two names merged into one person), else above.
             seat = getattr(error, "params", {}).get("seat")
             if isinstance(seat, int) and seat < len(form.names.entries):
@@ -167,7 +165,7 @@ def create_session() -> Answer:
 
 
 def _group_chosen(
-    form: SessionForm, groups: list[tuple[Group, Access]]
+    form: SessionForm, groups: list[tuple[queries.GroupRow, Access]]
 ) -> int | services.NewGroup | None:
     """Return the group the new session joins: one whose edit key this phone holds, or new."""
     chosen = str(form.group.data or "")
@@ -189,7 +187,7 @@ def keep_session(public_id: str) -> BaseResponse:
     key that found no room in the cookie is not there; the CSRF token shows that the person
     tapped the button on this site.
     """
-    _check_button()
+    check_button()
     key = request.form.get("key", "")
     services.access_to_session(public_id, lambda _public_id: key or None, Access.VIEW)
     access.keep_on_purpose(public_id, key)
@@ -200,7 +198,7 @@ def keep_session(public_id: str) -> BaseResponse:
 @bp.post("/sessions/<public_id>/forget")
 def forget_session(public_id: str) -> BaseResponse:
     """Take a session off this phone's list; it stays for every other phone with its key."""
-    _check_button()
+    check_button()
     access.forget_key(public_id)
     flash(
         gettext(

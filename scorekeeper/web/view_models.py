@@ -6,70 +6,34 @@ import heapq
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Generic, Protocol, TypeVar
 
-from scorekeeper import rules, services
-from scorekeeper.models import GameSession, TableCard
+from scorekeeper import queries, rules
 from scorekeeper.web.playing_cards import card_label
 from scorekeeper.web.words import language
 
 
-def whose_entry(game: services.GameState) -> int:
+def whose_entry(game: queries.GameState) -> int:
     """Return the id of the player to preselect: whoever recorded last, else who plays first.
 
     The rule system says who plays first (the dealer, or the dealer's left neighbour).
     """
     if game.entries:
         return game.entries[-1].player_id
-    return services.deal_of(game).first_player
-
-
-class Entered(Protocol):
-    """An entry row as the pages read it: a service's ``EntryRow`` or the history's ORM entry."""
-
-    @property
-    def id(self) -> int: ...
-
-    @property
-    def kind(self) -> str: ...
-
-    @property
-    def player_id(self) -> int: ...
-
-    @property
-    def meld_id(self) -> int | None: ...
-
-    @property
-    def meld_kind(self) -> str | None: ...
-
-    @property
-    def group_id(self) -> int | None: ...
-
-    @property
-    def value(self) -> int: ...
-
-    @property
-    def cards(self) -> Sequence[Any]: ...
-
-    @property
-    def created_at(self) -> datetime: ...
-
-
-E = TypeVar("E", bound=Entered)
+    return queries.deal_of(game).first_player
 
 
 @dataclass(frozen=True)
-class EntryLine(Generic[E]):
+class EntryLine:
     """One entry as the recorder made it: a meld, melds put down together, a layoff or a swap.
 
     A joker swap is stored as the swap row and the new meld's row after it (grouped under the
     swap); melds put down together as one row each, grouped under the first.
     """
 
-    rows: list[E] = field(default_factory=list)
+    rows: list[queries.EntryRow] = field(default_factory=list)
 
     @property
-    def first(self) -> E:
+    def first(self) -> queries.EntryRow:
         """Return the entry's first row, whose id is the entry's id."""
         return self.rows[0]
 
@@ -86,7 +50,7 @@ class EntryLine(Generic[E]):
         return len(self.rows) > 1
 
     @property
-    def melds(self) -> list[E]:
+    def melds(self) -> list[queries.EntryRow]:
         """Return the melds the entry put down (a swap's new meld)."""
         return [row for row in self.rows if row.kind == "meld"]
 
@@ -96,35 +60,35 @@ class EntryLine(Generic[E]):
         return sum(row.value for row in self.rows)
 
 
-def entry_lines(entries: Iterable[E]) -> list[EntryLine[E]]:
+def entry_lines(entries: Iterable[queries.EntryRow]) -> list[EntryLine]:
     """Return a game's entries one line per entry, grouped rows together, in recorded order."""
-    lines: dict[int, EntryLine[E]] = {}
+    lines: dict[int, EntryLine] = {}
     for entry in entries:
         key = entry.group_id if entry.group_id is not None else entry.id
         lines.setdefault(key, EntryLine()).rows.append(entry)
     return list(lines.values())
 
 
-def entry_cards(entry: Entered) -> str:
-    """Return the cards an entry put down, in canonical form (the history shows ORM entries).
+def entry_cards(entry: queries.EntryRow) -> str:
+    """Return the cards an entry put down, in canonical form.
 
     A joker is shown with the card it stood for when it was put down, e.g. ``JKR=K♥``.
     """
     return " ".join(_stored_code(card) for card in entry.cards)
 
 
-def entry_cards_label(entry: services.EntryRow) -> str:
+def entry_cards_label(entry: queries.EntryRow) -> str:
     """Return the cards an entry put down, in the page's language."""
     lang = language()
     return " ".join(card_label(_stored_code(card), lang) for card in entry.cards)
 
 
-def _stored_code(card: services.CardRow | TableCard) -> str:
+def _stored_code(card: queries.CardRow) -> str:
     """Return a stored card's code; a joker's with what it stood for, when it stood for one."""
     return f"{card.card}={card.stands_for}" if card.stands_for else card.card
 
 
-def line_of(entries: Sequence[services.EntryRow], entry_id: int) -> EntryLine[services.EntryRow]:
+def line_of(entries: Sequence[queries.EntryRow], entry_id: int) -> EntryLine:
     """Return the line of the entry a row belongs to."""
     return next(line for line in entry_lines(entries) if entry_id in {r.id for r in line.rows})
 
@@ -152,7 +116,7 @@ class EntryShown:
 
 
 def entries_shown(
-    rows: Sequence[services.EntryRow],
+    rows: Sequence[queries.EntryRow],
     names: Mapping[int, str],
     game_id: int,
     variant: rules.Variant,
@@ -163,7 +127,7 @@ def entries_shown(
     of it before has left it); a meld that no longer replays shows as it was recorded.
     """
     cards = {row.id: entry_cards(row) for row in rows}
-    lay = {key: str(meld) for key, meld in services.melds_as_they_lay(rows, variant).items()}
+    lay = {key: str(meld) for key, meld in queries.melds_as_they_lay(rows, variant).items()}
     shown = []
     for line in entry_lines(rows):
         first = line.first
@@ -199,7 +163,7 @@ class MeldShown:
 
 
 def melds_shown(
-    melds: Sequence[services.EntryRow],
+    melds: Sequence[queries.EntryRow],
     table: rules.Table[int],
     jokers: Mapping[int, Sequence[str]],
     names: Mapping[int, str],
@@ -230,7 +194,7 @@ class PastShown:
 
 
 def past_shown(
-    games: Iterable[services.GameSummary],
+    games: Iterable[queries.GameSummary],
     game_points: Mapping[int, Mapping[int, int]],
     names: Mapping[int, str],
 ) -> list[PastShown]:
@@ -260,28 +224,18 @@ class StandingShown:
     left: bool
 
 
-class Standing(Protocol):
-    """A player as the standing table lists them."""
-
-    @property
-    def id(self) -> int: ...
-
-
-S = TypeVar("S", bound=Standing)
-
-
 def standing_order(
-    variant: rules.Variant, players: Sequence[S], totals: Mapping[int, int]
-) -> list[S]:
+    variant: rules.Variant, players: Sequence[queries.PlayerRow], totals: Mapping[int, int]
+) -> list[queries.PlayerRow]:
     """Return the players in the order the rule system shows its standing (G7: fewest minus)."""
     by_id = {player.id: player for player in players}
     return [by_id[player] for player in variant.standing_order(list(by_id), totals)]
 
 
 def standing_shown(
-    session: GameSession,
+    session: queries.SessionRow,
     variant: rules.Variant,
-    scores: services.SessionScores,
+    scores: queries.SessionScores,
     dealer_id: int,
 ) -> list[StandingShown]:
     """Return the standing's rows: the seated players in order, then those who left the table."""
@@ -311,7 +265,7 @@ class AuditShown:
 
 def history_timeline(
     entries: Sequence[EntryShown],
-    audit: Sequence[services.AuditRow],
+    audit: Sequence[queries.AuditRow],
     names: Mapping[int, str],
     variant: rules.Variant,
 ) -> list[EntryShown | AuditShown]:
@@ -321,7 +275,7 @@ def history_timeline(
     page's ``suits`` to show in its letters and colours.
     """
     shown = [
-        AuditShown(line.at, services.audit_text(line, names, variant, language(), codes=True))
+        AuditShown(line.at, queries.audit_text(line, names, variant, language(), codes=True))
         for line in audit
     ]
     merged: list[EntryShown | AuditShown] = []

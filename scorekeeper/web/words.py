@@ -19,8 +19,7 @@ from flask_babel import (
 )
 from markupsafe import Markup, escape
 
-from scorekeeper import rules, services
-from scorekeeper.models import GameSession
+from scorekeeper import queries, rules, services
 
 
 def language() -> str:
@@ -125,9 +124,9 @@ def safe_next(target: str | None) -> str:
     return target
 
 
-def session_end(session: GameSession) -> str:
+def session_end(session: queries.SessionRow) -> str:
     """Say shortly how a session ends, as a list of sessions does: ``to 500``."""
-    return services.variant_of(session).words.end_said_short().render(language())
+    return queries.variant_of(session).words.end_said_short().render(language())
 
 
 def house_rules_in_words(variant: rules.Variant) -> list[str]:

@@ -10,9 +10,9 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 
-from scorekeeper import services
+from scorekeeper import services, store
 from scorekeeper.extensions import db
-from scorekeeper.services import rows
+from scorekeeper.store.games import ENTRY_ROWS, add_entry_row
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 pytestmark = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -42,11 +42,11 @@ def statements_sent(app: Flask) -> Iterator[list[str]]:
         sa.event.remove(engine, "before_cursor_execute", count)
 
 
-def read_from_the_database(game_id: int) -> list[rows.EntryRow]:
+def read_from_the_database(game_id: int) -> list[store.EntryRow]:
     """Read a game's entries with the statement a read uses."""
-    entries: list[rows.EntryRow] = []
-    for row in db.session.connection().execute(rows.ENTRY_ROWS, {"game_id": game_id}):
-        rows.add_entry_row(entries, row)
+    entries: list[store.EntryRow] = []
+    for row in db.session.connection().execute(ENTRY_ROWS, {"game_id": game_id}):
+        add_entry_row(entries, row)
     db.session.rollback()
     return entries
 
@@ -111,29 +111,52 @@ def test_a_write_through_the_api_reads_the_game_once_the_key_checks_rows_and_its
     assert [entry["type"] for entry in read["entries"]] == ["meld", "layoff"]
 
 
+def test_a_write_through_the_pages_reads_the_games_rows_once_too(app: Flask) -> None:
+    """The page's own read of the game and its use case both take the rows the key check read."""
+    client = app.test_client()
+    session = client.post("/api/v1/sessions", json={"players": ["Ann", "Bob"]}).get_json()
+    game = client.post(f"/api/v1/sessions/{session['id']}/games").get_json()["id"]
+    ann, bob = (player["id"] for player in session["players"])
+    melds = f"/api/v1/games/{game}/melds"
+    meld = client.post(melds, json={"player": ann, "cards": "7♥ 8♥ 9♥"}).get_json()["id"]
+    assert client.get(f"/sessions/{session['id']}?key={session['edit_key']}").status_code == 302
+    with statements_sent(app) as statements:
+        layoff = client.post(
+            f"/games/{game}/layoffs", data={"player": bob, "meld": meld, "cards": "10♥"}
+        )
+    assert layoff.status_code == 302, layoff.get_data(as_text=True)
+    assert sum("FROM games JOIN sessions" in statement for statement in statements) == 1
+    assert client.get(f"/api/v1/games/{game}").get_json()["entries"][-1]["type"] == "layoff"
+
+
 @pytest.mark.usefixtures("ctx")
 def test_rows_the_key_check_read_are_not_taken_in_a_later_transaction() -> None:
     """A use case run again after a race reads its game again: the rows may have changed."""
     game, (ann, _bob, _cid) = german_game()
-    checked = rows.read_game_rows(db.session.connection(), game, lock=True)
-    assert checked.serves(game, lock=True)
+    uow = store.unit_of_work()
+    uow.games.check(game, reads_only=False)
+    assert uow.kept("game", game, lock=True)
+    # Rolled back as a write run again after a race is, around the unit of work.
     db.session.rollback()
+    assert uow.kept("game", game, lock=False) is None
+    db.session.connection()
+    assert uow.kept("game", game, lock=False) is None
     services.abandon_game(game)
-    assert not checked.serves(game, lock=False)
-    assert services.read_game(game, checked).status == "abandoned"
+    assert services.read_game(game).status == "abandoned"
     with pytest.raises(services.ConflictError):
-        services.record_meld(game, ann, "7♥ 8♥ 9♥", checked=checked)
+        services.record_meld(game, ann, "7♥ 8♥ 9♥")
 
 
 @pytest.mark.usefixtures("ctx")
 def test_rows_read_without_the_lock_do_not_serve_a_write_nor_another_game() -> None:
     game, _players = german_game()
     other, _others = german_game()
-    checked = rows.read_game_rows(db.session.connection(), game, lock=False)
-    assert checked.serves(game, lock=False)
-    assert not checked.serves(game, lock=True)
-    assert not checked.serves(other, lock=False)
-    assert services.read_game(other, checked).id == other
+    uow = store.unit_of_work()
+    uow.games.check(game, reads_only=True)
+    assert uow.kept("game", game, lock=False)
+    assert uow.kept("game", game, lock=True) is None
+    assert uow.kept("game", other, lock=False) is None
+    assert services.read_game(other).id == other
     db.session.rollback()
 
 

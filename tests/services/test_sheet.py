@@ -16,7 +16,7 @@ from flask_migrate import upgrade
 
 from scorekeeper import cli, create_app, services, transfer
 from scorekeeper.extensions import db
-from scorekeeper.services.sheet import WORDS
+from scorekeeper.queries.sheet import WORDS
 
 # The melds of the games below, legal in each rule system (German Rummy's are openings of 40).
 MELDS = {

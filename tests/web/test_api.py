@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from scorekeeper import services
+from scorekeeper import queries
 from scorekeeper.models import GameSession
 from tests.helpers import (
     API,
@@ -283,7 +283,7 @@ def test_a_failure_of_the_server_answers_500_in_json_in_the_language_asked_for(
     def broken(*_args: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(services, "read_game", broken)
+    monkeypatch.setattr(queries, "read_game", broken)
     answer = table.client.get(f"{API}/games/{table.game}?lang=de")
     assert answer.status_code == 500
     assert answer.json == {

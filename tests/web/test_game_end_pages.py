@@ -250,7 +250,9 @@ def test_the_next_game_passes_the_deal_to_the_left(client: FlaskClient, app: Fla
     client.post(f"/games/{services_open_game(app, table.session_pk)}/abandon")
     client.post(f"/sessions/{table.session}/games")
     with app.app_context():
-        dealers = [game.dealer.name for game in services.get_session(table.session_pk).games]
+        session = services.get_session(table.session_pk)
+        names = {player.id: player.name for player in session.players}
+        dealers = [names[game.dealer_id] for game in services.game_summaries(session)]
     assert dealers == ["Cid", "Ann", "Bob"]
 
 

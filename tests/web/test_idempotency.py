@@ -17,6 +17,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.api import idempotency
 from scorekeeper.extensions import db
+from scorekeeper.http import once
 from scorekeeper.keys import digest
 from scorekeeper.models import IdempotencyRecord, utcnow
 from tests import live
@@ -115,8 +116,8 @@ def forget_every(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
     """Let every n-th remembered answer, counted from now, delete the old records."""
 
     def every(answers: int) -> None:
-        monkeypatch.setattr(idempotency, "FORGET_EVERY", answers)
-        monkeypatch.setattr(idempotency, "_answers_remembered", itertools.count(1))
+        monkeypatch.setattr(once, "FORGET_EVERY", answers)
+        monkeypatch.setattr(once, "_answers_remembered", itertools.count(1))
 
     return every
 
@@ -169,7 +170,7 @@ def test_each_answer_forgets_a_bounded_batch_of_old_records_the_oldest_first(
     forget_every: Callable[[int], None],
 ) -> None:
     forget_every(1)
-    monkeypatch.setattr(idempotency, "FORGET_AT_ONCE", 2)
+    monkeypatch.setattr(once, "FORGET_AT_ONCE", 2)
     game_id, (ann, _bob, _cid) = new_game(client)
     melds = f"/api/v1/games/{game_id}/melds"
     cards = ["2♣ 3♣ 4♣", "9♦ 9♥ 9♠", "5♥ 6♥ 7♥", "J♠ Q♠ K♠", "3♦ 4♦ 5♦", "8♣ 8♥ 8♠"]
@@ -247,7 +248,7 @@ def test_a_repeat_waits_for_a_first_answer_still_being_written_and_gets_it(
 def test_a_repeat_whose_first_answer_does_not_come_in_time_is_told_to_try_again(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(idempotency, "WAIT_SECONDS", 0.3)
+    monkeypatch.setattr(once, "WAIT_SECONDS", 0.3)
     game_id, _, again = meld_without_its_answer(app, client, "no-answer-yet", timedelta(seconds=1))
 
     answer = again()

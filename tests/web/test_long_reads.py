@@ -19,7 +19,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import cli, services
+from scorekeeper import cli, queries
 from scorekeeper.i18n import LANGUAGE_COOKIE
 from tests.helpers import API, new_session
 from tests.live import Server, send
@@ -47,7 +47,7 @@ class Held:
 def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[Held]:
     """Make the score sheets of ``held.sessions`` wait until ``held.go`` is set."""
     holding = Held()
-    read_sheet = services.read_sheet
+    read_sheet = queries.read_sheet
 
     def waiting(session: Any, *args: Any, **kwargs: Any) -> Any:
         if session.public_id in holding.sessions:
@@ -55,7 +55,7 @@ def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[Held]:
             holding.go.wait(20)
         return read_sheet(session, *args, **kwargs)
 
-    monkeypatch.setattr(services, "read_sheet", waiting)
+    monkeypatch.setattr(queries, "read_sheet", waiting)
     yield holding
     holding.go.set()
 
@@ -293,7 +293,7 @@ def test_another_table_records_while_a_groups_statistics_are_being_read(
     group = client.post(f"{API}/groups", json={"name": "Runde"}).get_json()
     other = session_with_a_game(client)
     inside, go = threading.Event(), threading.Event()
-    read_statistics = services.read_statistics
+    read_statistics = queries.read_statistics
 
     def waiting(*args: Any, **kwargs: Any) -> Any:
         answer = read_statistics(*args, **kwargs)
@@ -301,7 +301,7 @@ def test_another_table_records_while_a_groups_statistics_are_being_read(
         go.wait(20)
         return answer
 
-    monkeypatch.setattr(services, "read_statistics", waiting)
+    monkeypatch.setattr(queries, "read_statistics", waiting)
     with ThreadPoolExecutor(2) as pool:
         statistics = pool.submit(
             from_address(roomy, "10.0.0.1").get,

@@ -8,7 +8,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import services
+from scorekeeper import queries, services
 from scorekeeper.models import Game, GameSession
 from tests.helpers import (
     meld,
@@ -39,7 +39,8 @@ def test_creating_a_session_seats_the_players_and_deals_game_one(
         session = services.get_session(table.session_pk)
         assert [p.name for p in session.players] == ["Ann", "Bob", "Cid"]
         assert session.target == 1000
-        assert [game.dealer.name for game in session.games] == ["Bob"]
+        names = {player.id: player.name for player in session.players}
+        assert [names[game.dealer_id] for game in services.game_summaries(session)] == ["Bob"]
     page = text(client.get(f"/sessions/{table.session}").get_data(as_text=True))
     assert "Session to 1000 points" in page
     assert "Bob deals 7 cards each and plays first." in page
@@ -161,7 +162,7 @@ def test_a_failure_of_the_server_shows_a_page_in_the_phones_language(
     def broken(*_args: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(services, "scores_with_game", broken)
+    monkeypatch.setattr(queries, "scores_with_game", broken)
     response = client.get(f"/sessions/{table.session}", headers={"Accept-Language": "de"})
     assert response.status_code == 500
     page = text(response.get_data(as_text=True))

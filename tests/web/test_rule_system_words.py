@@ -25,6 +25,9 @@ ASKING = [
     "scorekeeper/web",
     "scorekeeper/api",
     "scorekeeper/services",
+    "scorekeeper/queries",
+    "scorekeeper/store",
+    "scorekeeper/http",
     "scorekeeper/static",
     "templates",
 ]

@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import transfer
-from scorekeeper.services.sheet import WORDS
+from scorekeeper.queries.sheet import WORDS
 from tests.helpers import API, ok, play_games_through_api
 
 # Every case runs on SQLite and on a real PostgreSQL server.

@@ -21,7 +21,7 @@ from scorekeeper import transfer
 from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE
 from scorekeeper.models import GameSession
-from scorekeeper.services.sheet import WORDS
+from scorekeeper.queries.sheet import WORDS
 from tests.helpers import API, ok, play_games_through_api, text
 
 SVG = "{http://www.w3.org/2000/svg}"

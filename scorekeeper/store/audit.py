@@ -4,95 +4,93 @@ And a game an import settled again by today's rules (``recomputed``), with both 
 
 The use cases write a line in the transaction of their change, from what they read already
 (one INSERT); the line records what was and what it became, never a judgement, and no points
-are read from it. The read side gives a game's lines (the API) or a session's (the history) in
-one query each, and says a line in words in a language.
+are read from it. A game's lines (the API) or a session's (the history) are read in one query
+each; what a line holds is checked here too, for lines that come from an import. The read side
+says a line in words (``queries.audit``).
 """
 
 from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
 from scorekeeper import rules
-from scorekeeper.extensions import db
-from scorekeeper.models import AuditLine, utcnow
-from scorekeeper.services.rows import GAMES, AuditRow, EntryRow, GameState
+from scorekeeper.models import utcnow
+from scorekeeper.store.rows import AuditRow, BookedLine, EntryRow, GameState
+from scorekeeper.store.tables import AUDIT_LINES, GAMES
 
-AUDIT_LINES = AuditLine.__table__
-
-# What a line says, by action and by the kind of entry it names (gettext msgids).
-WORDINGS: dict[str, rules.Wording] = {
-    "corrected": rules.wording("corrected: %(changes)s"),
-    "deleted": rules.wording("deleted: %(entry)s"),
-    "undone": rules.wording("undone: %(entry)s"),
-    "restored": rules.wording("restored: %(entry)s"),
-    "moved": rules.wording("onto %(before)s → %(after)s"),
-    "meld": rules.wording("%(name)s's meld %(cards)s"),
-    "melds": rules.wording("%(name)s's melds %(cards)s"),
-    "layoff": rules.wording("%(name)s's layoff %(cards)s onto %(meld)s"),
-    "swap": rules.wording(
-        "%(name)s's joker swap: %(cards)s for the joker in %(meld)s, the joker into %(new_meld)s"
-    ),
-    "reopened": rules.wording("reopened: %(name)s had won; hands: %(hands)s; points: %(points)s"),
-    "reopened_romme": rules.wording(
-        "reopened: %(name)s had won with a Rommé hand; hands: %(hands)s; points: %(points)s"
-    ),
-    "reopened_abandoned": rules.wording(
-        "reopened: the game had been abandoned; points: %(points)s"
-    ),
-    "reopened_nobody_out": rules.wording(
-        "reopened: nobody had gone out; hands: %(hands)s; points: %(points)s"
-    ),
-    "recomputed": rules.wording("recomputed when imported: %(reason)s Points: %(points)s"),
-}
+if TYPE_CHECKING:
+    from scorekeeper.store.unit_of_work import UnitOfWork
 
 
-# --- writing -----------------------------------------------------------------------------------
+class AuditTrail:
+    """The audit trails of the games: written with each change, read for the answers."""
+
+    def __init__(self, uow: UnitOfWork) -> None:
+        self._uow = uow
+
+    def write(
+        self,
+        game_id: int,
+        action: str,
+        before: Mapping[str, Any],
+        after: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Insert one line of a game's audit trail, in the transaction of the change it records.
+
+        ``before`` (and ``after``) is an entry as ``entry_as_it_stood`` gives it, or for a
+        reopen the result as ``result_taken_back`` gives it.
+        """
+        self._uow.write(
+            _INSERT,
+            {
+                "game_id": game_id,
+                "at": utcnow(),
+                "action": action,
+                "entry_id": before.get("id"),
+                "player_id": before.get("player", before.get("winner")),
+                "kind": before.get("type"),
+                "before": json.dumps(before, ensure_ascii=False, sort_keys=True),
+                "after": None
+                if after is None
+                else json.dumps(after, ensure_ascii=False, sort_keys=True),
+            },
+        )
+
+    def forget(self, game_id: int) -> None:
+        """Delete the lines of a game that is removed itself (a game dealt and not played)."""
+        self._uow.write(_FORGET, {"game": game_id})
+
+    def of_game(self, game_id: int) -> list[AuditRow]:
+        """Return a game's audit trail in time order, in one query."""
+        return [_row(row) for row in self._uow.read(_OF_GAME, {"game": game_id})]
+
+    def of_session(
+        self, session_id: int, numbers: tuple[int, int] | None = None
+    ) -> dict[int, list[AuditRow]]:
+        """Return the audit trail of a session's games by game, in one query.
+
+        Of every game, or of those numbered ``numbers`` (first, last): a page of the history.
+        """
+        lines: dict[int, list[AuditRow]] = defaultdict(list)
+        if numbers is None:
+            rows = self._uow.read(_OF_SESSION, {"session": session_id})
+        else:
+            first, last = numbers
+            parameters = {"session": session_id, "first": first, "last": last}
+            rows = self._uow.read(_OF_SESSION_NUMBERS, parameters)
+        for row in rows:
+            line = _row(row)
+            lines[line.game_id].append(line)
+        return dict(lines)
 
 
 _INSERT = sa.insert(AUDIT_LINES)
-
-
-def write_line(
-    connection: sa.Connection,
-    game_id: int,
-    action: str,
-    before: Mapping[str, Any],
-    after: Mapping[str, Any] | None = None,
-) -> None:
-    """Insert one line of a game's audit trail, in the transaction of the change it records.
-
-    ``before`` (and ``after``) is an entry as ``entry_as_it_stood`` gives it, or for a reopen
-    the result as ``result_taken_back`` gives it.
-    """
-    connection.execute(
-        _INSERT,
-        {
-            "game_id": game_id,
-            "at": utcnow(),
-            "action": action,
-            "entry_id": before.get("id"),
-            "player_id": before.get("player", before.get("winner")),
-            "kind": before.get("type"),
-            "before": json.dumps(before, ensure_ascii=False, sort_keys=True),
-            "after": None
-            if after is None
-            else json.dumps(after, ensure_ascii=False, sort_keys=True),
-        },
-    )
-
-
 _FORGET = sa.delete(AUDIT_LINES).where(AUDIT_LINES.c.game_id == sa.bindparam("game"))
-
-
-def forget_lines(connection: sa.Connection, game_id: int) -> None:
-    """Delete the lines of a game that is removed itself (a game dealt and not played)."""
-    connection.execute(_FORGET, {"game": game_id})
 
 
 def entry_as_it_stood(entry: EntryRow, entries: Sequence[EntryRow]) -> dict[str, Any]:
@@ -123,14 +121,16 @@ def entry_as_it_stood(entry: EntryRow, entries: Sequence[EntryRow]) -> dict[str,
     return stood
 
 
-def result_taken_back(game: GameState, lines: Sequence[Any]) -> dict[str, Any]:
+def result_taken_back(game: GameState, lines: Sequence[BookedLine]) -> dict[str, Any]:
     """Return what the end of a game booked, from its settlement lines, for a reopen's line.
 
     Keyed as the finish answers: the status, ``winner``, ``romme``, the ``hands`` given as
     cards, ``hand_points`` (before doubling), ``factors``, ``settlement`` (the points gained)
     and ``points`` (what the game booked, melds included).
     """
-    return booked_result(game.status, game.winner_id, game.romme, [line._mapping for line in lines])
+    return booked_result(
+        game.status, game.winner_id, game.romme, [line._asdict() for line in lines]
+    )
 
 
 def booked_result(
@@ -202,36 +202,6 @@ _OF_SESSION = (
 _OF_SESSION_NUMBERS = _OF_SESSION.where(
     GAMES.c.number.between(sa.bindparam("first"), sa.bindparam("last"))
 )
-
-
-def game_audit(connection: sa.Connection, game_id: int) -> list[AuditRow]:
-    """Return a game's audit trail in time order, in one query."""
-    return [_row(row) for row in connection.execute(_OF_GAME, {"game": game_id})]
-
-
-def session_audit(
-    session_id: int, numbers: tuple[int, int] | None = None
-) -> dict[int, list[AuditRow]]:
-    """Return the audit trail of a session's games by game, in one query.
-
-    Of every game, or of those numbered ``numbers`` (first, last): a page of the history.
-    """
-    lines: dict[int, list[AuditRow]] = defaultdict(list)
-    if numbers is None:
-        rows = db.session.connection().execute(_OF_SESSION, {"session": session_id})
-    else:
-        first, last = numbers
-        parameters = {"session": session_id, "first": first, "last": last}
-        rows = db.session.connection().execute(_OF_SESSION_NUMBERS, parameters)
-    for row in rows:
-        line = _row(row)
-        lines[line.game_id].append(line)
-    return dict(lines)
-
-
-def with_audit(game: GameState) -> GameState:
-    """Return a game read by ``read_game`` with its audit trail (one more query)."""
-    return replace(game, audit=game_audit(db.session.connection(), game.id))
 
 
 def _row(row: Sequence[Any]) -> AuditRow:
@@ -370,7 +340,7 @@ def _codes_problem(codes: object) -> str | None:
     for code in codes:
         try:
             if isinstance(code, str):
-                _piece(code)
+                stored_piece(code)
                 continue
         except rules.RulesError:
             pass
@@ -386,105 +356,7 @@ def _player_key(key: str) -> bool:
     return key.isascii() and key.isdigit()
 
 
-# --- in words ----------------------------------------------------------------------------------
-
-
-def audit_text(
-    line: AuditRow,
-    names: Mapping[int, str],
-    variant: rules.Variant,
-    language: str = "en",
-    *,
-    codes: bool = False,
-) -> str:
-    """Return a line in words in a language, e.g. ``corrected: 7♣ → 7♠, Bob → Ann``.
-
-    ``names`` are the players' names by id. Cards are in the language's letters, or, with
-    ``codes``, in their codes (a page shows those in its own letters and colours). A
-    correction names only what changed; a delete or undo the entry, with its value where the
-    rule system scores melds.
-    """
-    lang = rules.language_of(language)
-
-    def cards(items: Sequence[str]) -> str:
-        if codes:
-            return " ".join(items)
-        return " ".join(_piece(code).label(lang) for code in items)
-
-    def name(player: object) -> str:
-        return names.get(int(str(player)), "") if player is not None else ""
-
-    before, after = line.before, line.after or {}
-    if line.action == "corrected":
-        changes = []
-        if before["cards"] != after.get("cards", before["cards"]):
-            changes.append(f"{cards(before['cards'])} → {cards(after['cards'])}")
-        if before["player"] != after.get("player", before["player"]):
-            changes.append(f"{name(before['player'])} → {name(after['player'])}")
-        if before.get("onto", []) != after.get("onto", before.get("onto", [])):
-            changes.append(
-                WORDINGS["moved"].render(
-                    lang, before=cards(before["onto"]), after=cards(after["onto"])
-                )
-            )
-        return WORDINGS["corrected"].render(lang, changes=", ".join(changes))
-    if line.action in ("deleted", "undone", "restored"):
-        words = _entry_in_words(before, name(before["player"]), cards, lang)
-        if variant.words.meld_values_shown():
-            words += f" ({before['value']})"
-        return WORDINGS[line.action].render(lang, entry=words)
-    if line.action == "recomputed":
-        ruling = dict(after["ruling"])
-        reason = rules.ruling_since(ruling.pop("message"), name=name(after["winner"]), **ruling)
-        changed = []
-        for player, value in after["points"].items():
-            was = before["points"].get(player, value)
-            change = f"{was:+d} → {value:+d}" if was != value else f"{value:+d}"
-            changed.append(f"{name(player)} {change}")
-        return WORDINGS["recomputed"].render(
-            lang, reason=reason.render(lang), points=", ".join(changed)
-        )
-    points = ", ".join(f"{name(player)} {value:+d}" for player, value in before["points"].items())
-    if before["winner"] is None and not before["hand_points"]:
-        return WORDINGS["reopened_abandoned"].render(lang, points=points)
-    hands = []
-    for player, hand_points in before["hand_points"].items():
-        factor = before["factors"].get(player, 1)
-        counted = f"{hand_points} × {factor}" if factor != 1 else str(hand_points)
-        hand = before["hands"].get(player)
-        shown = f"{cards(hand)} ({counted})" if hand else f"({counted})"
-        hands.append(f"{name(player)} {shown}")
-    if before["winner"] is None:  # a game nobody went out of, every hand counted (F5)
-        return WORDINGS["reopened_nobody_out"].render(lang, hands=", ".join(hands), points=points)
-    wording = WORDINGS["reopened_romme" if before["romme"] else "reopened"]
-    return wording.render(lang, name=name(before["winner"]), hands=", ".join(hands), points=points)
-
-
-def _entry_in_words(
-    entry: Mapping[str, Any], player: str, cards: Callable[[Sequence[str]], str], lang: str
-) -> str:
-    """Return an entry as a line names it: whose, its kind, its cards, where they went."""
-    melds = entry.get("meld_cards", [])
-    if entry["type"] == "meld":
-        kind = "melds" if len(melds) > 1 else "meld"
-        words = " + ".join(cards(meld) for meld in melds) or cards(entry["cards"])
-        return WORDINGS[kind].render(lang, name=player, cards=words)
-    if entry["type"] == "layoff":
-        return WORDINGS["layoff"].render(
-            lang, name=player, cards=cards(entry["cards"]), meld=cards(entry["onto"])
-        )
-    new_meld = melds[0] if melds else []
-    put_in = entry["cards"][: len(entry["cards"]) - len(new_meld)]
-    return WORDINGS["swap"].render(
-        lang,
-        name=player,
-        cards=cards(put_in),
-        meld=cards(entry["onto"]),
-        new_meld=cards(new_meld),
-    )
-
-
-def _piece(code: str) -> rules.Piece:
+def stored_piece(code: str) -> rules.Piece:
     """Return the card or joker (``JKR``, ``JKR=7♠``) a stored code names."""
     if code.upper().startswith("JKR"):
         return rules.Joker.from_code(code)

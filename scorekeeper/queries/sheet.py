@@ -15,9 +15,8 @@ from datetime import datetime
 from babel.numbers import get_decimal_symbol
 
 from scorekeeper import rules
-from scorekeeper.models import GameSession
-from scorekeeper.services.reads import SessionScores, history_before, session_scores
-from scorekeeper.services.rows import variant_of
+from scorekeeper.queries.sessions import SessionScores, history_before, session_scores
+from scorekeeper.store import SessionRow, variant_of
 
 # The words of the CSV file and of the result's text, in the app's one catalogue.
 WORDS: dict[str, rules.Wording] = {
@@ -108,15 +107,17 @@ class Sheet:
         return self.rule_system.words.end_message(self.standing.games_ended)
 
     def ranking(self) -> list[tuple[int, int, int]]:
-        """Return (place, player id, total), the highest total first; equal totals share a place.
+        """Return (place, player id, total), the best total first; equal totals share a place.
 
-        The highest total leads in every rule system: in German Rummy it is the fewest minus
-        points. Only the players at the table are ranked: one who left can win nothing.
+        The rule system orders the standing (``standing_order``). Only the players at the table
+        are ranked: one who left can win nothing.
         """
-        seated = [player for player in self.players if player[0] in self.standing.totals]
-        ordered = sorted(seated, key=lambda player: -self.totals[player[0]])
+        seated = [
+            player_id for player_id, _name in self.players if player_id in self.standing.totals
+        ]
+        ordered = self.rule_system.standing_order(seated, self.totals)
         places: list[tuple[int, int, int]] = []
-        for index, (player_id, _name) in enumerate(ordered):
+        for index, player_id in enumerate(ordered):
             total = self.totals[player_id]
             place = index + 1
             if places and places[-1][2] == total:
@@ -125,7 +126,7 @@ class Sheet:
         return places
 
 
-def read_sheet(session: GameSession, scores: SessionScores | None = None) -> Sheet:
+def read_sheet(session: SessionRow, scores: SessionScores | None = None) -> Sheet:
     """Return a session's score sheet: two or three queries however many games it has.
 
     ``scores`` are the session's scores where the caller read them already; of only the

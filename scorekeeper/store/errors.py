@@ -1,10 +1,8 @@
-"""How the use cases refuse: one error class per kind, each with its message in the catalogue."""
+"""How the store and the use cases refuse: an error class per kind, its message in the catalogue."""
 
 from __future__ import annotations
 
 from scorekeeper import rules
-from scorekeeper.database import retry_on_race
-from scorekeeper.extensions import db
 
 # What the use cases say when they refuse: gettext msgids of the app's catalogue, as the
 # rules' messages (the German is in translations/de/LC_MESSAGES/messages.po).
@@ -111,11 +109,3 @@ class ConflictError(ServiceError):
 
 class InvalidRequestError(ServiceError, ValueError):
     """The request names a player or meld that is not part of this game."""
-
-
-def _raced() -> ConflictError:
-    return ConflictError("raced")
-
-
-# Run a write again when a concurrent write got there first (see database.retry_on_race).
-write_use_case = retry_on_race(lambda: db.session, _raced)
