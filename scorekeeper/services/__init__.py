@@ -72,6 +72,7 @@ from scorekeeper.services.reads import (
     scores_of_games,
     scores_with_game,
     session_scores,
+    standings_of,
     summarize_session,
 )
 from scorekeeper.services.rows import (
@@ -183,6 +184,7 @@ __all__ = [
     "session_through_group",
     "sessions_opened_by",
     "sheet_csv",
+    "standings_of",
     "start_game",
     "summarize_session",
     "table_of",

@@ -500,6 +500,40 @@ class SessionSummary:
         return self.scores.standing.target
 
 
+# How many games of each session ended and how many are open, in one statement for a list.
+_GAMES_COUNTED = (
+    sa.select(
+        GAMES.c.session_id,
+        sa.func.count().filter(GAMES.c.status != "open").label("ended"),
+        sa.func.count().filter(GAMES.c.status == "open").label("open"),
+    )
+    .where(GAMES.c.session_id.in_(sa.bindparam("sessions", expanding=True)))
+    .group_by(GAMES.c.session_id)
+)
+
+
+def standings_of(sessions: Sequence[GameSession]) -> dict[int, rules.SessionStanding[int]]:
+    """Return each session's standing after its ended games, by session id, in one statement.
+
+    The totals are the points banked as each game ended: a list of sessions says who leads
+    or won without replaying an open game.
+    """
+    if not sessions:
+        return {}
+    counted = {
+        row.session_id: row
+        for row in db.session.execute(_GAMES_COUNTED, {"sessions": [s.id for s in sessions]})
+    }
+    standings = {}
+    for session in sessions:
+        row = counted.get(session.id)
+        banked = {player.id: player.banked for player in session.seated}
+        standings[session.id] = variant_of(session).standing(
+            banked, row.ended if row else 0, game_in_progress=bool(row and row.open)
+        )
+    return standings
+
+
 def summarize_session(session: GameSession) -> SessionSummary:
     """Read what a session's answer shows, in the current transaction."""
     return _summary(
