@@ -56,12 +56,12 @@ export function record(entry, button, kind) {
   (corrects ? revise(entry.session, corrects, request, { label, cards }) : write(entry.session, request, { label, cards }))
     .then(({ item, answer }) => {
       line.setAttribute("data-outbox-id", item.id);
-      return answer.then((result) => answered(entry, line, kept, label, result, cards, named));
+      return answer.then((result) => answered(entry, line, kept, result, cards, named));
     })
     .catch(() => { line.remove(); entry.putBack(kept); entry.say(entry.text("offline"), "bad"); });
 }
 
-function answered(tapped, line, kept, label, result, cards, named) {
+function answered(tapped, line, kept, result, cards, named) {
   const entry = current() || tapped;
   if (result.waits) {
     // No answer now (offline, or the server out of reach) or a refusal before it: it waits,
