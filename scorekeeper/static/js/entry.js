@@ -12,7 +12,7 @@ import "./wake.js";
 const recording = () => import("./record.js");
 
 // How the bar shows the words it keeps, by their first sign.
-const SAID = { "…": "waiting", "✗": "bad", "⚠": "bad" };
+const SAID = { "…": "waiting", "✗": "bad", "⚠": "bad", "↶": "undone" };
 // What the bar keeps beside its words while it is offered (restore.js: the "Restore" button).
 export const bar = { offered: null };
 let current = null;
@@ -128,6 +128,9 @@ export class Entry {
     }
     this.idle = null;
     const number = ++this.asked;
+    // Just after "Another meld": the next meld is to be tapped; what the melds so far lacked
+    // (an opening short of its minimum) is said again with the next meld's cards.
+    if (!cards && now === "meld") { this.say(this.text("meld-hint")); return; }
     if (!navigator.onLine) { this.showPicked(); this.say(this.text("checked-later")); return; }
     const body = meld ? { cards, onto: meld.value } : { cards, melds: earlier };
     this.ask(body).then((answer) => {
@@ -250,6 +253,15 @@ export class Entry {
     });
     if (cards.length === 1 && !this.field.value.trim()) { this.field.value = this.letters.label(cards[0]); holder.firstChild.setAttribute("aria-pressed", "true"); }
   }
+  /* A meld with a joker tapped after the card picked: the swap is offered at once when the
+     card is one the server says the joker stands for (data-places). */
+  swapWhenItFits() {
+    const meld = this.onto();
+    const swap = $(this.form, "input[name=onto_action][value=swap]");
+    if (!meld || !swap || !meld.getAttribute("data-places")) { return; }
+    const picked = this.read(this.field.value);
+    if (picked.length === 1 && meld.getAttribute("data-places").split(" ").indexOf(picked[0]) >= 0) { swap.checked = true; }
+  }
   clearPlaces() { if (this.places) { $(this.places, "[data-places-buttons]").textContent = ""; } }
 
   refresh() {
@@ -321,7 +333,11 @@ export class Entry {
     this.field.addEventListener("input", () => { recording(); this.showPicked(); this.soon(); this.keepAcrossLanguages(); });
     if (this.newMeld) { this.newMeld.addEventListener("input", () => { this.showPicked(); this.soon(); }); }
     $$(form, "input[name=meld], input[name=onto_action]").forEach((radio) => {
-      radio.addEventListener("change", () => { this.clearPlaces(); this.refresh(); });
+      radio.addEventListener("change", () => {
+        this.clearPlaces();
+        if (radio.name === "meld") { this.swapWhenItFits(); }
+        this.refresh();
+      });
     });
     $$(form, "input[name=player]").forEach((radio) => {
       radio.addEventListener("change", () => { this.nameButtons(); this.check(); this.keepAcrossLanguages(); });

@@ -146,8 +146,9 @@ export function undo(entry, form) {
       }
       if (result.waits || result.elsewhere) { return result.elsewhere ? redraw() : null; }
       const body = result.body;
-      now.idle = (result.refused ? "✗ " : "") + (body.said || body.error || "");
-      now.say(now.idle, result.refused ? "bad" : "ok", true);
+      // An undo is said plainly, not in the green of an entry recorded.
+      now.idle = (result.refused ? "✗ " : "↶ ") + (body.said || body.error || "");
+      now.say(now.idle, result.refused ? "bad" : "undone", true);
       if (result.refused) { return outbox.remove(item.id).then(() => flush(entry.session)); }
       if (body.restore) { import("./restore.js").then((restore) => restore.offerRestore(body.restore, now.idle)); }
       const again = body.player && $(now.form, `input[name=player][value="${body.player}"]`);
