@@ -6,6 +6,7 @@ import { Draft } from "./draft.js";
 import { Reader, ask, said } from "./check.js";
 import * as outbox from "./outbox.js";
 import { onRedrawn, redraw } from "./live.js";
+import { holdingStill } from "./still.js";
 import "./wake.js";
 
 // Recording, the undo and the queue (record.js, send.js) come when the recorder begins an entry.
@@ -264,12 +265,25 @@ export class Entry {
   }
   clearPlaces() { if (this.places) { $(this.places, "[data-places-buttons]").textContent = ""; } }
 
-  refresh() {
+  /* Draw the entry's mode and check it; the picker stays where the thumb found it. */
+  refresh(first) {
+    holdingStill(() => $(this.form, "[data-picker]"), () => {
+      if (first) { first(); }
+      this.drawn();
+    });
+  }
+
+  drawn() {
     const now = this.mode();
     const meld = this.onto();
     const ontoAction = $(this.form, "[data-onto-action]");
     Object.keys(this.buttons).forEach((name) => { if (this.buttons[name]) { this.buttons[name].hidden = name !== now; } });
-    if (this.another) { this.another.hidden = now !== "meld"; }
+    // Out of a meld "Another meld" keeps its room: the record button below it stays put.
+    if (this.another) {
+      this.another.hidden = false;
+      this.another.classList.toggle("kept-room", now !== "meld");
+      this.another.disabled = now !== "meld";
+    }
     if (ontoAction) { ontoAction.hidden = !(meld?.hasAttribute("data-places")); }
     if (this.places) { this.places.hidden = now !== "swap"; }
     $$(this.form, "[data-swap-only]").forEach((part) => { part.hidden = now !== "swap"; });
@@ -294,10 +308,11 @@ export class Entry {
 
   /* What was begun, put back as it was (after a refusal), its player's name on the buttons. */
   putBack(kept) {
-    kept.into(this.form);
-    this.clearPlaces();
-    this.nameButtons();
-    this.refresh();
+    this.refresh(() => {
+      kept.into(this.form);
+      this.clearPlaces();
+      this.nameButtons();
+    });
   }
 
   /* The writes waiting on the phone drawn among the entries (waiting.js, loaded when any wait). */
@@ -333,11 +348,10 @@ export class Entry {
     this.field.addEventListener("input", () => { recording(); this.showPicked(); this.soon(); this.keepAcrossLanguages(); });
     if (this.newMeld) { this.newMeld.addEventListener("input", () => { this.showPicked(); this.soon(); }); }
     $$(form, "input[name=meld], input[name=onto_action]").forEach((radio) => {
-      radio.addEventListener("change", () => {
+      radio.addEventListener("change", () => this.refresh(() => {
         this.clearPlaces();
         if (radio.name === "meld") { this.swapWhenItFits(); }
-        this.refresh();
-      });
+      }));
     });
     $$(form, "input[name=player]").forEach((radio) => {
       radio.addEventListener("change", () => { this.nameButtons(); this.check(); this.keepAcrossLanguages(); });

@@ -45,10 +45,11 @@ export function record(entry, button, kind) {
   const cards = codesOf(entry, kept, kind);
   // A refused entry put back to be corrected is sent in its place (waiting.js, send.js).
   const corrects = correction(entry.session);
-  Draft.of(form).with({ cards: "", melds: "", meld: "", newMeld: "" }).into(form);
-  entry.clearPlaces();
   entry.idle = "… " + entry.playerName() + ": " + $(line, ".cards").textContent;
-  entry.refresh();
+  entry.refresh(() => {
+    Draft.of(form).with({ cards: "", melds: "", meld: "", newMeld: "" }).into(form);
+    entry.clearPlaces();
+  });
   entry.say(entry.idle, "waiting");
   const label = entry.idle.slice(2);
   const named = { name: entry.playerName(), cards: $(line, ".cards").textContent };
