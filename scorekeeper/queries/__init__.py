@@ -28,6 +28,7 @@ from scorekeeper.queries.sessions import (
     scores_of_games,
     scores_with_game,
     session_scores,
+    standings_of,
     summarize_session,
     summary_after,
 )
@@ -99,6 +100,7 @@ __all__ = [
     "session_audit",
     "session_scores",
     "sheet_csv",
+    "standings_of",
     "summarize_session",
     "summary_after",
     "table_of",

@@ -291,6 +291,25 @@ class SessionSummary:
         return self.scores.standing.target
 
 
+def standings_of(sessions: Sequence[SessionRow]) -> dict[int, rules.SessionStanding[int]]:
+    """Return each session's standing after its ended games, by session id, in one statement.
+
+    The totals are the points banked as each game ended: a list of sessions says who leads
+    or won without replaying an open game.
+    """
+    if not sessions:
+        return {}
+    counted = unit_of_work().reads.games_counted(session.id for session in sessions)
+    standings = {}
+    for session in sessions:
+        ended, in_progress = counted.get(session.id, (0, 0))
+        banked = {player.id: player.banked for player in session.seated}
+        standings[session.id] = variant_of(session).standing(
+            banked, ended, game_in_progress=bool(in_progress)
+        )
+    return standings
+
+
 def summarize_session(session: SessionRow) -> SessionSummary:
     """Read what a session's answer shows, in the current transaction."""
     return _summary(

@@ -176,8 +176,8 @@ class _Games(End):
         return Message("house.games", {"count": number, "num": number})
 
     def said_short(self, number: int) -> Message:
-        """Say a session of a number of games as the list of sessions does."""
-        return Message("end.games_short")
+        """Say a session of a number of games as the list of sessions does: ``3 games``."""
+        return self.said(number)
 
     def foot(self, number: int, games_ended: int) -> Message:
         """Say the games and the games left at the sheet's foot: ``5 games, 1 left``."""

@@ -466,7 +466,6 @@ MESSAGES: dict[str, Wording] = {
     "end.target": wording("to %(target)s points"),
     "end.target_short": wording("to %(target)s"),
     "end.limit": wording("until a total reaches %(limit)s"),
-    "end.games_short": wording("a number of games"),
     "end.target_heading": wording("Session to %(target)s points"),
     "end.limit_heading": wording("Session until a total reaches %(limit)s"),
     "end.games_heading": wording("Session of %(games)s games"),

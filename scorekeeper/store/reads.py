@@ -54,6 +54,11 @@ class Reads:
         row = self._uow.read(_OPEN_GAME, _of(session_id)).one_or_none()
         return GameSummary(**row._mapping) if row is not None else None
 
+    def games_counted(self, session_ids: Iterable[int]) -> dict[int, tuple[int, int]]:
+        """Return how many games of each session ended and how many are open, by session id."""
+        rows = self._uow.read(_GAMES_COUNTED, {"sessions": list(session_ids)})
+        return {row.session_id: (row.ended, row.open) for row in rows}
+
     def ended_points(
         self, session_id: int, numbers: tuple[int, int] | None = None
     ) -> list[tuple[int, int, int]]:
@@ -144,6 +149,16 @@ def _in(group_id: int) -> dict[str, int]:
 
 # --- a session's games and points ----------------------------------------------------------------
 
+# How many games of each session ended and how many are open, for a list of sessions at once.
+_GAMES_COUNTED = (
+    sa.select(
+        GAMES.c.session_id,
+        sa.func.count().filter(GAMES.c.status != "open").label("ended"),
+        sa.func.count().filter(GAMES.c.status == "open").label("open"),
+    )
+    .where(GAMES.c.session_id.in_(sa.bindparam("sessions", expanding=True)))
+    .group_by(GAMES.c.session_id)
+)
 # The latest games of a session, newest first.
 _LATEST_GAMES = (
     sa.select(*GAMES_OF.selected_columns)

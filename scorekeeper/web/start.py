@@ -11,7 +11,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorekeeper import queries, rules, services, store
 from scorekeeper.i18n import LANGUAGE_COOKIE, LANGUAGES
 from scorekeeper.keys import Access, SessionKeys
-from scorekeeper.web import access, words
+from scorekeeper.web import access, view_models, words
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.forms import NEW_GROUP, ButtonForm, SessionForm, new_session_form
 from scorekeeper.web.once import once_per_form
@@ -88,7 +88,7 @@ def _home_page(
     return render_template(
         "home.html",
         form=form,
-        mine=mine,
+        mine=view_models.kept_shown(mine),
         groups=[group for group, _granted in groups],
         # Behind a tap on a phone that has sessions, unless it is sent back or filled in.
         form_open=status != 200 or bool(request.args.get("again") or request.args.get("group")),
@@ -99,6 +99,7 @@ def _home_page(
 def _session_choices() -> dict[str, Any]:
     """Return what the new-session form says of each rule system: players, usual target."""
     variants = [variant() for variant in rules.VARIANTS.values()]
+    lang = words.language()
     return {
         # The start page's buttons that take a session off this phone's list.
         "button_form": ButtonForm(formdata=None),
@@ -114,8 +115,12 @@ def _session_choices() -> dict[str, Any]:
         "target_defaults": {variant.name: variant.default_target for variant in variants},
         # The ways each rule system's session can end: the page offers only those.
         "variant_ends": {variant.name: list(variant.end_rule().ends) for variant in variants},
-        "usual_targets": [
-            f"{variant.label(words.language())} {variant.default_target}" for variant in variants
+        # How many name fields each rule system shows: the most it seats under any house rule.
+        "variant_seats": {variant.name: variant.most_players() for variant in variants},
+        # Each rule system's usual end in its own words (a target, or a limit of minus points).
+        "usual_ends": [
+            (variant.name, variant.label(lang), variant.words.end_said(lang))
+            for variant in variants
         ],
     }
 

@@ -286,3 +286,35 @@ def history_timeline(
 def _utc_time(moment: datetime) -> datetime:
     # SQLite gives back the UTC times it stored without their zone.
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
+@dataclass(frozen=True)
+class KeptShown:
+    """A session in the start page's list: its rule system, games ended, leaders or winner."""
+
+    session: queries.SessionRow
+    rule_system: str
+    games_ended: int
+    leaders: list[str]
+    winner: str | None
+
+
+def kept_shown(sessions: Sequence[queries.SessionRow]) -> list[KeptShown]:
+    """Return the start page's rows of a phone's sessions, told apart by more than the time."""
+    standings = queries.standings_of(sessions)
+    shown = []
+    for session in sessions:
+        standing = standings[session.id]
+        names = {player.id: player.name for player in session.players}
+        ended = standing.games_ended
+        shown.append(
+            KeptShown(
+                session,
+                queries.variant_of(session).label(language()),
+                ended,
+                # Before the first game ends everyone leads: nobody is named.
+                [names[player] for player in standing.leaders] if ended else [],
+                names[standing.winner] if standing.winner is not None else None,
+            )
+        )
+    return shown

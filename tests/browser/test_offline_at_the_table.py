@@ -569,3 +569,31 @@ def test_a_finish_waiting_offline_names_its_winner_as_typed_or_that_nobody_went_
         note.locator("a").tap()
     expect(page.locator("ol.entries > li[data-outbox] .cards")).to_have_text(label)
     phone.errors.clear()  # the sends that found no network said so on the console
+
+
+WAITING_BAR = {
+    "en": "Waiting: Ann, 8♠ 8♥ 8♦ (3 waiting)",
+    "de": "Wartet: Ann, 8♠ 8♥ 8♦ (3 warten)",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_after_a_record_offline_the_bar_names_what_waits_and_the_banner_stays(
+    new_phone: Callable[..., Phone], language: str
+) -> None:
+    phone = new_phone(language, viewport=NARROW)
+    page = phone.page
+    path_of_a_new_session(page, phone.base, "Ann", "Bob")
+    kept_by_the_worker(page)
+    page.context.set_offline(True)
+    preview = page.locator("form[data-entry] [data-preview]")
+    banner = page.locator("[data-offline]")
+    record(phone, "Bob", "Q♣ K♣ A♣")
+    record(phone, "Bob", "2♥ 3♥ 4♥")
+    record(phone, "Ann", "8♠ 8♥ 8♦")
+    expect(page.locator("ol.entries > li[data-outbox]")).to_have_count(3)
+    # Not the idle hint: what was just recorded, and how many wait.
+    expect(preview).to_have_text(f"… {WAITING_BAR[language]}")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text(WAITING[language].format(count=3))
+    phone.errors.clear()  # the sends that found no network said so on the console

@@ -153,7 +153,8 @@ def test_reopening_opens_the_finish_page_with_the_hands_as_they_were_booked(
 def test_undo_sits_in_the_sticky_bar_beside_the_record_button(client: FlaskClient) -> None:
     table = start(client)
     page = client.get(f"/sessions/{table.session}").get_data(as_text=True)
-    assert 'form="undo"' not in page  # nothing to undo yet
+    # Nothing to undo yet: Undo keeps its place, disabled, so nothing moves once it can.
+    assert 'form="undo" class="undo-now" disabled>' in page
     meld(client, table, "Ann", "qc kc ac")
     page = client.get(f"/sessions/{table.session}").get_data(as_text=True)
     bar = page[page.index('<div class="action-bar sticky">') :]

@@ -16,7 +16,7 @@ def test_a_new_phone_sees_the_new_session_form_at_once(client: FlaskClient) -> N
     assert "Sessions on this phone" not in page
 
 
-def test_a_phone_with_sessions_sees_them_first_the_running_one_on_top(
+def test_a_phone_with_sessions_sees_new_session_on_top_then_them_the_running_one_first(
     client: FlaskClient, app: Flask
 ) -> None:
     running = start(client, ("Ann", "Bob", "Cid"))
@@ -31,11 +31,13 @@ def test_a_phone_with_sessions_sees_them_first_the_running_one_on_top(
 
     listed = page.index("Sessions on this phone")
     form = page.index('<details class="new-session">')
-    assert listed < form < page.index('<form method="post" action="/sessions"')
+    # "New session" is one tap at the top, its form folded under it.
+    assert form < page.index('<form method="post" action="/sessions"') < listed
     assert '<summary class="button primary">New session</summary>' in page
     words = text(page)
     # The running session first, though the finished one was started later.
     assert words.index("Ann, Bob, Cid") < words.index("Dan, Eve, Fay")
+    assert "1 game · 1 game played · Dan won · over" in words
     assert running.session in page
 
 

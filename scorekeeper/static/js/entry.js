@@ -6,13 +6,14 @@ import { Draft } from "./draft.js";
 import { Reader, ask, said } from "./check.js";
 import * as outbox from "./outbox.js";
 import { onRedrawn, redraw } from "./live.js";
+import { holdingStill } from "./still.js";
 import "./wake.js";
 
 // Recording, the undo and the queue (record.js, send.js) come when the recorder begins an entry.
 const recording = () => import("./record.js");
 
 // How the bar shows the words it keeps, by their first sign.
-const SAID = { "…": "waiting", "✗": "bad", "⚠": "bad" };
+const SAID = { "…": "waiting", "✗": "bad", "⚠": "bad", "↶": "undone" };
 // What the bar keeps beside its words while it is offered (restore.js: the "Restore" button).
 export const bar = { offered: null };
 let current = null;
@@ -128,6 +129,9 @@ export class Entry {
     }
     this.idle = null;
     const number = ++this.asked;
+    // Just after "Another meld": the next meld is to be tapped; what the melds so far lacked
+    // (an opening short of its minimum) is said again with the next meld's cards.
+    if (!cards && now === "meld") { this.say(this.text("meld-hint")); return; }
     if (!navigator.onLine) { this.showPicked(); this.say(this.text("checked-later")); return; }
     const body = meld ? { cards, onto: meld.value } : { cards, melds: earlier };
     this.ask(body).then((answer) => {
@@ -250,14 +254,36 @@ export class Entry {
     });
     if (cards.length === 1 && !this.field.value.trim()) { this.field.value = this.letters.label(cards[0]); holder.firstChild.setAttribute("aria-pressed", "true"); }
   }
+  /* A meld with a joker tapped after the card picked: the swap is offered at once when the
+     card is one the server says the joker stands for (data-places). */
+  swapWhenItFits() {
+    const meld = this.onto();
+    const swap = $(this.form, "input[name=onto_action][value=swap]");
+    if (!meld || !swap || !meld.getAttribute("data-places")) { return; }
+    const picked = this.read(this.field.value);
+    if (picked.length === 1 && meld.getAttribute("data-places").split(" ").indexOf(picked[0]) >= 0) { swap.checked = true; }
+  }
   clearPlaces() { if (this.places) { $(this.places, "[data-places-buttons]").textContent = ""; } }
 
-  refresh() {
+  /* Draw the entry's mode and check it; the picker stays where the thumb found it. */
+  refresh(first) {
+    holdingStill(() => $(this.form, "[data-picker]"), () => {
+      if (first) { first(); }
+      this.drawn();
+    });
+  }
+
+  drawn() {
     const now = this.mode();
     const meld = this.onto();
     const ontoAction = $(this.form, "[data-onto-action]");
     Object.keys(this.buttons).forEach((name) => { if (this.buttons[name]) { this.buttons[name].hidden = name !== now; } });
-    if (this.another) { this.another.hidden = now !== "meld"; }
+    // Out of a meld "Another meld" keeps its room: the record button below it stays put.
+    if (this.another) {
+      this.another.hidden = false;
+      this.another.classList.toggle("kept-room", now !== "meld");
+      this.another.disabled = now !== "meld";
+    }
     if (ontoAction) { ontoAction.hidden = !(meld?.hasAttribute("data-places")); }
     if (this.places) { this.places.hidden = now !== "swap"; }
     $$(this.form, "[data-swap-only]").forEach((part) => { part.hidden = now !== "swap"; });
@@ -282,10 +308,11 @@ export class Entry {
 
   /* What was begun, put back as it was (after a refusal), its player's name on the buttons. */
   putBack(kept) {
-    kept.into(this.form);
-    this.clearPlaces();
-    this.nameButtons();
-    this.refresh();
+    this.refresh(() => {
+      kept.into(this.form);
+      this.clearPlaces();
+      this.nameButtons();
+    });
   }
 
   /* The writes waiting on the phone drawn among the entries (waiting.js, loaded when any wait). */
@@ -321,7 +348,10 @@ export class Entry {
     this.field.addEventListener("input", () => { recording(); this.showPicked(); this.soon(); this.keepAcrossLanguages(); });
     if (this.newMeld) { this.newMeld.addEventListener("input", () => { this.showPicked(); this.soon(); }); }
     $$(form, "input[name=meld], input[name=onto_action]").forEach((radio) => {
-      radio.addEventListener("change", () => { this.clearPlaces(); this.refresh(); });
+      radio.addEventListener("change", () => this.refresh(() => {
+        this.clearPlaces();
+        if (radio.name === "meld") { this.swapWhenItFits(); }
+      }));
     });
     $$(form, "input[name=player]").forEach((radio) => {
       radio.addEventListener("change", () => { this.nameButtons(); this.check(); this.keepAcrossLanguages(); });

@@ -1,5 +1,6 @@
 /* The live table: the session page asks every few seconds whether anything changed and draws the change in place, keeping the entry begun. */
 import { Draft } from "./draft.js";
+import { holdingStill } from "./still.js";
 
 // The question is cheap: the session's version as an ETag, "304 Not Modified" while nothing
 // changed. A change reads the page again and puts its content where the old one was, at the same
@@ -34,20 +35,26 @@ export function redraw(said) {
       const kept = old ? Draft.of(old) : null;
       const y = window.scrollY;
       const details = Array.from(main.querySelectorAll("details"), (d) => d.open);
-      // The page never gets shorter under the recorder's thumb: the screen stays where it was.
+      // The page never gets shorter under the recorder's thumb: the screen stays where it was,
+      // and the picker where the thumb found it, though a new meld lies on the table above it.
       fresh.style.minHeight = main.offsetHeight + "px";
-      main.replaceWith(fresh);
-      fresh.querySelectorAll("details").forEach((d, at) => {
-        if (at < details.length && !d.hasAttribute("data-more-melds")) { d.open = details[at]; }
-      });
       const form = fresh.querySelector("form[data-entry]");
-      if (form && kept) { kept.into(form); }
+      // The picker is drawn hidden (it needs the script): shown as it was, measured in place.
+      const picker = fresh.querySelector("[data-picker]");
+      if (picker && !main.querySelector("[data-picker][hidden]")) { picker.hidden = false; }
+      holdingStill(() => document.querySelector("main [data-picker]"), () => {
+        main.replaceWith(fresh);
+        window.scrollTo(0, y);
+        fresh.querySelectorAll("details").forEach((d, at) => {
+          if (at < details.length && !d.hasAttribute("data-more-melds")) { d.open = details[at]; }
+        });
+        if (form && kept) { kept.into(form); }
+      });
       // A redraw of its own (another phone, the version) keeps the words the bar said last.
       const words = said || (old?.getAttribute("data-said"));
       if (form && words) { form.setAttribute("data-said", words); }
       const live = fresh.querySelector("[data-live]");
       if (live) { seen = live.getAttribute("data-version"); }
-      window.scrollTo(0, y);
       redrawnListeners.forEach((listener) => listener());
     })
     .catch(() => { /* offline for a moment: the next question tries again */ });

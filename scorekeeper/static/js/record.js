@@ -1,5 +1,5 @@
 /* Recording in place: the entry begun sent through the queue, greyed until the server answers; the undo of the latest entry. */
-import { $ } from "./page.js";
+import { $, fill } from "./page.js";
 import { Draft } from "./draft.js";
 import { flush, inFlight, revise, write } from "./send.js";
 import * as outbox from "./outbox.js";
@@ -45,29 +45,37 @@ export function record(entry, button, kind) {
   const cards = codesOf(entry, kept, kind);
   // A refused entry put back to be corrected is sent in its place (waiting.js, send.js).
   const corrects = correction(entry.session);
-  Draft.of(form).with({ cards: "", melds: "", meld: "", newMeld: "" }).into(form);
-  entry.clearPlaces();
   entry.idle = "… " + entry.playerName() + ": " + $(line, ".cards").textContent;
-  entry.refresh();
+  entry.refresh(() => {
+    Draft.of(form).with({ cards: "", melds: "", meld: "", newMeld: "" }).into(form);
+    entry.clearPlaces();
+  });
   entry.say(entry.idle, "waiting");
   const label = entry.idle.slice(2);
+  const named = { name: entry.playerName(), cards: $(line, ".cards").textContent };
   const request = { url: button.getAttribute("formaction") || form.action, fields };
   (corrects ? revise(entry.session, corrects, request, { label, cards }) : write(entry.session, request, { label, cards }))
     .then(({ item, answer }) => {
       line.setAttribute("data-outbox-id", item.id);
-      return answer.then((result) => answered(entry, line, kept, label, result, cards));
+      return answer.then((result) => answered(entry, line, kept, result, cards, named));
     })
     .catch(() => { line.remove(); entry.putBack(kept); entry.say(entry.text("offline"), "bad"); });
 }
 
-function answered(tapped, line, kept, label, result, cards) {
+function answered(tapped, line, kept, result, cards, named) {
   const entry = current() || tapped;
   if (result.waits) {
-    // No answer now (offline, or the server out of reach) or a refusal before it: it waits.
+    // No answer now (offline, or the server out of reach) or a refusal before it: it waits,
+    // and the bar says so where the eyes are, with how many wait, until something is begun.
     line.remove();
     entry.idle = null;
-    entry.say(entry.text("queued") + ": " + label, "waiting");
-    return cancelledByUndo(entry, result.item).then(() => entry.drawQueued());
+    return cancelledByUndo(entry, result.item).then((cancelled) => {
+      if (cancelled) { entry.drawQueued(); return null; }
+      return outbox.list(entry.session).then((items) => {
+        entry.idle = "… " + fill(entry.text("waiting"), { name: named.name, cards: named.cards, count: items.length });
+        entry.drawQueued();
+      });
+    });
   }
   if (result.elsewhere) {
     line.remove();
@@ -105,8 +113,8 @@ function answered(tapped, line, kept, label, result, cards) {
 /* An entry that waits unsent with an undo tapped behind it: both go, as if never tapped. */
 function cancelledByUndo(entry, item) {
   return outbox.list(entry.session).then((items) => {
-    if (!items.some((other) => other.after === item.id)) { return null; }
-    return outbox.remove(item.id).then(() => entry.say("✓ " + item.label, "ok"));
+    if (!items.some((other) => other.after === item.id)) { return false; }
+    return outbox.remove(item.id).then(() => { entry.say("✓ " + item.label, "ok"); return true; });
   });
 }
 
@@ -139,8 +147,9 @@ export function undo(entry, form) {
       }
       if (result.waits || result.elsewhere) { return result.elsewhere ? redraw() : null; }
       const body = result.body;
-      now.idle = (result.refused ? "✗ " : "") + (body.said || body.error || "");
-      now.say(now.idle, result.refused ? "bad" : "ok", true);
+      // An undo is said plainly, not in the green of an entry recorded.
+      now.idle = (result.refused ? "✗ " : "↶ ") + (body.said || body.error || "");
+      now.say(now.idle, result.refused ? "bad" : "undone", true);
       if (result.refused) { return outbox.remove(item.id).then(() => flush(entry.session)); }
       if (body.restore) { import("./restore.js").then((restore) => restore.offerRestore(body.restore, now.idle)); }
       const again = body.player && $(now.form, `input[name=player][value="${body.player}"]`);

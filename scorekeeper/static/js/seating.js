@@ -1,4 +1,4 @@
-/* Starting a session: the target, endings and house rules follow the rule system chosen; the first dealers are the names typed. */
+/* Starting a session: the name fields, target, endings and house rules follow the rule system chosen; the first dealers are the names typed. */
 import { $, $$ } from "./page.js";
 
 export function seating(form) {
@@ -31,8 +31,19 @@ export function seating(form) {
       radios.filter((radio) => radio.value === allowed[0]).forEach((radio) => { radio.checked = true; });
     }
   };
+  /* As many name fields as the rule system chosen seats (the server says how many); a field
+     holding a name stays, so that nothing typed is dropped without a word. */
+  const seats = JSON.parse(form.getAttribute("data-seats") || "{}");
+  const names = () => {
+    const most = seats[value("variant")];
+    if (!most) { return; }
+    $$(form, "input[name^=names-]").forEach((input, index) => {
+      input.closest(".field").hidden = index >= most && !input.value.trim();
+    });
+  };
   const show = () => {
     endings();
+    names();
     $$(form, "[data-variant-only]").forEach((part) => {
       part.hidden = part.getAttribute("data-variant-only").split(" ").indexOf(value("variant")) < 0;
     });
