@@ -4,7 +4,12 @@ the API show them. It reads through the store and writes nothing; the use cases
 """
 
 from scorekeeper.queries.audit import audit_text, session_audit, with_audit
-from scorekeeper.queries.evenings import EveningView, TableProgress, read_evening
+from scorekeeper.queries.evenings import (
+    EveningView,
+    TableProgress,
+    evening_version,
+    read_evening,
+)
 from scorekeeper.queries.games import game_points, get_game, hand_groupings, read_game
 from scorekeeper.queries.groups import (
     GroupSessions,
@@ -83,6 +88,7 @@ __all__ = [
     "audit_text",
     "deal_of",
     "entry_in",
+    "evening_version",
     "every_session",
     "game_points",
     "game_summaries",

@@ -46,9 +46,10 @@ class EveningView:
 
     @property
     def version(self) -> str:
-        """Return what changes whenever anything the evening shows changes (an ETag)."""
+        """Return what changes whenever anything the evening shows changes (``evening_version``)."""
         versions = sum(table.version for series in self.series for table in series.tables)
-        return f"{len(self.series)}.{self.latest.seed}.{versions}"
+        seeds = sum(series.seed for series in self.series)
+        return f"{len(self.series)}.{seeds}.{versions}"
 
 
 def now_as_stored(uow: UnitOfWork) -> datetime:
@@ -123,3 +124,8 @@ def evening_view(uow: UnitOfWork, evening: EveningRow) -> EveningView:
         redraw_possible=redraw,
         next_series_possible=following,
     )
+
+
+def evening_version(evening: EveningRow) -> str:
+    """Return an evening's version, as ``EveningView.version`` says it, in one read."""
+    return unit_of_work().evenings.version(evening.id)

@@ -222,6 +222,15 @@ class Evenings:
             for fields in series.values()
         ]
 
+    def version(self, evening_id: int) -> str:
+        """Return what changes whenever anything an evening's pages show changes: one read.
+
+        The series seated, their seeds (a draw again) and the versions of their tables'
+        sessions, which every change at a table counts up.
+        """
+        row = self._uow.connection(reads_only=True).execute(_VERSION, {"evening": evening_id}).one()
+        return f"{row.series}.{row.seeds}.{row.versions}"
+
     def table_of_session(self, session_id: int) -> TableOfSession | None:
         """Return the series a session is a table of, or None for a session of its own."""
         row = self._uow.read(_TABLE_OF_SESSION, {"session": session_id}).mappings().one_or_none()
@@ -385,6 +394,20 @@ _GAMES_OF_TABLES = (
     )
     .where(SERIES.c.evening_id == sa.bindparam("evening"))
     .group_by(GAMES.c.session_id)
+)
+
+_VERSION = (
+    sa.select(
+        sa.func.count(sa.distinct(SERIES.c.id)).label("series"),
+        sa.func.coalesce(sa.func.sum(SERIES.c.seed), 0).label("seeds"),
+        sa.func.coalesce(sa.func.sum(SESSIONS.c.version), 0).label("versions"),
+    )
+    .select_from(
+        SERIES.join(TABLES, TABLES.c.series_id == SERIES.c.id).join(
+            SESSIONS, SESSIONS.c.id == TABLES.c.session_id
+        )
+    )
+    .where(SERIES.c.evening_id == sa.bindparam("evening"))
 )
 
 _LATEST = (

@@ -16,6 +16,7 @@ from scorekeeper.web.once import new_token
 
 bp.before_request(access.let_in)
 bp.before_request(access.let_into_group)
+bp.before_request(access.let_into_evening)
 
 
 @bp.after_request
