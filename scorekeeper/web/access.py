@@ -352,13 +352,13 @@ def evening_keys(public_id: str) -> SessionKeys | None:
 
 def evening_link(endpoint: str, public_id: str, key: str) -> str:
     """Return the address of an evening's page with a key, as other phones and the TV open it."""
-    names = {"evening_id": public_id, "key": key}
+    names: dict[str, Any] = {"evening_id": public_id, "key": key}
     return trust.link_for(url_for(endpoint, **names)) or url_for(endpoint, _external=True, **names)
 
 
 def table_link(public_id: str, key: str) -> str:
     """Return the address that opens a table's session with its edit key (its QR code)."""
-    names = {"public_id": public_id, "key": key}
+    names: dict[str, Any] = {"public_id": public_id, "key": key}
     return trust.link_for(url_for(SESSION_PAGE, **names)) or url_for(
         SESSION_PAGE, _external=True, **names
     )
