@@ -2,7 +2,7 @@
 
 A table records through the JSON API (``play_table``) or, as a phone does, through the session
 page's form (``tap_table``); phones that watch a session ask for its version as
-``static/live.js`` does (``watch``).
+``static/js/live.js`` does (``watch``).
 """
 
 from __future__ import annotations

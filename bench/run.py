@@ -783,6 +783,10 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
         '"Slow 4G" and "3G") is measured by `bench/tap.py`:'
         " [performance-tap.md](performance-tap.md).",
         "",
+        "Each page's bytes as Chromium gets them (compressed), at the first visit, on demand and"
+        " at a repeat visit with the service worker, are measured by `bench/page_budget.py`:"
+        " [performance-pages.md](performance-pages.md).",
+        "",
         "## Recording throughput and latency (SQLite, `scorekeeper serve`)",
         "",
         "| server | requests/s | p50 ms | p95 ms | p99 ms | requests | failed | CPU ms/request |",
@@ -926,6 +930,7 @@ def write_report(path: Path, figures: dict[str, Any], args: argparse.Namespace) 
 KEPT_SECTIONS = (
     "## The history page by the length of the session",  # bench/history.py
     "## What the removed caches cost (issue 32)",  # bench/versions.py
+    "## Another table's meld while one view link reads a long session",  # bench/long_reads.py
 )
 
 
@@ -1005,7 +1010,7 @@ def _phone_and_watchers(figures: dict[str, Any], args: argparse.Namespace) -> li
         "abandons the game and deals the next through the API (not timed). In the watched run, "
         f"{watchers} phones ({WATCHERS_PER_TABLE} per table) watch the tables' sessions: each "
         f"opens its view link, then asks for the session's version every {WATCH_SECONDS:g} s "
-        "with the version it saw as `If-None-Match`, as `static/live.js` does.",
+        "with the version it saw as `If-None-Match`, as `static/js/live.js` does.",
         "",
         *_load_table_head(),
         *_load_rows(loads),

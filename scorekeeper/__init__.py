@@ -60,6 +60,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
+    from scorekeeper import long_reads
+
+    # Behind ProxyFix, which _behind_proxies puts in front: it sees the address forwarded.
+    long_reads.repeat_refusals(app)
     _behind_proxies(app)
     app.config["TRUSTED_HOSTS"] = _trusted_hosts(app.config["TRUSTED_HOSTS"])
     app.config["BABEL_DEFAULT_TIMEZONE"] = _time_zone(app.config["TIMEZONE"])
@@ -81,7 +85,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     with app.app_context():
         database.configure_engine(db.engine)
 
-    from scorekeeper import api, assets, cli, limits, security, web
+    from scorekeeper import api, assets, cli, limits, long_reads, security, web
 
     assets.register(app)
     security.register(app)
@@ -94,6 +98,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(web.entries.read_cards)
     api.register_error_pages(app)
     limits.limit_session_starts(app)
+    long_reads.register(app)
     cli.register(app)
     return app
 

@@ -75,10 +75,13 @@ def copy_database(
     target's name is always a whole backup; it is readable by its owner only, as the database is.
     A target that is a folder gets a new file named after the database and the time (``now``,
     the present by default), which never replaces another backup; ``make_folder`` makes that
-    folder (readable by its owner only) when it is missing. The database's own files
-    (the database, its ``-wal``, ``-shm`` and ``-journal``) are refused as targets.
+    folder (readable by its owner only) when it is missing. A backup only ever creates a new
+    file: a target that is there (whatever it holds), a name ending as SQLite's own files do
+    (``-wal``, ``-shm``, ``-journal``) and a name with such a file left beside it are refused.
     """
     refuse_own_file(database, target)
+    if not target.is_dir():
+        refuse_taken_name(target)
     with contextlib.closing(_open_existing(database)) as source:
         if make_folder:
             target.mkdir(mode=0o700, exist_ok=True)
@@ -97,8 +100,9 @@ def copy_database(
                 copy.execute("PRAGMA journal_mode=DELETE")
             if into_folder:
                 target = _claim_name(database, Path(partial), folder, now or datetime.now(UTC))
-            else:
-                os.replace(partial, target)
+            elif not _place(Path(partial), target):
+                # Someone made the file while the copy was being written: it stays theirs.
+                refuse_taken_name(target)
         finally:
             Path(partial).unlink(missing_ok=True)
     return target
@@ -121,6 +125,50 @@ def refuse_own_file(database: Path, target: Path) -> None:
             raise BackupError(f"{target} is {what}; name another file")
 
 
+def refuse_taken_name(target: Path) -> None:
+    """Refuse a target that is there, is named as SQLite's own files are, or has one beside it.
+
+    Writing over any file that is there may destroy another database (another club's, or the
+    log that holds what its server acknowledged last). A new file named ``…-wal`` or ``…-journal``
+    would be read by SQLite into the database of that name; a ``-wal`` or ``-journal`` left
+    beside the new file's name would be read into the backup.
+    """
+    for ending in OWN_FILES[1:]:
+        if target.name.lower().endswith(ending):
+            raise BackupError(
+                f"{target} ends in {target.name[-len(ending) :]}, as the files SQLite keeps "
+                "beside a database do; name another file"
+            )
+    if os.path.lexists(target):
+        raise BackupError(
+            f"{target} is there already; a backup only ever creates a new file: name another one"
+        )
+    for ending in OWN_FILES[1:]:
+        leftover = target.with_name(target.name + ending)
+        if os.path.lexists(leftover):
+            raise BackupError(
+                f"{leftover} lies beside {target}, and SQLite would read it into the backup; "
+                "name another file"
+            )
+
+
+def _place(partial: Path, target: Path) -> bool:
+    """Give the finished copy the target's name if no file has it; False when one has."""
+    try:
+        # A hard link is made only when the name is free, and the file is whole when it is.
+        os.link(partial, target)
+    except FileExistsError:
+        return False
+    except OSError:
+        # A file system without hard links (a FAT stick): take the name first, then fill it.
+        try:
+            open(target, "xb").close()
+        except FileExistsError:
+            return False
+        os.replace(partial, target)
+    return True
+
+
 def _claim_name(database: Path, partial: Path, folder: Path, taken: datetime) -> Path:
     """Give the finished copy the first free backup name of its second; replace no file."""
     number = 0
@@ -128,18 +176,11 @@ def _claim_name(database: Path, partial: Path, folder: Path, taken: datetime) ->
         number += 1
         target = folder / backup_name(database, taken, number)
         try:
-            # A hard link is made only when the name is free, and the file is whole when it is.
-            os.link(partial, target)
-        except FileExistsError:
+            refuse_taken_name(target)
+        except BackupError:
             continue
-        except OSError:
-            # A file system without hard links (a FAT stick): take the name first, then fill it.
-            try:
-                open(target, "xb").close()
-            except FileExistsError:
-                continue
-            os.replace(partial, target)
-        return target
+        if _place(partial, target):
+            return target
 
 
 def _open_existing(database: Path) -> sqlite3.Connection:

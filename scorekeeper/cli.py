@@ -125,7 +125,8 @@ def _lan_address() -> str | None:
     return None if address.startswith("0.") else address
 
 
-# Waitress worker threads of `scorekeeper serve`; the bench gives the reference app as many.
+# Worker threads of `scorekeeper serve` (cheroot's, or waitress's with --http); the bench gives
+# the reference app as many.
 THREADS = 8
 
 
@@ -230,7 +231,18 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
     with contextlib.suppress(BackupError):  # PostgreSQL: pg_dump's job (see the README)
         start_daily_backups(sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"]))
+    # Both servers run --threads worker threads: a quarter of them may prepare long answers.
+    app.config.setdefault("LONG_READS_AT_ONCE", long_reads_at_once(args.threads))
     return _serve(app, args)
+
+
+def long_reads_at_once(threads: int) -> int:
+    """Return how many long answers a server of these threads prepares at once: a quarter.
+
+    The other threads are always free for the tables' writes and the quick reads, and each
+    long answer running takes a share of their time (``scorekeeper.long_reads``).
+    """
+    return max(1, threads // 4)
 
 
 def _serve(app: Flask, args: argparse.Namespace) -> int:

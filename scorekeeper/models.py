@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from scorekeeper import rules
 from scorekeeper.extensions import db
 from scorekeeper.keys import new_public_id
 from scorekeeper.rules.seating import Stay
@@ -34,7 +35,7 @@ class GameSession(db.Model):  # type: ignore[name-defined,misc]
     # SHA-256 digests of the edit and view keys; the keys themselves are handed out once.
     edit_key_digest: so.Mapped[str] = so.mapped_column(sa.String(64), server_default="-")
     view_key_digest: so.Mapped[str] = so.mapped_column(sa.String(64), server_default="-")
-    variant: so.Mapped[str] = so.mapped_column(sa.String(40), default="treppenromme")
+    variant: so.Mapped[str] = so.mapped_column(sa.String(40), default=rules.default_variant_name)
     # The house rules the table chose, as a JSON object with every default filled in, how the
     # session ends (its target) among them; a session stored before house rules existed has
     # only the target it was played to (migration 0016), its rule system's defaults the rest.
@@ -250,7 +251,7 @@ class SettlementLine(db.Model):  # type: ignore[name-defined,misc]
 
 
 class AuditLine(db.Model):  # type: ignore[name-defined,misc]
-    """A correction, delete, undo or reopen in a game, kept with its time: the audit trail.
+    """A correction, delete, undo, reopen or import's recomputation of a game, with its time.
 
     It says what was and what it became, so that a disputed score can be traced; no points are
     ever read from it (they come from the entries and settlements as they stand).
@@ -276,7 +277,7 @@ class AuditLine(db.Model):  # type: ignore[name-defined,misc]
 
     __table_args__ = (
         sa.CheckConstraint(
-            "action IN ('corrected', 'deleted', 'undone', 'restored', 'reopened')",
+            "action IN ('corrected', 'deleted', 'undone', 'restored', 'reopened', 'recomputed')",
             name="action_known",
         ),
     )
@@ -327,8 +328,9 @@ class Group(db.Model):  # type: ignore[name-defined,misc]
 class MergedName(db.Model):  # type: ignore[name-defined,misc]
     """Two names of a group's players that name one person ("Anni" is "Anna").
 
-    The keys are the names with case and spaces ignored (``rules.groups.name_key``), what the
-    statistics count by; the names are kept as written, to show. Merges are followed in order.
+    The keys are the names with case, spaces and width ignored (``rules.groups.name_key``),
+    what the statistics count by; the names are kept as written, to show. Merges are followed
+    in order.
     """
 
     __tablename__ = "merged_names"
@@ -337,9 +339,9 @@ class MergedName(db.Model):  # type: ignore[name-defined,misc]
     group_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("groups.id"), index=True)
     name: so.Mapped[str] = so.mapped_column(sa.String(40))
     same_as: so.Mapped[str] = so.mapped_column(sa.String(40))
-    # A key is at most three times its name: case folding writes no character as more than 3.
-    name_key: so.Mapped[str] = so.mapped_column(sa.String(120))
-    same_as_key: so.Mapped[str] = so.mapped_column(sa.String(120))
+    # A key is at most 15 times its name: in NFKC one character (U+FDFA) becomes 15 letters.
+    name_key: so.Mapped[str] = so.mapped_column(sa.String(600))
+    same_as_key: so.Mapped[str] = so.mapped_column(sa.String(600))
     created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
 
     __table_args__ = (sa.UniqueConstraint("group_id", "name_key", "same_as_key"),)

@@ -24,7 +24,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
 # A cookie signed this recently is not signed anew with a page: its 400 days barely moved, and
 # signing took a twentieth of the session page's time.
 RENEWED_WITHIN = timedelta(hours=1)
-# The endpoint a session page asks every few seconds (static/live.js).
+# The endpoint a session page asks every few seconds (static/js/live.js).
 WATCHING_PHONES_QUESTION = "web.session_version"
 HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -10,6 +11,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,11 +21,23 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from flask_migrate import upgrade
+from playwright.sync_api import Browser, sync_playwright
 from werkzeug.datastructures import Headers
 from werkzeug.test import TestResponse
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from tests.live import send
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 @pytest.fixture
@@ -173,16 +188,26 @@ def postgres_test_database(postgres_cluster: str) -> str:
 
 
 def _empty(url: str) -> None:
-    """Delete every row of the app's tables and restart their ids."""
+    """Delete every row of the app's tables and restart their ids.
+
+    DELETE, not TRUNCATE: a test leaves a few rows, and TRUNCATE makes new files for every
+    table and index each time, which took about four times as long after each test.
+    """
     import psycopg
 
-    tables = ", ".join(table.name for table in db.metadata.sorted_tables)
+    tables = [table.name for table in reversed(db.metadata.sorted_tables)]
     host, port = url.rsplit("@", 1)[1].split("/")[0].split(":")
     with psycopg.connect(
         host=host, port=int(port), user="scorekeeper", dbname="scorekeeper_tests", autocommit=True
     ) as connection:
         connection.execute("SET lock_timeout = '20s'")
-        connection.execute(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")  # type: ignore[arg-type]
+        sequences = connection.execute(
+            "SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'"
+        ).fetchall()
+        statements = [f'DELETE FROM "{table}"' for table in tables]
+        statements += [f'ALTER SEQUENCE "{name}" RESTART' for (name,) in sequences]
+        with connection.transaction():
+            connection.execute("; ".join(statements))  # type: ignore[arg-type]
 
 
 class KeyringClient(FlaskClient):
@@ -309,58 +334,160 @@ def access_log(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def live_server(tmp_path: Path, database_url: str, backend: str, access_log: Path) -> Iterator[str]:
-    """Run a real server on a free loopback port on its own database; yield its URL.
+    """Run a real server of the test's own on a free loopback port on its database; yield its URL.
 
     On SQLite it is ``scorekeeper serve`` (one process); on PostgreSQL three gunicorn worker
     processes share the database, so nothing may rely on one process's memory; their access
-    log names the worker process of each answer.
+    log names the worker process of each answer. A test that needs a server but neither its
+    database nor a server of its own takes ``shared_server``: starting one costs seconds.
     """
+    command = _server_command(backend, access_log)
+    with _served(command, tmp_path, database_url, "live-server") as base:
+        yield base
+
+
+@pytest.fixture
+def shared_server(backend: str, request: pytest.FixtureRequest) -> str:
+    """Return the URL of the server this test worker shares with its other tests, of the backend.
+
+    Such a server is started once per test worker (pytest-xdist's process, or the run without
+    ``-n``) and backend, on a database of its own built by the migrations, and served as
+    ``live_server`` serves: ``scorekeeper serve`` on SQLite, three gunicorn workers on PostgreSQL.
+    Tests share it safely by starting sessions and groups of their own in it: what one test
+    starts, another cannot reach without its keys or cookies. A test that needs the server on
+    its own database (to read it with ``app`` or ``app_with``), settings of its own, or to stop
+    the server, takes ``live_server`` instead.
+    """
+    return str(request.getfixturevalue(f"shared_{backend}_server"))
+
+
+@pytest.fixture(scope="session")
+def shared_sqlite_server(
+    tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path
+) -> Iterator[str]:
+    """Run the worker's shared server on SQLite (see ``shared_server``); yield its URL."""
+    folder = tmp_path_factory.mktemp("shared-sqlite-server")
+    database = folder / "shared.sqlite3"
+    shutil.copyfile(sqlite_template, database)
+    command = _server_command("sqlite", folder / "access.log")
+    with _served(command, folder, f"sqlite:///{database}", "shared-server") as base:
+        yield _not_new(base)
+
+
+@pytest.fixture(scope="session")
+def shared_postgresql_server(
+    tmp_path_factory: pytest.TempPathFactory, postgres_cluster: str
+) -> Iterator[str]:
+    """Run the worker's shared server on PostgreSQL (see ``shared_server``); yield its URL."""
+    folder = tmp_path_factory.mktemp("shared-postgresql-server")
+    _admin(postgres_cluster, "CREATE DATABASE shared_server TEMPLATE template_scorekeeper")
+    command = _server_command("postgresql", folder / "access.log")
+    with _served(command, folder, f"{postgres_cluster}/shared_server", "shared-server") as base:
+        yield _not_new(base)
+
+
+def _not_new(base: str) -> str:
+    """Play a little on a shared server first; return its URL.
+
+    Its first ids are then taken: a test that counts on the ids of a new database (player 2,
+    game 1) fails every time, not only when another test happened to run before it.
+    """
+    names = ["Ann", "Bob", "Cid", "Dan"]
+    status, session = send(base, "POST", "/api/v1/sessions", {"players": names})
+    assert status == 201, session
+    key, player = session["edit_key"], session["players"][0]["id"]
+    status, game = send(base, "POST", f"/api/v1/sessions/{session['id']}/games", key=key)
+    assert status == 201, game
+    meld = {"player": player, "cards": "7♥ 7♦ 7♣"}
+    status, answer = send(base, "POST", f"/api/v1/games/{game['id']}/melds", meld, key)
+    assert status == 201, answer
+    return base
+
+
+def _server_command(backend: str, access_log: Path) -> list[str]:
+    """Return the command that serves the app: ``scorekeeper serve`` on SQLite, else gunicorn.
+
+    No trust port: the port after the server's would stay taken for as long as the server runs
+    (the whole worker, for a shared one), and the trust page answers on the server's port too.
+    """
+    programs = Path(sys.executable).parent
+    if backend == "sqlite":
+        return [
+            *(str(programs / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", "{port}"),
+            *("--trust-port", "0"),
+        ]
+    return [
+        *(str(programs / "gunicorn"), "--workers", "3", "--bind", "127.0.0.1:{port}"),
+        *("--access-logfile", str(access_log), "--access-logformat", "%(p)s %(m)s %(U)s %(s)s"),
+        "scorekeeper:create_app()",
+    ]
+
+
+def _free_port() -> int:
+    """Return a loopback port that is free now."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "SECRET_KEY": "live-server",
-        "SESSION_LIMIT": "off",
-    }
-    programs = Path(sys.executable).parent
-    command = [str(programs / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", str(port)]
-    if backend == "postgresql":
-        command = [
-            str(programs / "gunicorn"),
-            "--workers",
-            "3",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--access-logfile",
-            str(access_log),
-            "--access-logformat",
-            "%(p)s %(m)s %(U)s %(s)s",
-            "scorekeeper:create_app()",
-        ]
-    process = subprocess.Popen(
-        command,
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+        return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def _served(command: list[str], folder: Path, database_url: str, secret: str) -> Iterator[str]:
+    """Start a server on a free loopback port (``{port}`` in the command); yield its URL.
+
+    The server is stopped afterwards. What it says on stderr goes to a file (a pipe nobody
+    reads would fill up and stop a server that runs for the whole worker), shown if it stops
+    or never listens.
+    """
+    port = _free_port()
+    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": secret, "SESSION_LIMIT": "off"}
+    log = folder / f"server-{port}.log"
+    with log.open("w") as said:
+        process = subprocess.Popen(
+            [part.replace("{port}", str(port)) for part in command],
+            cwd=folder,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=said,
+            text=True,
+        )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60
     while True:
         if process.poll() is not None:
-            pytest.fail(f"the server stopped: {process.communicate()[1]}")
+            pytest.fail(f"the server stopped: {log.read_text()}")
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
+            # An answer, not just a connection: gunicorn listens before its workers have loaded
+            # the app, and on a busy machine a test's first page would wait too long for them.
+            with urllib.request.urlopen(f"{base}/api/v1/openapi.json", timeout=5):
                 break
+        except urllib.error.HTTPError:
+            break
         except OSError:
             if time.monotonic() > deadline:
                 process.kill()
-                process.communicate()
-                pytest.fail("the server did not start")
+                process.wait()
+                pytest.fail(f"the server did not start: {log.read_text()}")
             time.sleep(0.05)
-    yield base
-    process.terminate()
-    process.communicate(timeout=10)
+    try:
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Launch Debian's Chromium once per test process: the page tests and the module tests share it.
+
+    Playwright's sync API runs one driver per process: a second one started beside it refuses.
+    """
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0020_evenings"
-down_revision = "0016_target_in_house_rules"
+down_revision = "0018_recomputed_lines"
 branch_labels = None
 depends_on = None
 

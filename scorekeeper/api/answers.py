@@ -1,44 +1,84 @@
-"""The answers of /api/v1 as models: the OpenAPI document's answer schemas are written from them.
+"""The answers of /api/v1 as models: each describes an answer once, and builds it.
 
-``api.serialize`` builds the answers as it always did; these models describe them, once, and
-``api.document`` takes each answer's schema from its model (``schemas``). A field the answer
-leaves out where it does not apply (``absent``) is not required, and is never null when sent;
-a field that may be null says so in its type. The tests validate real answers against them.
+An answer model's ``of`` (or another constructor) makes the answer from what a use case
+returned, and ``sent()`` gives its JSON; ``api.document`` takes each answer's schema from its
+model (``schemas``). A field the answer leaves out where it does not apply (``absent``) is not
+required, is never null when sent, and is sent only where the constructor sets it; a field that
+may be null says so in its type. The tests validate real answers against them.
+
+The models' base (``http.answers``) and the answer to a check of cards (``http.checks``), which
+the game page's live check answers too, live below the API and the pages; they are listed here
+with the others.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, RootModel
 from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 
-from scorekeeper import queries, transfer
-from scorekeeper.api.models import absent
+from scorekeeper import queries, rules, services, transfer
+from scorekeeper.http.answers import Answer, absent
+from scorekeeper.http.checks import (
+    JOKERS,
+    Ace,
+    Cards,
+    Check,
+    CheckedMeld,
+    CheckedNewMeld,
+    JokerPlace,
+    Kind,
+    cards_of,
+    game_check,
+    opening_of,
+    piece_code,
+)
 from scorekeeper.keys import SessionKeys
+from scorekeeper.rules import groups as rules_groups
 
+__all__ = [
+    "Ace",
+    "Answer",
+    "Check",
+    "CheckedMeld",
+    "CheckedNewMeld",
+    "JokerPlace",
+    "game_check",
+    "piece_code",
+]
+
+
+def utc_text(moment: datetime) -> str:
+    """Return a time in ISO 8601 with its UTC offset, e.g. ``2026-11-23T04:24:51+00:00``.
+
+    Only UTC times are written; SQLite gives them back without their zone.
+
+    >>> utc_text(datetime(2026, 11, 23, 4, 24, 51))
+    '2026-11-23T04:24:51+00:00'
+    """
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC).isoformat()
+    return moment.astimezone(UTC).isoformat()
+
+
+# A rule system of the rules core (``Variant`` here is the answer that lists one).
+RuleSystem = rules.Variant
+# A time as the answers write it: UTC with its offset (+00:00, not Z).
+Time = Annotated[datetime, PlainSerializer(utc_text, return_type=str, when_used="json")]
 Id = Annotated[int, Field(ge=1)]
 SessionId = Annotated[
     str, Field(description="A session's id: random, so that it cannot be guessed.")
 ]
 GroupId = Annotated[str, Field(description="A group's id: random, so that it cannot be guessed.")]
 Points = Annotated[dict[str, int], Field(description="Points keyed by player id (as a string).")]
-Cards = list[str]
-Kind = Literal["set", "sequence"]
 GameStatus = Literal["open", "finished", "abandoned"]
 SessionStatus = Literal["open", "finished"]
 EntryType = Literal["meld", "layoff", "swap"]
 
-_JOKERS = (
-    'German Rummy: each joker, by its place in "cards" (index, from 0, where it lies as "JKR"), '
-    "and the cards it may stand for: one in a sequence, each missing suit in a set."
-)
-_OPENING_VALUE = (
-    "German Rummy: what the meld counts towards an opening (G3): 2-10 face value, J Q K 10, ace "
-    "11 in a set or after the K and 1 before the 2, a joker the card it stands for."
-)
 # What a meld as it was put down counts towards an opening, in the answers about melds.
 _MELD_OPENING_VALUE = (
     "Where the rule system has an opening (German Rummy, G3): what the meld as it was put down "
@@ -56,73 +96,14 @@ _BOOKED = (
 )
 
 
-class Answer(BaseModel):
-    """A JSON object the API answers with."""
-
-    model_config = ConfigDict(populate_by_name=True)
+def _by_player(values: dict[int, int]) -> dict[str, int]:
+    return {str(player_id): value for player_id, value in values.items()}
 
 
 class Error(Answer):
     """A refusal: one sentence in the request's language."""
 
     error: str
-
-
-class JokerPlace(Answer):
-    """A joker in a meld: its place in the cards and what it may stand for."""
-
-    index: int = Field(ge=0)
-    stands_for: list[str] = Field(alias="as", min_length=1)
-
-
-class Ace(Answer):
-    """Where a scored ace lies and what it scores there."""
-
-    card: str
-    position: Literal["set", "high", "corner", "low"]
-    value: int
-
-
-class CheckedMeld(Answer):
-    """A joker swap: the meld after the swap."""
-
-    kind: Kind = absent()
-    cards: Cards = absent()
-    jokers: list[JokerPlace] = absent(_JOKERS)
-
-
-class CheckedNewMeld(CheckedMeld):
-    """A meld as the check reads it: of a joker swap the new meld, or one of several melds."""
-
-    values: list[int] = absent()
-    value: int = absent()
-    opening_value: int = absent(_OPENING_VALUE)
-    aces: list[Ace] = absent("Where each scored ace lies and what it scores there.")
-
-
-class Check(Answer):
-    """The verdict on cards as a meld, several melds, a layoff or a joker swap."""
-
-    valid: bool
-    kind: Kind = absent()
-    cards: Cards = absent()
-    added: Cards = absent()
-    values: list[int] = absent()
-    value: int = absent()
-    aces: list[Ace] = absent("Where each scored ace lies and what it scores there.")
-    error: str = absent()
-    jokers: list[JokerPlace] = absent(_JOKERS)
-    joker_choices: Cards = absent(
-        "German Rummy, valid false: the cards a joker in doubt may stand for (G2); say which "
-        "as JKR=<card>."
-    )
-    opening_value: int = absent(_OPENING_VALUE)
-    melds: list[CheckedNewMeld] = absent(
-        "A game's check of several melds put down together: each meld as a check of one "
-        "answers it; value and opening_value add them up."
-    )
-    meld: CheckedMeld = absent("A joker swap: the meld after the swap.")
-    new_meld: CheckedNewMeld = absent("A joker swap: the new meld with the joker taken.")
 
 
 class HouseRule(Answer):
@@ -143,9 +124,30 @@ class Variant(Answer):
     max_players: int = absent()
     rules: list[HouseRule]
 
+    @classmethod
+    def of(cls, variant: RuleSystem, language: str) -> Self:
+        """Return a rule system with its house rules, titled in a language."""
+        described = variant.describe()
+        return cls.made(
+            **{
+                **described,
+                "title": variant.label(language),
+                "rules": [HouseRule.made(**rule) for rule in described["rules"]],
+            }
+        )
+
 
 class Variants(RootModel[list[Variant]]):
     """The rule systems, each titled in the request's language."""
+
+    @classmethod
+    def of(cls, variants: Iterable[rules.Variant], language: str) -> Self:
+        """Return the rule systems, each titled in a language."""
+        return cls.model_construct([Variant.of(variant, language) for variant in variants])
+
+    def json_text(self) -> str:
+        """Return the list as JSON text, as ``Answer.json_text`` writes each."""
+        return self.model_dump_json(by_alias=True, exclude_unset=True, ensure_ascii=True)
 
 
 class Document(RootModel[dict[str, Any]]):
@@ -157,6 +159,11 @@ class Player(Answer):
 
     id: Id
     name: str
+
+    @classmethod
+    def of(cls, player_id: int, name: str) -> Self:
+        """Return a player by id and name."""
+        return cls.made(id=player_id, name=name)
 
 
 class GameSummary(Answer):
@@ -207,6 +214,51 @@ class Session(Answer):
     current_game: int | None = absent()
     games: list[GameSummary]
 
+    @classmethod
+    def of(cls, session: services.SessionSummary) -> Self:
+        """Return a session with its players, totals, winner and games."""
+        return cls.made(**cls._fields_of(session))
+
+    @staticmethod
+    def _fields_of(session: services.SessionSummary) -> dict[str, Any]:
+        scores = session.scores
+        standing = scores.standing
+        current = next((game for game in scores.games if game.status == "open"), None)
+        extra: dict[str, Any] = {}
+        if standing.games_left is not None:
+            extra["games_left"] = standing.games_left
+        return {
+            "id": session.public_id,
+            "status": session.status,
+            "target": standing.target,
+            "variant": session.variant,
+            "rules": session.rule_system.house_rules,
+            **extra,
+            "players": [Player.of(player_id, name) for player_id, name in session.players],
+            # Who left the table between games: their points stay in the totals and the games.
+            "left": [Player.of(player_id, name) for player_id, name in session.left],
+            "winner": standing.winner if session.status == "finished" else None,
+            "totals": _by_player(scores.totals),
+            "to_go": {
+                str(pid): standing.to_go(pid) if pid in standing.totals else None
+                for pid in scores.totals
+            },
+            "dealer": session.dealer_id,
+            "current_game": current.id if current else None,
+            "games": [
+                GameSummary.made(
+                    id=game.id,
+                    number=game.number,
+                    dealer=game.dealer_id,
+                    status=game.status,
+                    winner=game.winner_id,
+                    romme=game.romme,
+                    points=_by_player(scores.game_points[game.id]),
+                )
+                for game in scores.games
+            ],
+        }
+
 
 class NewSession(Session):
     """The new session with its keys, handed out only here."""
@@ -214,6 +266,13 @@ class NewSession(Session):
     edit_key: str = Field(description="Send as Authorization: Bearer to read and write.")
     view_key: str = Field(description="Send as Authorization: Bearer to read only.")
     group: str | None = absent("The id of the group the session belongs to.")
+
+    @classmethod
+    def of_new(cls, session: services.SessionSummary, keys: SessionKeys, group: str | None) -> Self:
+        """Return the new session with its keys and the id of its group."""
+        return cls.made(
+            **Session._fields_of(session), edit_key=keys.edit, view_key=keys.view, group=group
+        )
 
 
 class SheetRow(Answer):
@@ -245,6 +304,41 @@ class Sheet(Answer):
     totals: Points
     winner: int | None = absent()
 
+    @classmethod
+    def of(cls, sheet: services.Sheet) -> Self:
+        """Return the score sheet: a row per game with its points and the totals after it.
+
+        A player who sat a game out has ``null`` as points there; their total stays.
+        """
+        standing = sheet.standing
+        end: dict[str, Any] = {"target": standing.target}
+        if standing.limit is not None:
+            end["limit"] = standing.limit
+        if standing.games_left is not None:
+            end["games_left"] = standing.games_left
+        return cls.made(
+            session=sheet.public_id,
+            variant=sheet.variant,
+            status=sheet.status,
+            **end,
+            players=[Player.of(player_id, name) for player_id, name in sheet.players],
+            games=[
+                SheetRow.made(
+                    id=row.id,
+                    number=row.number,
+                    dealer=row.dealer_id,
+                    winner=row.winner_id,
+                    romme=row.romme,
+                    status=row.status,
+                    points={str(player_id): points for player_id, points in row.points.items()},
+                    totals=_by_player(row.totals),
+                )
+                for row in sheet.rows
+            ],
+            totals=_by_player(sheet.totals),
+            winner=standing.winner if sheet.status == "finished" else None,
+        )
+
 
 class Export(Answer):
     """The export document that scorekeeper import reads."""
@@ -263,12 +357,41 @@ class Meld(Answer):
     kind: Kind
     cards: Cards
     value: int
-    jokers: list[JokerPlace] = absent(_JOKERS)
+    jokers: list[JokerPlace] = absent(JOKERS)
     opening_value: int = absent(_MELD_OPENING_VALUE)
     values: list[int] = absent(
         "The answers of POST …/melds: what each card scores as it was put down, in the order "
         "of cards (an ace 15, 10, 5 or 1 by where it lies; a joker as the rule system values it)."
     )
+
+    @classmethod
+    def of(
+        cls,
+        entry: services.EntryRow,
+        lying: rules.Meld,
+        variant: rules.Variant,
+        put_down: rules.Meld | None = None,
+        **more: Any,
+    ) -> Self:
+        """Return a meld as it lies now: its cards with layoffs, and the value written for it.
+
+        Given the meld as it was put down, the answer says what that counts towards an opening
+        (G3), where the rule system has one; the answers about layoffs and swaps leave it out.
+        """
+        return cls.made(
+            id=entry.id,
+            player=entry.player_id,
+            kind=entry.meld_kind,
+            **cards_of(lying, variant),
+            value=entry.value,
+            **opening_of(None if put_down is None else [put_down], variant),
+            **more,
+        )
+
+    @classmethod
+    def recorded(cls, entry: services.EntryRow, meld: rules.Meld, variant: rules.Variant) -> Self:
+        """Return a meld just put down, with what each card scores (``values``, R3)."""
+        return cls.of(entry, meld, variant, meld, values=list(meld.values))
 
 
 class Entry(Answer):
@@ -289,7 +412,54 @@ class Entry(Answer):
     value: int
     opening_value: int = absent(_MELD_OPENING_VALUE)
     position: int = absent()
-    created_at: datetime = absent()
+    created_at: Time = absent()
+
+    @classmethod
+    def fields_of(cls, entry: services.EntryRow) -> dict[str, Any]:
+        """Return an entry as the recorder wrote it; a swap's new meld joins it (its "melds")."""
+        melds: dict[str, Any] = {"melds": [entry.id]} if entry.kind == "meld" else {}
+        if entry.kind == "swap":
+            melds = {"melds": []}
+        return {
+            **melds,
+            "id": entry.id,
+            "type": entry.kind,
+            "player": entry.player_id,
+            "meld": entry.id if entry.kind == "meld" else entry.meld_id,
+            "cards": [card.card for card in entry.cards],
+            "values": [card.value for card in entry.cards],
+            "value": entry.value,
+            "position": entry.position,
+            "created_at": entry.created_at,
+        }
+
+    @classmethod
+    def of_game(
+        cls, entries: list[services.EntryRow], table: rules.Table[int], variant: rules.Variant
+    ) -> list[Entry]:
+        """Return a game's entries in order; the melds recorded together are one entry.
+
+        A meld entry says what its melds count towards an opening together (G3), where the
+        rule system has one; layoffs and swaps do not.
+        """
+        items: list[dict[str, Any]] = []
+        first: dict[int, dict[str, Any]] = {}
+        put_down: dict[int, list[rules.Meld]] = {}
+        for entry in entries:
+            if entry.group_id is None:
+                item = first[entry.id] = cls.fields_of(entry)
+                if entry.kind == "meld":
+                    put_down[entry.id] = [table.put_down[entry.id]]
+                items.append(item)
+                continue
+            item = first[entry.group_id]
+            item["melds"].append(entry.id)
+            item["cards"] += [card.card for card in entry.cards]
+            item["values"] += [card.value for card in entry.cards]
+            item["value"] += entry.value
+            if entry.group_id in put_down:
+                put_down[entry.group_id].append(table.put_down[entry.id])
+        return [cls.made(**item, **opening_of(put_down.get(item["id"]), variant)) for item in items]
 
 
 class AuditBefore(Answer):
@@ -323,24 +493,61 @@ class AuditBefore(Answer):
 class AuditLine(Answer):
     """A line of a game's audit trail: when, what, whose entry, before and after, in words."""
 
-    at: datetime
-    action: Literal["corrected", "deleted", "undone", "restored", "reopened"]
+    at: Time
+    action: Literal["corrected", "deleted", "undone", "restored", "reopened", "recomputed"]
     entry: Id | None = Field(
-        description="The entry changed (of several melds, its first meld's id); null for a reopen."
+        description="The entry changed (of several melds, its first meld's id); null for a "
+        "reopen and a recomputed game."
     )
     player: Id | None = Field(
         description="Whose entry it was (before a correction); for a reopen the winner it had "
-        "booked, null for an abandoned game."
+        "booked, null for an abandoned game; for a recomputed game its winner."
     )
     before: AuditBefore
     after: dict[str, Any] | None = Field(
         description="A correction's entry as corrected, shaped as before; null for a delete, "
-        "an undo and a reopen."
+        "an undo and a reopen. For a game an import settled again by today's rules "
+        "(recomputed): the booking made, shaped as before, with the ruling that changed it "
+        '("ruling": {"message": the rules\' message id, and its numbers}).'
     )
     text: str = Field(
         description="The line in words in the request's language (?lang=de), e.g. corrected: "
         "7♣ → 7♠, Bob → Ann; the time is in at."
     )
+
+    @classmethod
+    def of(cls, line: services.AuditRow, game: services.GameState, language: str) -> Self:
+        """Return a line of a game's audit trail, its words in a language.
+
+        A joker is written ``JKR`` in the cards, as in the entries.
+        """
+        names = {player.id: player.name for player in game.players}
+        return cls.made(
+            at=line.at,
+            action=line.action,
+            entry=line.entry_id,
+            player=line.player_id,
+            before=AuditBefore.made(**_jokers_plain(line.before)),
+            after=None if line.after is None else _jokers_plain(line.after),
+            text=services.audit_text(line, names, game.variant, language),
+        )
+
+
+def _jokers_plain(stood: dict[str, Any]) -> dict[str, Any]:
+    """Return an entry (or a result) of the audit trail with each joker written ``JKR``."""
+
+    def plain(codes: list[str]) -> list[str]:
+        return [code.split("=")[0] for code in codes]
+
+    shown = dict(stood)
+    for key in ("cards", "onto"):
+        if key in shown:
+            shown[key] = plain(shown[key])
+    if "meld_cards" in shown:
+        shown["meld_cards"] = [plain(meld) for meld in shown["meld_cards"]]
+    if "hands" in shown:
+        shown["hands"] = {player: plain(hand) for player, hand in shown["hands"].items()}
+    return shown
 
 
 class Game(Answer):
@@ -365,11 +572,50 @@ class Game(Answer):
         "never from here."
     )
 
+    @classmethod
+    def of(cls, game: services.GameState, language: str = "en") -> Self:
+        """Return a game with the melds as they lie now, its entries in order, and its points.
+
+        ``audit`` is its audit trail where the game was read with it (a new game has none),
+        each line's ``text`` in ``language``. ``booked`` is there once the game has ended.
+        """
+        table = services.table_of(game)
+        deal = services.deal_of(game)
+        points = _by_player(services.game_points(game))
+        # An open game's points are its entries so far, and it has booked nothing yet.
+        booked = {} if game.status == "open" else {"booked": points}
+        return cls.made(
+            id=game.id,
+            session=game.session_public_id,
+            number=game.number,
+            dealer=game.dealer_id,
+            cards_dealt=deal.cards_dealt,
+            first_player=deal.first_player,
+            status=game.status,
+            winner=game.winner_id,
+            romme=game.romme,
+            melds=[
+                Meld.of(entry, table.melds[entry.id], game.variant, table.put_down[entry.id])
+                for entry in game.entries
+                if entry.kind == "meld"
+            ],
+            entries=Entry.of_game(game.entries, table, game.variant),
+            points=points,
+            **booked,
+            audit=[AuditLine.of(line, game, language) for line in game.audit or ()],
+        )
+
 
 class MeldWithEntry(Meld):
     """A meld recorded from cards, and the id of the entry that recorded it (the same id)."""
 
     entry: Id = absent()
+
+    @classmethod
+    def of_recorded(cls, recorded: services.Recorded) -> Self:
+        """Return a meld recorded from cards, with its entry's id."""
+        meld = Meld.recorded(recorded.entry, recorded.meld, recorded.variant)
+        return cls.made(**meld.fields(), entry=recorded.id)
 
 
 class SeveralMelds(Answer):
@@ -379,6 +625,16 @@ class SeveralMelds(Answer):
     melds: list[Meld]
     value: int
     opening_value: int = absent(_MELD_OPENING_VALUE)
+
+    @classmethod
+    def of(cls, several: services.RecordedMelds) -> Self:
+        """Return several melds recorded as one entry, each as it was put down."""
+        return cls.made(
+            entry=several.id,
+            melds=[Meld.recorded(row, meld, several.variant) for row, meld in several.melds],
+            value=several.value,
+            **opening_of([meld for _row, meld in several.melds], several.variant),
+        )
 
 
 def _one_of(schema: dict[str, Any]) -> None:
@@ -402,8 +658,14 @@ class Layoff(Answer):
     values: list[int] = absent()
     value: int
     position: int = absent()
-    created_at: datetime = absent()
+    created_at: Time = absent()
     meld: Meld
+
+    @classmethod
+    def of(cls, recorded: services.Recorded) -> Self:
+        """Return the layoff just recorded, with the meld as it lies now."""
+        meld = Meld.of(recorded.meld_entry, recorded.meld, recorded.variant)
+        return cls.made(**{**Entry.fields_of(recorded.entry), "meld": meld})
 
 
 class Swap(Answer):
@@ -413,11 +675,26 @@ class Swap(Answer):
     meld: Meld
     new_meld: Meld
 
+    @classmethod
+    def of(cls, swap: services.RecordedSwap) -> Self:
+        """Return the swap just recorded: its entry, the meld after it, the new meld."""
+        return cls.made(
+            entry=swap.id,
+            meld=Meld.of(swap.meld_entry, swap.meld, swap.variant),
+            new_meld=Meld.of(swap.new_meld_row, swap.new_meld, swap.variant),
+        )
+
 
 class Corrected(Entry):
     """The entry as corrected, and the game after it."""
 
     game: Game = absent()
+
+    @classmethod
+    def of(cls, corrected: services.Corrected, language: str) -> Self:
+        """Return the entry as corrected and the game after it."""
+        game = Game.of(corrected.game, language)
+        return cls.made(**Entry.fields_of(corrected.entry), game=game)
 
 
 class Undone(Answer):
@@ -425,6 +702,11 @@ class Undone(Answer):
 
     undone: Id = absent()
     game: Game = absent()
+
+    @classmethod
+    def of(cls, undone: services.Undone, language: str) -> Self:
+        """Return the id of the entry undone and the game after it."""
+        return cls.made(undone=undone.id, game=Game.of(undone.game, language))
 
 
 class Finish(Answer):
@@ -461,6 +743,53 @@ class Finish(Answer):
     )
     session: Session
 
+    @classmethod
+    def of(cls, finish: services.Finish) -> Self:
+        """Return the settlement of a finished or abandoned game with the session after it."""
+        return cls.made(**cls._fields_of(finish))
+
+    @classmethod
+    def preview(cls, finish: services.Finish, language: str) -> Self:
+        """Return what finishing would book, and why the entries allow a Rommé hand or not."""
+        why = finish.settlement.romme_why
+        return cls.made(
+            **{
+                **cls._fields_of(finish),
+                "status": "preview",
+                "romme_possible": finish.romme_possible,
+                "romme_reason": why.render(language) if why is not None else None,
+            }
+        )
+
+    @staticmethod
+    def _fields_of(finish: services.Finish) -> dict[str, Any]:
+        settlement = finish.settlement
+        session = finish.session or services.summarize_session(
+            services.get_session(finish.game.session_id)
+        )
+        return {
+            "game": finish.game.id,
+            "status": finish.game.status,
+            "winner": settlement.winner,
+            # Whether the winner went out with a Rommé hand: null where nobody went out, as in
+            # the session's games and the game's own answer.
+            "romme": settlement.romme if settlement.winner is not None else None,
+            "hand_points": _by_player(settlement.hand_points),
+            "factors": _by_player(settlement.factors),
+            "settlement": _by_player(settlement.gains),
+            "paid": _by_player(settlement.paid),
+            "booked": _by_player(finish.booked),
+            "unmatched": {
+                str(player): [card.code for card in cards]
+                for player, cards in settlement.unmatched.items()
+            },
+            "matched": {
+                str(player): [[card.code for card in meld] for meld in melds]
+                for player, melds in settlement.matched.items()
+            },
+            "session": Session.of(session),
+        }
+
 
 # --- groups -------------------------------------------------------------------------------------
 
@@ -471,11 +800,23 @@ class Merge(Answer):
     name: str
     same_as: str
 
+    @classmethod
+    def of_all(cls, merges: list[services.MergeRow]) -> list[Merge]:
+        """Return a group's merged names in the order they were merged."""
+        return [cls.made(name=merge.name, same_as=merge.same_as) for merge in merges]
+
 
 class Merged(Merge):
     """The merge, and every merge of the group in the order made."""
 
     merges: list[Merge]
+
+    @classmethod
+    def of(cls, merges: list[services.MergeRow]) -> Self:
+        """Return the latest merge, and every merge of the group in the order made."""
+        return cls.made(
+            name=merges[-1].name, same_as=merges[-1].same_as, merges=Merge.of_all(merges)
+        )
 
 
 class GroupSession(Answer):
@@ -484,7 +825,7 @@ class GroupSession(Answer):
     id: SessionId
     variant: str
     status: SessionStatus
-    created_at: datetime
+    created_at: Time
     games: int = Field(description="Games ended.")
     players: list[Player]
     totals: Points = Field(description="As the session's totals (a game in play too).")
@@ -496,9 +837,33 @@ class Group(Answer):
 
     id: GroupId
     name: str
-    created_at: datetime
+    created_at: Time
     merges: list[Merge]
     sessions: list[GroupSession] = Field(description="Newest first.")
+
+    @classmethod
+    def of(cls, read: services.GroupSessions, **keys: str) -> Self:
+        """Return a group with its sessions, newest first, and its merged names."""
+        return cls.made(
+            id=read.group.public_id,
+            name=read.group.name,
+            created_at=read.group.created_at,
+            merges=Merge.of_all(read.merges),
+            sessions=[
+                GroupSession.made(
+                    id=session.public_id,
+                    variant=session.variant.name,
+                    status=session.status,
+                    created_at=session.created_at,
+                    games=session.games_ended,
+                    players=[Player.of(player.id, player.name) for player in session.players],
+                    totals={str(player.id): player.total for player in session.players},
+                    winner=session.winner(),
+                )
+                for session in read.sessions
+            ],
+            **keys,
+        )
 
 
 class NewGroup(Group):
@@ -520,6 +885,20 @@ class RecordedMeld(Answer):
     value: int = Field(description="What was written for it (R3).")
     session: SessionId
     game: int = Field(description="The game's number.")
+
+    @classmethod
+    def of(cls, meld: rules_groups.RecordedMeld | None) -> Self | None:
+        """Return a meld as recorded: its kind, cards (a joker as ``JKR``), value and where."""
+        if meld is None:
+            return None
+        return cls.made(
+            kind=meld.kind,
+            cards=list(meld.cards),
+            length=len(meld.cards),
+            value=meld.value,
+            session=meld.session,
+            game=meld.game,
+        )
 
 
 class Person(Answer):
@@ -558,7 +937,7 @@ class LastResult(Answer):
     """One of a group's latest sessions."""
 
     session: SessionId
-    created_at: datetime
+    created_at: Time
     status: SessionStatus
     games: int
     winner: str | None
@@ -575,6 +954,43 @@ class RuleSystemStatistics(Answer):
     people: list[Person] = Field(description="Most sessions won first, then most games won.")
     last_results: list[LastResult] = Field(description="The latest sessions, newest first.")
 
+    @classmethod
+    def of(cls, system: rules_groups.RuleSystemStatistics, language: str) -> Self:
+        """Return what a group's sessions of one rule system add up to."""
+        return cls.made(
+            variant=system.variant.name,
+            title=system.variant.label(language),
+            sessions=system.sessions,
+            games=system.games,
+            people=[
+                Person.made(
+                    name=person.name,
+                    names=list(person.names),
+                    sessions=person.sessions,
+                    sessions_won=person.sessions_won,
+                    games=person.games,
+                    games_won=person.games_won,
+                    points=person.points,
+                    average=person.average,
+                    romme=person.romme,
+                    best_meld=RecordedMeld.of(person.best_meld),
+                    longest_sequence=RecordedMeld.of(person.longest_sequence),
+                )
+                for person in system.people
+            ],
+            last_results=[
+                LastResult.made(
+                    session=result.public_id,
+                    created_at=result.created_at,
+                    status=result.status,
+                    games=result.games,
+                    winner=result.winner,
+                    totals=[Standing.made(name=name, total=total) for name, total in result.totals],
+                )
+                for result in system.last_results
+            ],
+        )
+
 
 class GroupStatistics(Answer):
     """What a group's sessions add up to, per rule system and person."""
@@ -587,13 +1003,20 @@ class GroupStatistics(Answer):
         "/api/v1/variants: points of different systems do not add up."
     )
 
+    @classmethod
+    def of(cls, statistics: services.GroupStatistics, language: str) -> Self:
+        """Return what a group's sessions add up to per rule system (titles in a language)."""
+        read = statistics.sessions
+        return cls.made(
+            id=read.group.public_id,
+            name=read.group.name,
+            merges=Merge.of_all(read.merges),
+            rule_systems=[
+                RuleSystemStatistics.of(system, language) for system in statistics.rule_systems
+            ],
+        )
 
-def _utc(moment: datetime) -> datetime:
-    """Return a time in UTC (SQLite gives times back without their zone, UTC)."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
-
-UtcTime = Annotated[datetime, AfterValidator(_utc)]
 EveningId = Annotated[
     str, Field(description="An evening's id: random, so that it cannot be guessed.")
 ]
@@ -622,7 +1045,7 @@ class EveningSeries(Answer):
     number: int = Field(ge=1)
     drawn: bool = Field(description="Drawn by lot (else seated by the standing).")
     seed: int = Field(description="The seed of the draw: the same seed draws the same seats.")
-    started_at: UtcTime | None = Field(description="When its first game was dealt.")
+    started_at: Time | None = Field(description="When its first game was dealt.")
     tables: list[EveningTable]
 
 
@@ -651,7 +1074,7 @@ class Evening(Answer):
     table_size: int
     seating: Literal["standing", "drawn"]
     small_tables: bool
-    created_at: UtcTime
+    created_at: Time
     series: list[EveningSeries] = Field(description="The series seated so far, the first first.")
     ranking: list[EveningRanking] = Field(description="Best first.")
     redraw_possible: bool = Field(
@@ -720,11 +1143,6 @@ class Evening(Answer):
             "next_series_possible": view.next_series_possible,
         }
         return cls.model_validate(fields).sent()
-
-    def sent(self) -> dict[str, Any]:
-        """Return the answer as JSON values: times in UTC, fields left out left out."""
-        sent: dict[str, Any] = self.model_dump(mode="json", exclude_unset=True)
-        return sent
 
 
 class NewEvening(Evening):

@@ -49,6 +49,38 @@ def _errors(*codes: int) -> dict[str, Any]:
     return {str(code): _answer(meaning[code], answers.Error) for code in codes}
 
 
+def _tagged(description: str, model: type[BaseModel]) -> dict[str, Any]:
+    """Return a read's answer with its ETag, and the 304 the read answers while it holds."""
+    return {
+        "200": {**_answer(description, model), "headers": {"ETag": _ETAG}},
+        "304": {
+            "description": "Nothing changed since the ETag sent as If-None-Match: no body.",
+            "headers": {"ETag": _ETAG},
+        },
+    }
+
+
+def _too_many() -> dict[str, Any]:
+    """Return the 429 of the requests that start a session (SESSION_LIMIT)."""
+    answer = _answer(
+        "Too many sessions started from this address (the server's SESSION_LIMIT, 30 a minute "
+        "by default; the API and the start page together, a new group counting as a session).",
+        answers.Error,
+    )
+    return {"429": {**answer, "headers": {"Retry-After": _RETRY_AFTER}}}
+
+
+def _busy() -> dict[str, Any]:
+    """Return the 429 of a long answer refused while others are prepared (long_reads)."""
+    answer = _answer(
+        "The server is preparing as many long answers as it prepares at once: two per session "
+        "or group, one per client address, and a quarter of its threads in all. Nothing was "
+        "read; ask again after Retry-After.",
+        answers.Error,
+    )
+    return {"429": {**answer, "headers": {"Retry-After": _RETRY_SECONDS}}}
+
+
 def _body(schema: dict[str, Any]) -> dict[str, Any]:
     return {"required": True, "content": {"application/json": {"schema": schema}}}
 
@@ -78,6 +110,26 @@ _SECRET_IDEMPOTENCY_KEY = {
 
 
 _TEXT = TypeAdapter(str).json_schema()
+_ETAG = {
+    "description": "The version of what was read (the session's, for a game or the sheet); "
+    "sent back as If-None-Match, it is answered 304 while nothing changed.",
+    "schema": _TEXT,
+}
+_RETRY_AFTER = {
+    "description": "The seconds to wait before another session can be started.",
+    "schema": TypeAdapter(int).json_schema(),
+}
+_RETRY_SECONDS = {
+    "description": "The seconds to wait before asking again.",
+    "schema": TypeAdapter(int).json_schema(),
+}
+_IF_NONE_MATCH = {
+    "name": "If-None-Match",
+    "in": "header",
+    "required": False,
+    "description": "The ETag of an answer read before: 304 without a body while it still holds.",
+    "schema": _TEXT,
+}
 _LANG = {
     "name": "lang",
     "in": "query",
@@ -155,6 +207,7 @@ OPENAPI: dict[str, Any] = {
                         "No such group, or group_key is not its edit key.", answers.Error
                     ),
                     **_errors(400, 409, 413, 415, 422),
+                    **_too_many(),
                 },
             }
         },
@@ -163,9 +216,11 @@ OPENAPI: dict[str, Any] = {
             "get": {
                 "security": _VIEW,
                 "summary": "A session with its totals and games",
+                "parameters": [_IF_NONE_MATCH],
                 "responses": {
-                    "200": _answer("The session.", answers.Session),
+                    **_tagged("The session.", answers.Session),
                     **_errors(404),
+                    **_busy(),
                 },
             },
             "patch": {
@@ -261,9 +316,11 @@ OPENAPI: dict[str, Any] = {
                 "description": "A row per game in order, the open game too (its points so far), "
                 "with each player's points in it and their total after it; the last row's "
                 "totals are the session's totals. 304 when the client's ETag is still true.",
+                "parameters": [_IF_NONE_MATCH],
                 "responses": {
-                    "200": _answer("The score sheet.", answers.Sheet),
+                    **_tagged("The score sheet.", answers.Sheet),
                     **_errors(404),
+                    **_busy(),
                 },
             },
         },
@@ -296,6 +353,7 @@ OPENAPI: dict[str, Any] = {
                         "content": {"text/csv": {"schema": _TEXT}},
                     },
                     **_errors(404),
+                    **_busy(),
                 },
             },
         },
@@ -308,6 +366,7 @@ OPENAPI: dict[str, Any] = {
                 "responses": {
                     "200": _answer("The export document.", answers.Export),
                     **_errors(404),
+                    **_busy(),
                 },
             },
         },
@@ -318,8 +377,9 @@ OPENAPI: dict[str, Any] = {
                 "summary": "A game with its melds as they lie, its entries and points",
                 "description": "With its audit trail (audit): every correction, delete, undo "
                 "and reopen, each with its time and in words in the request's language.",
+                "parameters": [_IF_NONE_MATCH],
                 "responses": {
-                    "200": _answer("The game.", answers.Game),
+                    **_tagged("The game.", answers.Game),
                     **_errors(404),
                 },
             },
@@ -537,6 +597,7 @@ OPENAPI["paths"].update(
                         answers.NewGroup,
                     ),
                     **_errors(400, 409, 413, 415, 422),
+                    **_too_many(),
                 },
             }
         },
@@ -562,6 +623,7 @@ OPENAPI["paths"].update(
                 "responses": {
                     "200": _answer("The statistics.", answers.GroupStatistics),
                     **_group_errors(404),
+                    **_busy(),
                 },
             },
         },

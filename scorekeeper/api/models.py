@@ -31,6 +31,7 @@ from scorekeeper.api.rules_schema import (
     target_schema,
     variant_name_schema,
 )
+from scorekeeper.http.answers import absent
 
 
 class BadBody(ValueError):
@@ -74,11 +75,6 @@ def _shown(extra: dict[str, Any], *, default: bool = True) -> Callable[[dict[str
         schema.update(extra)
 
     return edit
-
-
-def absent(description: str | None = None, **extra: Any) -> Any:
-    """Declare a field that may be left out, but is not null when it is sent."""
-    return Field(None, description=description, json_schema_extra=_shown(extra, default=False))
 
 
 def shown(default: Any = ..., description: str | None = None, **extra: Any) -> Any:

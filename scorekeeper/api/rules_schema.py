@@ -126,7 +126,7 @@ def target_schema() -> dict[str, Any]:
     targets = " and ".join(
         f"{variant.default_target} in {variant.title}"
         for variant in rules.VARIANTS.values()
-        if "target" in variant.end_rule().default
+        if rules.TARGET.key in variant.end_rule().default
     )
     return {
         "type": "integer",

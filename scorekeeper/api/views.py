@@ -13,10 +13,10 @@ from pydantic import ValidationError
 from spectree import SpecTree
 from spectree.plugins.base import Context
 from spectree.plugins.flask_plugin import FlaskPlugin
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from scorekeeper import queries, rules, services, store, transfer
-from scorekeeper.api import answers, models, serialize
+from scorekeeper.api import answers, models
 from scorekeeper.api.body import NotUnicodeError, json_body, require_json
 from scorekeeper.api.document import OPENAPI
 from scorekeeper.api.idempotency import (
@@ -27,8 +27,8 @@ from scorekeeper.api.idempotency import (
     scope_to_caller,
 )
 from scorekeeper.api.models import BadBody
-from scorekeeper.http import checks
 from scorekeeper.keys import Access, SessionKeys, digest
+from scorekeeper.long_reads import RETRY_SECONDS, LongReadsBusy, long_read
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -126,6 +126,14 @@ def _conflict(error: services.ConflictError | rules.RulesError) -> tuple[Respons
     return jsonify(error=_text(error)), 409
 
 
+@bp.errorhandler(LongReadsBusy)
+def _long_reads_busy(_error: LongReadsBusy) -> tuple[Response, int]:
+    store.rollback()
+    response = jsonify(error=_in_request_language(LONG_READS_BUSY))
+    response.headers["Retry-After"] = str(RETRY_SECONDS)
+    return response, 429
+
+
 @bp.errorhandler(HTTPException)
 def _http_error(error: HTTPException) -> tuple[Response, int]:
     store.rollback()
@@ -136,10 +144,18 @@ def _http_error(error: HTTPException) -> tuple[Response, int]:
         )
     else:
         message = _HTTP_ERRORS.get(error.code or 0, error.description or error.name)
-    return jsonify(error=_in_request_language(message)), (error.code or 500)
+    response = jsonify(error=_in_request_language(message))
+    if isinstance(error, MethodNotAllowed) and error.valid_methods:
+        # HTTP asks a 405 to say which methods the address takes.
+        response.headers["Allow"] = ", ".join(sorted(error.valid_methods))
+    return response, (error.code or 500)
 
 
 SERVER_ERROR = _l("Something went wrong on the server; nothing was saved.")
+LONG_READS_BUSY = _l(
+    "The server is preparing other long answers (score sheets, charts, files, statistics) right "
+    "now. Try again in a moment."
+)
 
 # Werkzeug's own texts speak of URLs and servers; these say what a client can do about it.
 _HTTP_ERRORS = {
@@ -224,11 +240,13 @@ def _require_key() -> None:
         g.api_session_version = opened.version
         caller = digest(_bearer("") or "")
     elif "group_id" in arguments:
-        g.api_group, _granted = services.access_to_group(arguments["group_id"], _bearer(""), need)
+        g.api_group, _granted = services.access_to_group(
+            arguments["group_id"], _bearer(""), need, reads_only=reads
+        )
         caller = digest(_bearer("") or "")
     elif "evening_id" in arguments:
         g.api_evening, g.api_evening_access = services.access_to_evening(
-            arguments["evening_id"], _bearer(""), need
+            arguments["evening_id"], _bearer(""), need, reads_only=reads
         )
         caller = digest(_bearer("") or "")
     scope_to_caller(caller)
@@ -308,6 +326,12 @@ def _sent(model: type[Model]) -> Model:
     return body
 
 
+def _answer(answer: answers.Answer | answers.Variants) -> Response:
+    """Answer with an answer model's JSON (``json_text``), as ``jsonify`` answers a dict."""
+    text = answer.json_text() + "\n"
+    return current_app.response_class(text, mimetype="application/json")
+
+
 @bp.get("/openapi.json")
 def openapi() -> Response:
     """Serve the OpenAPI document of this API."""
@@ -317,12 +341,8 @@ def openapi() -> Response:
 @bp.get("/variants")
 def variants() -> Response:
     """List the rule systems a session can be played by, with their house rules."""
-    return jsonify(
-        [
-            {**variant.describe(), "title": variant.label(_language())}
-            for variant in (rules.find_variant(name) for name in rules.VARIANTS)
-        ]
-    )
+    listed = (rules.find_variant(name) for name in rules.VARIANTS)
+    return _answer(answers.Variants.of(listed, _language()))
 
 
 @bp.post("/check")
@@ -339,35 +359,17 @@ def check() -> Response:
     try:
         if body.sent("new_meld"):
             swap = rules.swap_joker(read(body.onto or ""), cards, read(body.new_meld), variant)
-            return jsonify(
-                valid=True,
-                meld={"kind": swap.meld.kind.value, **checks.cards_json(swap.meld, variant)},
-                added=[card.code for card in swap.cards],
-                new_meld=checks.meld_checked(swap.new_meld, variant),
-            )
-        if body.onto is None:
-            meld = rules.classify_pieces(cards, variant)
-            return jsonify(valid=True, **checks.meld_checked(meld, variant))
-        layoff = rules.lay_off_pieces(read(body.onto), cards, variant)
+            answer = answers.Check.of_swap(swap, variant)
+        elif body.onto is None:
+            answer = answers.Check.of_meld(rules.classify_pieces(cards, variant), variant)
+        else:
+            layoff = rules.lay_off_pieces(read(body.onto), cards, variant)
+            answer = answers.Check.of_layoff(layoff, variant)
     except rules.CardNotationError:
         raise
-    except rules.JokerInDoubtError as error:
-        return jsonify(
-            valid=False,
-            error=error.message(_language()),
-            joker_choices=[card.code for card in error.choices],
-        )
     except rules.RulesError as error:
-        return jsonify(valid=False, error=error.message(_language()))
-    return jsonify(
-        valid=True,
-        kind=layoff.meld.kind.value,
-        **checks.cards_json(layoff.meld, variant),
-        added=[checks.piece_code(card) for card in layoff.cards],
-        values=list(layoff.values),
-        value=layoff.value,
-        aces=checks.aces(layoff.meld, set(layoff.cards)),
-    )
+        answer = answers.Check.refused(error, _language())
+    return _answer(answer)
 
 
 @bp.post("/games/<int:game_id>/check")
@@ -382,7 +384,7 @@ def check_in_game(game_id: int) -> Response:
     """
     body = _sent(models.GameCheck)
     player = body.player if body.sent("player") else None
-    return jsonify(checks.game_check(game_id, player, body.fields(), _language()))
+    return _answer(answers.game_check(game_id, player, body.fields(), _language()))
 
 
 @bp.post("/sessions")
@@ -402,14 +404,9 @@ def create_session() -> tuple[Response, int]:
         keys=keys,
         group=group.id if group is not None else None,
     )
-    return jsonify(
-        {
-            **serialize.session_json(queries.summarize_session(session)),
-            "edit_key": keys.edit,
-            "view_key": keys.view,
-            "group": group.public_id if group is not None else None,
-        }
-    ), 201
+    summary = queries.summarize_session(session)
+    group_id = group.public_id if group is not None else None
+    return _answer(answers.NewSession.of_new(summary, keys, group_id)), 201
 
 
 def _group_of(body: models.NewSession) -> queries.GroupRow | None:
@@ -426,8 +423,9 @@ def get_session(session_id: str) -> Response:
     unchanged = _not_modified()
     if unchanged is not None:
         return unchanged
-    session = queries.get_session(_session_id())
-    return _tagged(jsonify(serialize.session_json(queries.summarize_session(session))))
+    with long_read("session", session_id):
+        session = queries.get_session(_session_id())
+        return _tagged(_answer(answers.Session.of(queries.summarize_session(session))))
 
 
 @bp.patch("/sessions/<session_id>")
@@ -440,13 +438,14 @@ def change_session(session_id: str) -> Response:
         raise services.InvalidRequestError("only_the_end_changes")
     end = body.rules.get("end")
     if body.sent("target"):
-        if end is not None and end != {"target": body.target}:
+        # ``target`` is short for the end at that target.
+        if end is not None and end != rules.TARGET.of(body.target):
             raise BadBody(_l("Send the target or the end, not both."))
-        end = {"target": body.target}
+        end = rules.TARGET.of(body.target)
     if not isinstance(end, dict):
         raise BadBody(_l('Send the new end, e.g. {"rules": {"end": {"target": 1000}}}.'))
     session = services.change_end(_session_id(), end)
-    return jsonify(serialize.session_json(queries.summarize_session(session)))
+    return _answer(answers.Session.of(queries.summarize_session(session)))
 
 
 @bp.patch("/sessions/<session_id>/players/<int:player_id>")
@@ -455,7 +454,7 @@ def change_session(session_id: str) -> Response:
 def rename_player(session_id: str, player_id: int) -> Response:
     """Give a player another name: ``{"name": "Anna"}``."""
     session = services.rename_player(_session_id(), player_id, _sent(models.PlayerName).name)
-    return jsonify(serialize.session_json(queries.summarize_session(session)))
+    return _answer(answers.Session.of(queries.summarize_session(session)))
 
 
 @bp.post("/sessions/<session_id>/players")
@@ -469,7 +468,7 @@ def seat_player(session_id: str) -> tuple[Response, int]:
     """
     body = _sent(models.NewPlayer)
     session = services.seat_player(_session_id(), body.name, body.seat, after=body.after)
-    return jsonify(serialize.session_json(queries.summarize_session(session))), 201
+    return _answer(answers.Session.of(queries.summarize_session(session))), 201
 
 
 @bp.delete("/sessions/<session_id>/players/<int:player_id>")
@@ -477,7 +476,7 @@ def seat_player(session_id: str) -> tuple[Response, int]:
 def unseat_player(session_id: str, player_id: int) -> Response:
     """Let a player leave the table between games; their points stay in the totals."""
     session = services.unseat_player(_session_id(), player_id)
-    return jsonify(serialize.session_json(queries.summarize_session(session)))
+    return _answer(answers.Session.of(queries.summarize_session(session)))
 
 
 @bp.post("/sessions/<session_id>/games")
@@ -485,7 +484,7 @@ def unseat_player(session_id: str, player_id: int) -> Response:
 def start_game(session_id: str) -> tuple[Response, int]:
     """Start the session's next game."""
     game = services.start_game(_session_id())
-    return jsonify(serialize.game_json(game)), 201
+    return _answer(answers.Game.of(game)), 201
 
 
 @bp.get("/games/<int:game_id>")
@@ -495,7 +494,7 @@ def get_game(game_id: int) -> Response:
     if unchanged is not None:
         return unchanged
     game = queries.with_audit(queries.read_game(game_id))
-    return _tagged(jsonify(serialize.game_json(game, _language())))
+    return _tagged(_answer(answers.Game.of(game, _language())))
 
 
 def _etag() -> str:
@@ -529,24 +528,9 @@ def record_meld(game_id: int) -> tuple[Response, int]:
     body = _sent(models.NewMeld)
     if body.sent("melds"):
         several = services.record_melds(game_id, body.player, body.melds)
-        return jsonify(
-            {
-                "entry": several.id,
-                "melds": [
-                    serialize.meld_recorded_json(row, meld, several.variant)
-                    for row, meld in several.melds
-                ],
-                "value": several.value,
-                **serialize.opening_json([meld for _row, meld in several.melds], several.variant),
-            }
-        ), 201
+        return _answer(answers.SeveralMelds.of(several)), 201
     recorded = services.record_meld(game_id, body.player, body.cards)
-    return jsonify(
-        {
-            **serialize.meld_recorded_json(recorded.entry, recorded.meld, recorded.variant),
-            "entry": recorded.id,
-        }
-    ), 201
+    return _answer(answers.MeldWithEntry.of_recorded(recorded)), 201
 
 
 @bp.post("/games/<int:game_id>/swaps")
@@ -556,13 +540,7 @@ def record_swap(game_id: int) -> tuple[Response, int]:
     """Record a joker swap (G4): ``cards`` put in the joker's place in ``meld``, ``new_meld``."""
     body = _sent(models.NewSwap)
     swap = services.record_swap(game_id, body.player, body.meld, body.cards, body.new_meld)
-    return jsonify(
-        {
-            "entry": swap.id,
-            "meld": serialize.meld_json(swap.meld_entry, swap.meld, swap.variant),
-            "new_meld": serialize.meld_json(swap.new_meld_row, swap.new_meld, swap.variant),
-        }
-    ), 201
+    return _answer(answers.Swap.of(swap)), 201
 
 
 @bp.post("/games/<int:game_id>/layoffs")
@@ -572,12 +550,7 @@ def record_layoff(game_id: int) -> tuple[Response, int]:
     """Record cards laid off onto a meld on the table."""
     body = _sent(models.NewLayoff)
     recorded = services.record_layoff(game_id, body.player, body.meld, body.cards)
-    return jsonify(
-        {
-            **serialize.entry_json(recorded.entry),
-            "meld": serialize.meld_json(recorded.meld_entry, recorded.meld, recorded.variant),
-        }
-    ), 201
+    return _answer(answers.Layoff.of(recorded)), 201
 
 
 @bp.delete("/games/<int:game_id>/entries/<int:entry_id>")
@@ -594,12 +567,7 @@ def correct_entry(game_id: int, entry_id: int) -> Response:
     """Correct an entry: new ``cards``, the ``player`` who played it, a layoff's ``meld``."""
     body = _sent(models.Correction)
     corrected = services.correct_entry(game_id, entry_id, body.cards, body.player, body.meld)
-    return jsonify(
-        {
-            **serialize.entry_json(corrected.entry),
-            "game": serialize.game_json(corrected.game, _language()),
-        }
-    )
+    return _answer(answers.Corrected.of(corrected, _language()))
 
 
 @bp.post("/games/<int:game_id>/undo")
@@ -613,14 +581,15 @@ def undo(game_id: int) -> Response:
     """
     body = _sent(models.Undo)
     undone = services.undo_last_entry(game_id, body.entry if body.sent("entry") else None)
-    return jsonify(undone=undone.id, game=serialize.game_json(undone.game, _language()))
+    return _answer(answers.Undone.of(undone, _language()))
 
 
 @bp.post("/games/<int:game_id>/reopen")
 @idempotent
 def reopen(game_id: int) -> Response:
     """Take back the booking of the session's last ended game and play it on."""
-    return jsonify(serialize.game_json(services.reopen_game(game_id), _language()))
+    game = services.reopen_game(game_id)
+    return _answer(answers.Game.of(game, _language()))
 
 
 @bp.post("/games/<int:game_id>/finish")
@@ -630,7 +599,7 @@ def finish(game_id: int) -> Response:
     """Settle the game (``winner``) or abandon it (``winner: null``)."""
     body = _sent(models.Settlement)
     finish = services.finish_game(game_id, body.winner, body.hands_by_player(), body.romme)
-    return jsonify(serialize.finish_json(finish))
+    return _answer(answers.Finish.of(finish))
 
 
 @bp.post("/games/<int:game_id>/settlement")
@@ -639,13 +608,9 @@ def preview_settlement(game_id: int) -> Response:
     """Show what finishing the game would book, without writing anything."""
     body = _sent(models.Settlement)
     finish = services.preview_finish(game_id, body.winner, body.hands_by_player(), body.romme)
-    answer = serialize.finish_json(finish)
-    answer["status"] = "preview"
-    answer["romme_possible"] = finish.romme_possible
-    why = finish.settlement.romme_why
-    answer["romme_reason"] = why.render(_language()) if why is not None else None
+    answer = answers.Finish.preview(finish, _language())
     store.rollback()
-    return jsonify(answer)
+    return _answer(answer)
 
 
 # --- the score sheet and the session's files ---------------------------------------------------
@@ -657,8 +622,9 @@ def get_sheet(session_id: str) -> Response:
     unchanged = _not_modified()
     if unchanged is not None:
         return unchanged
-    sheet = queries.read_sheet(queries.get_session(_session_id()))
-    return _tagged(jsonify(serialize.sheet_json(sheet)))
+    with long_read("session", session_id):
+        sheet = queries.read_sheet(queries.get_session(_session_id()))
+        return _tagged(_answer(answers.Sheet.of(sheet)))
 
 
 @bp.get("/sessions/<session_id>/sheet.csv")
@@ -668,9 +634,10 @@ def get_sheet_csv(session_id: str) -> Response:
     ``?spreadsheet=1`` writes it as the page's download does, for a spreadsheet in that
     language: a byte order mark, and ``;`` between the cells in German.
     """
-    sheet = queries.read_sheet(queries.get_session(_session_id()))
-    spreadsheet = request.args.get("spreadsheet", "") in ("1", "true")
-    text = queries.sheet_csv(sheet, _language(), spreadsheet=spreadsheet)
+    with long_read("session", session_id):
+        sheet = queries.read_sheet(queries.get_session(_session_id()))
+        spreadsheet = request.args.get("spreadsheet", "") in ("1", "true")
+        text = queries.sheet_csv(sheet, _language(), spreadsheet=spreadsheet)
     answer = Response(text, mimetype="text/csv")
     day = sheet.created_at.date().isoformat()
     answer.headers.set("Content-Disposition", "attachment", filename=f"{sheet.variant}-{day}.csv")
@@ -683,7 +650,8 @@ def export_session(session_id: str) -> Response:
     number = _session_id()
     # The export reads in a transaction of its own: one snapshot on PostgreSQL.
     store.rollback()
-    return jsonify(transfer.export_sessions(number))
+    with long_read("session", session_id):
+        return jsonify(transfer.export_sessions(number))
 
 
 # --- groups ------------------------------------------------------------------------------------
@@ -696,26 +664,22 @@ def create_group() -> tuple[Response, int]:
     """Start a group of people who play together: ``{"name": "Donnerstagsrunde"}``."""
     keys = SessionKeys.new()
     group = services.create_group(_sent(models.NewGroup).name, keys)
-    return jsonify(
-        {
-            **serialize.group_json(queries.group_sessions(group)),
-            "edit_key": keys.edit,
-            "view_key": keys.view,
-        }
-    ), 201
+    read = queries.group_sessions(group)
+    return _answer(answers.NewGroup.of(read, edit_key=keys.edit, view_key=keys.view)), 201
 
 
 @bp.get("/groups/<group_id>")
 def get_group(group_id: str) -> Response:
     """Return a group with its sessions, newest first, and its merged names."""
-    return jsonify(serialize.group_json(queries.group_sessions(_group())))
+    return _answer(answers.Group.of(queries.group_sessions(_group())))
 
 
 @bp.get("/groups/<group_id>/statistics")
 def group_statistics(group_id: str) -> Response:
     """Return what the group's sessions add up to, per rule system and person."""
-    statistics = queries.read_statistics(_group())
-    return jsonify(serialize.statistics_json(statistics, _language()))
+    with long_read("group", group_id):
+        statistics = queries.read_statistics(_group())
+        return _answer(answers.GroupStatistics.of(statistics, _language()))
 
 
 @bp.post("/groups/<group_id>/merges")
@@ -725,13 +689,7 @@ def merge_names(group_id: str) -> tuple[Response, int]:
     """Count two names as one person: ``{"name": "Anni", "same_as": "Anna"}``."""
     body = _sent(models.Merge)
     merges = services.merge_names(_group().id, body.name, body.same_as)
-    return jsonify(
-        {
-            "name": merges[-1].name,
-            "same_as": merges[-1].same_as,
-            "merges": serialize.merges_json(merges),
-        }
-    ), 201
+    return _answer(answers.Merged.of(merges)), 201
 
 
 def _group() -> queries.GroupRow:

@@ -1,5 +1,8 @@
 """The audit trail as the history and the API show it: a game's or a session's lines, in words.
 
+A correction, delete, undo or reopen, and a game an import settled again by today's rules
+(``recomputed``).
+
 The store keeps the lines (``store.audit``); here they are read for the answers and said in a
 language, e.g. ``corrected: 7♣ → 7♠, Bob → Ann``.
 """
@@ -36,6 +39,7 @@ WORDINGS: dict[str, rules.Wording] = {
     "reopened_nobody_out": rules.wording(
         "reopened: nobody had gone out; hands: %(hands)s; points: %(points)s"
     ),
+    "recomputed": rules.wording("recomputed when imported: %(reason)s Points: %(points)s"),
 }
 
 
@@ -98,9 +102,20 @@ def audit_text(
         return WORDINGS["corrected"].render(lang, changes=", ".join(changes))
     if line.action in ("deleted", "undone", "restored"):
         words = _entry_in_words(before, name(before["player"]), cards, lang)
-        if variant.melds_score:
+        if variant.words.meld_values_shown():
             words += f" ({before['value']})"
         return WORDINGS[line.action].render(lang, entry=words)
+    if line.action == "recomputed":
+        ruling = dict(after["ruling"])
+        reason = rules.ruling_since(ruling.pop("message"), name=name(after["winner"]), **ruling)
+        changed = []
+        for player, value in after["points"].items():
+            was = before["points"].get(player, value)
+            change = f"{was:+d} → {value:+d}" if was != value else f"{value:+d}"
+            changed.append(f"{name(player)} {change}")
+        return WORDINGS["recomputed"].render(
+            lang, reason=reason.render(lang), points=", ".join(changed)
+        )
     points = ", ".join(f"{name(player)} {value:+d}" for player, value in before["points"].items())
     if before["winner"] is None and not before["hand_points"]:
         return WORDINGS["reopened_abandoned"].render(lang, points=points)

@@ -104,7 +104,7 @@ class Sheet:
     @property
     def end(self) -> rules.Message:
         """Say how the session ends: its target, its limit, or its games and how many are left."""
-        return self.rule_system.end_message(self.standing.games_ended)
+        return self.rule_system.words.end_message(self.standing.games_ended)
 
     def ranking(self) -> list[tuple[int, int, int]]:
         """Return (place, player id, total), the best total first; equal totals share a place.

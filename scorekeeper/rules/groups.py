@@ -1,9 +1,9 @@
 """A group of people who play together: who is who across its sessions, and their statistics.
 
-A person is recognised by name, case and spaces ignored (``name_key``); two names merged ("Anni"
-is "Anna") are one person. The services read the facts of a group's sessions (totals, games
-played, melds recorded) and ask here what they add up to, per rule system: points are not
-comparable between a game of plus points and one of minus points.
+A person is recognised by name, case, spaces and width ignored (``name_key``); two names
+merged ("Anni" is "Anna") are one person. The services read the facts of a group's sessions
+(totals, games played, melds recorded) and ask here what they add up to, per rule system:
+points are not comparable between a game of plus points and one of minus points.
 
 >>> people = People([("Anni", "Anna")])
 >>> people.key("ANNI") == people.key("anna ") == "anna"
@@ -27,7 +27,7 @@ LAST_RESULTS = 5
 
 
 def name_key(name: str) -> str:
-    """Return what recognises a person across a group's sessions: case and spaces ignored.
+    """Return what recognises a person across a group's sessions: case, spaces, width ignored.
 
     >>> name_key(" Anna Lena "), name_key("ANNALENA")
     ('annalena', 'annalena')

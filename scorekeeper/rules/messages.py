@@ -43,6 +43,57 @@ def _catalogue(language: str) -> gettext.NullTranslations:
     )
 
 
+# Catalogues added for the words of a rule system that the app's catalogue does not hold, by
+# language: asked, in the order added, for a msgid the app's catalogue leaves untranslated.
+_ADDED: dict[str, list[gettext.NullTranslations]] = {}
+
+
+def add_catalogue(language: str, catalogue: gettext.NullTranslations) -> None:
+    """Add a catalogue for words the app's catalogue does not hold (a rule system's own).
+
+    The app's catalogue is asked first; a msgid it leaves untranslated is asked of the added
+    catalogues of that language in the order they were added.
+
+    >>> class Dutch(gettext.NullTranslations):
+    ...     def gettext(self, message: str) -> str:
+    ...         return {"Table Rummy": "Tafelrommé"}.get(message, message)
+    >>> dutch = Dutch()
+    >>> add_catalogue("de", dutch)
+    >>> wording("Table Rummy").render("de"), wording("German Rummy").render("de")
+    ('Tafelrommé', 'Rommé')
+    >>> remove_catalogue("de", dutch)
+    >>> wording("Table Rummy").render("de")
+    'Table Rummy'
+    """
+    _ADDED.setdefault(language_of(language), []).append(catalogue)
+
+
+def remove_catalogue(language: str, catalogue: gettext.NullTranslations) -> None:
+    """Take out a catalogue added with ``add_catalogue``; one never added is refused."""
+    added = _ADDED.get(language_of(language), [])
+    if catalogue not in added:
+        raise ValueError("that catalogue was never added for this language")
+    added.remove(catalogue)
+
+
+def _translated(language: str, singular: str, plural: str | None, count: int) -> str:
+    """Return a msgid in a language: from the app's catalogue, else from one added."""
+    if plural is None:
+        text = _catalogue(language).gettext(singular)
+    else:
+        text = _catalogue(language).ngettext(singular, plural, count)
+    if text not in (singular, plural):
+        return text
+    for added in _ADDED.get(language, ()):
+        if plural is None:
+            said = added.gettext(singular)
+        else:
+            said = added.ngettext(singular, plural, count)
+        if said not in (singular, plural):
+            return said
+    return text
+
+
 @dataclass(frozen=True)
 class Wording:
     """The English wording of a message: its gettext msgid, and its plural msgid if any."""
@@ -53,11 +104,8 @@ class Wording:
     def render(self, language: str = "en", /, **params: object) -> str:
         """Return the wording in a language, its params rendered in that language."""
         lang = language_of(language)
-        catalogue = _catalogue(lang)
-        if self.plural is None:
-            text = catalogue.gettext(self.singular)
-        else:
-            text = catalogue.ngettext(self.singular, self.plural, _count(params))
+        count = 1 if self.plural is None else _count(params)
+        text = _translated(lang, self.singular, self.plural, count)
         return text % {name: render_param(value, lang) for name, value in params.items()}
 
 
@@ -414,6 +462,24 @@ MESSAGES: dict[str, Wording] = {
     # The names of rule systems whose name differs by language.
     "variant.german_rummy": wording("German Rummy"),
     "variant.rummy_500": wording("500 Rum"),
+    # --- how a session ends (rules/ends.py): in the rules of a session, in a list of them ----
+    "end.target": wording("to %(target)s points"),
+    "end.target_short": wording("to %(target)s"),
+    "end.limit": wording("until a total reaches %(limit)s"),
+    "end.games_short": wording("a number of games"),
+    "end.target_heading": wording("Session to %(target)s points"),
+    "end.limit_heading": wording("Session until a total reaches %(limit)s"),
+    "end.games_heading": wording("Session of %(games)s games"),
+    # --- how a settled game ended, and why a hand counted double -----------------------------
+    "outcome.nobody_out": wording("Nobody went out: every hand was counted"),
+    "outcome.went_out": wording("%(name)s went out"),
+    "outcome.romme": wording("%(name)s went out with a Rommé hand"),
+    "outcome.doubled_romme": wording("(Rommé hand)"),
+    "outcome.doubled_never_melded": wording("(never melded)"),
+    # A group's best meld where melds score nothing: no value tells which is best.
+    "groups.best_meld_cards": wording(
+        "Melds score nothing here: the best meld is the one of the most cards."
+    ),
     # --- the score sheet: what a game's numbers are, and how the session ends --------------
     "sheet.points": wording("points"),
     "sheet.minus_points": wording("minus points"),
@@ -435,7 +501,8 @@ MESSAGES: dict[str, Wording] = {
     "group.no_name": wording("A new group needs a name, e.g. Donnerstagsrunde."),
     "group.name_too_long": wording("A group's name may have at most %(longest)s characters."),
     "group.same_name": wording(
-        "“%(name)s” and “%(same_as)s” are one name already: case and spaces do not count."
+        "“%(name)s” and “%(same_as)s” are one name already: case, spaces and the width of "
+        "letters do not count."
     ),
     "group.nobody_called": wording("Nobody called “%(name)s” has played in this group."),
     "group.never_dealt": wording(
@@ -537,13 +604,23 @@ class Labelled(Protocol):
 
 @dataclass(frozen=True)
 class Message:
-    """A message id with its params, rendered in a language when it is shown."""
+    """A message id with its params, rendered in a language when it is shown.
+
+    The id names a wording of ``MESSAGES``; a message of words that are not there (a rule
+    system's own, see ``add_catalogue``) brings its ``wording`` along.
+
+    >>> Message("table.minus", {"name": "Ann"}, wording=wording("%(name)s books minus")).render()
+    'Ann books minus'
+    """
 
     message_id: str
     params: Mapping[str, object] = field(default_factory=dict)
+    wording: Wording | None = None
 
     def render(self, language: str = "en") -> str:
         """Return the message in a language (German for ``de...``, else English)."""
+        if self.wording is not None:
+            return self.wording.render(language, **self.params)
         return render_message(self.message_id, language, **self.params)
 
 

@@ -73,18 +73,21 @@ def check_names(names: Sequence[str]) -> list[str]:
 def same_name(name: str) -> str:
     """Return what two names have in common when they name the same person.
 
-    That is the name without case and spaces, composed one way (Unicode's canonical caseless
-    match): "Anna Lena" and "Annalena" at one table could not be told apart on the sheet, and
-    a group's statistics take them for one person.
+    That is the name without case and spaces, its compatibility forms taken as the letters
+    they show (Unicode's compatibility caseless match, NFKC): "Anna Lena" and "Annalena", or a
+    full-width "Ａｎｎｉ" and "Anni", at one table could not be told apart on the sheet, and a
+    group's statistics take them for one person.
 
     >>> same_name("\u00c5SA") == same_name("a\u030asa")
     True
     >>> same_name("Anna Lena") == same_name("annalena")
     True
+    >>> same_name("\uff21\uff4e\uff4e\uff49"), same_name("Tisch\u00b2")
+    ('anni', 'tisch2')
     """
-    return "".join(
-        unicodedata.normalize("NFC", unicodedata.normalize("NFD", name).casefold()).split()
-    )
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFD", name).casefold())
+    folded = unicodedata.normalize("NFKC", folded.casefold())
+    return "".join(folded.split())
 
 
 def name_shows(name: str) -> bool:

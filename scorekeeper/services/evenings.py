@@ -25,13 +25,14 @@ from scorekeeper.store.evenings import EveningRow, TableOfSession
 
 
 def access_to_evening(
-    public_id: str, key: str | None, need: Access = Access.VIEW
+    public_id: str, key: str | None, need: Access = Access.VIEW, *, reads_only: bool = False
 ) -> tuple[EveningRow, Access]:
     """Return the evening behind a public id and what the key may do there.
 
-    A missing evening and a key that may not do ``need`` are the same NotFoundError.
+    A missing evening and a key that may not do ``need`` are the same NotFoundError; a request
+    that only reads (``reads_only``) asks for no write lock, as a group's.
     """
-    evening = unit_of_work().evenings.find(public_id, reads_only=True)
+    evening = unit_of_work().evenings.find(public_id, reads_only=reads_only)
     granted = Access.NONE
     if evening is not None:
         granted = access(key, evening.edit_key_digest, evening.view_key_digest)

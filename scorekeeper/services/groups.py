@@ -44,13 +44,15 @@ def add_group(uow: UnitOfWork, new: NewGroup) -> GroupRow:
 
 
 def access_to_group(
-    public_id: str, key: str | None, need: Access = Access.VIEW
+    public_id: str, key: str | None, need: Access = Access.VIEW, *, reads_only: bool = False
 ) -> tuple[GroupRow, Access]:
     """Return the group behind a public id and what the key may do there.
 
-    A missing group and a key that may not do ``need`` are the same NotFoundError.
+    A missing group and a key that may not do ``need`` are the same NotFoundError. A request
+    that only reads (``reads_only``) asks for no write lock, as a session's (``services.access``):
+    the statistics it reads next must not keep every table waiting.
     """
-    group = unit_of_work().groups.find(public_id)
+    group = unit_of_work().groups.find(public_id, reads_only=reads_only)
     granted = Access.NONE
     if group is not None:
         granted = access(key, group.edit_key_digest, group.view_key_digest)

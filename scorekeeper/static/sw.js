@@ -2,8 +2,10 @@
    that a session page opens without a network (docs/reliability.md, "Offline at the table").
 
    /sw.js serves this file from the site's root after a first line that sets ASSETS, the app's
-   files with their fingerprints (?v=...). Those are kept at install, answered from the kept copy
-   ever after (a new fingerprint is a new address), and dropped with the worker that kept them.
+   files with their fingerprints (?v=...) and every module of the browser code under the
+   modules' version (/static/js/<version>/...), those loaded on demand too. Those are kept at
+   install, answered from the kept copy ever after (a new fingerprint is a new address), and
+   dropped with the worker that kept them.
    The start page, session pages and histories are asked of the network first and kept; the kept
    copy answers only when the network does not, marked on its <html> (data-offline-copy) so the
    page can say so. Everything else goes to the network untouched, unseen by this worker: every
@@ -20,9 +22,13 @@ var PAGES = "scorekeeper-pages";
 // KEPT_PAGES, the pages kept (the start page, a session's page and its history, by path under
 // the root, without a query), comes in the first lines too: the same list offline.js is given.
 
+// A module of the browser code, under the version of the modules it was loaded with.
+var MODULE = /\/static\/js\/[^/]+\/([^/]+)$/;
+
 function hash(text) {
   var value = 0;
-  for (var i = 0; i < text.length; i += 1) { value = (value * 31 + text.charCodeAt(i)) | 0; }
+  var i;
+  for (i = 0; i < text.length; i += 1) { value = (value * 31 + text.charCodeAt(i)) | 0; }
   return (value >>> 0).toString(36);
 }
 
@@ -46,6 +52,12 @@ self.addEventListener("activate", function (event) {
   );
 });
 
+// A page that loaded while this worker installed asks to be taken over (offline.js): the claim
+// at activation may have come before that page was a client.
+self.addEventListener("message", function (event) {
+  if (event.data === "claim") { event.waitUntil(self.clients.claim()); }
+});
+
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   if (request.method !== "GET") { return; } // a write goes to the network, never kept or retried
@@ -53,7 +65,7 @@ self.addEventListener("fetch", function (event) {
   var root = new URL(self.registration.scope).pathname;
   if (url.origin !== self.location.origin || url.pathname.indexOf(root) !== 0) { return; }
   var path = "/" + url.pathname.slice(root.length);
-  if (path.indexOf("/static/") === 0 && url.searchParams.has("v")) {
+  if (path.indexOf("/static/") === 0 && (url.searchParams.has("v") || MODULE.test(path))) {
     event.respondWith(file(request));
   } else if (KEPT_PAGES.test(path)) {
     // Opened, or read again by the live table (live.js) after an entry: the copy kept is the
@@ -67,18 +79,29 @@ self.addEventListener("fetch", function (event) {
 function file(request) {
   return caches.match(request).then(function (kept) {
     return kept || fetch(request).then(function (response) {
-      if (response.ok) {
-        var copy = response.clone();
+      var copy = response.ok ? response.clone() : null;
+      if (copy) {
         caches.open(FILES).then(function (cache) { return cache.put(request, copy); });
       }
       return response;
     }, function (failure) {
-      return caches.match(request, { ignoreSearch: true }).then(function (older) {
+      return caches.match(today(request), { ignoreSearch: true }).then(function (older) {
         if (!older) { throw failure; }
         return older;
       });
     });
   });
+}
+
+// The address of a file as this worker keeps it: a module of another version is today's module.
+function today(request) {
+  var url = new URL(request.url);
+  var module = MODULE.exec(url.pathname);
+  var kept = module && ASSETS.filter(function (asset) {
+    var other = MODULE.exec(asset);
+    return other && other[1] === module[1];
+  })[0];
+  return kept ? new URL(kept, self.location.href).href : request;
 }
 
 // A page: the network's answer (kept when it is the page itself), else the kept copy, marked;
@@ -87,13 +110,14 @@ function file(request) {
 function page(event, request, url) {
   var address = url.origin + url.pathname;
   return fetch(request).then(function (response) {
+    var copy;
     if (response.status === 502 || response.status === 503 || response.status === 504) {
       return caches.open(PAGES)
         .then(function (cache) { return cache.match(address); })
         .then(function (kept) { return kept ? marked(kept) : response; });
     }
     if (response.ok && !response.redirected && !url.search) {
-      var copy = response.clone();
+      copy = response.clone();
       event.waitUntil(caches.open(PAGES).then(function (cache) { return cache.put(address, copy); }));
     } else if (response.status === 404 || response.status === 403) {
       // The phone no longer opens it (forgotten, or its key is gone): keep no copy of it.

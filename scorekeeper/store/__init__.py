@@ -8,8 +8,10 @@ object: what it hands out are the typed rows of ``store.rows``.
 """
 
 from scorekeeper.store.audit import (
+    booked_result,
     entry_as_it_stood,
     line_problem,
+    recomputed_result,
     result_taken_back,
     stored_piece,
 )
@@ -72,6 +74,7 @@ __all__ = [
     "ServiceError",
     "SessionRow",
     "UnitOfWork",
+    "booked_result",
     "deal_of",
     "dealer_of",
     "entry_as_it_stood",
@@ -79,6 +82,7 @@ __all__ = [
     "line_problem",
     "melds_as_they_lay",
     "player_of",
+    "recomputed_result",
     "record_of",
     "refuse_closed",
     "result_taken_back",

@@ -1,5 +1,7 @@
 """The audit trail: every correction, delete, undo and reopen of a game, kept with its time.
 
+And a game an import settled again by today's rules (``recomputed``), with both bookings.
+
 The use cases write a line in the transaction of their change, from what they read already
 (one INSERT); the line records what was and what it became, never a judgement, and no points
 are read from it. A game's lines (the API) or a session's (the history) are read in one query
@@ -126,18 +128,39 @@ def result_taken_back(game: GameState, lines: Sequence[BookedLine]) -> dict[str,
     cards, ``hand_points`` (before doubling), ``factors``, ``settlement`` (the points gained)
     and ``points`` (what the game booked, melds included).
     """
+    return booked_result(
+        game.status, game.winner_id, game.romme, [line._asdict() for line in lines]
+    )
+
+
+def booked_result(
+    status: str, winner: int | None, romme: bool | None, lines: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """Return what the end of a game booked, from its settlement lines as mappings of columns."""
     return {
-        "status": game.status,
-        "winner": game.winner_id,
-        "romme": game.romme,
-        "hands": {str(line.player_id): line.hand.split() for line in lines if line.hand},
+        "status": status,
+        "winner": winner,
+        "romme": romme,
+        "hands": {str(line["player_id"]): line["hand"].split() for line in lines if line["hand"]},
         "hand_points": {
-            str(line.player_id): line.hand_points for line in lines if line.hand_points is not None
+            str(line["player_id"]): line["hand_points"]
+            for line in lines
+            if line["hand_points"] is not None
         },
-        "factors": {str(line.player_id): line.factor for line in lines},
-        "settlement": {str(line.player_id): line.gain for line in lines},
-        "points": {str(line.player_id): line.meld_points + line.gain for line in lines},
+        "factors": {str(line["player_id"]): line["factor"] for line in lines},
+        "settlement": {str(line["player_id"]): line["gain"] for line in lines},
+        "points": {str(line["player_id"]): line["meld_points"] + line["gain"] for line in lines},
     }
+
+
+def recomputed_result(after: Mapping[str, Any], ruling: rules.Message) -> dict[str, Any]:
+    """Return a recomputed game's ``after``: today's booking and the ruling that changed it.
+
+    The ruling is kept by its message id and params; the winner's name is said when the line
+    is read, so that a later rename shows.
+    """
+    params = {key: value for key, value in ruling.params.items() if key != "name"}
+    return {**after, "ruling": {"message": ruling.message_id, **params}}
 
 
 def _codes(entry: EntryRow) -> list[str]:
@@ -210,6 +233,15 @@ def line_problem(action: str, before: object, after: object) -> str | None:
         if after is not None:
             return "after: a reopen has no after (null)"
         return _result_problem(before)
+    if action == "recomputed":
+        problem = _result_problem(before)
+        if problem is not None:
+            return problem
+        if not isinstance(after, dict):
+            return "after: not a result (an object)"
+        return _ruling_problem(after.get("ruling")) or _result_problem(
+            {key: value for key, value in after.items() if key != "ruling"}, "after"
+        )
     if action != "corrected" and after is not None:
         return f"after: a line of {action} has no after (null)"
     problem = _entry_problem(before)
@@ -258,31 +290,47 @@ def _entry_problem(stood: object) -> str | None:
     return None
 
 
-def _result_problem(result: object) -> str | None:
+def _result_problem(result: object, side: str = "before") -> str | None:
     if not isinstance(result, dict):
-        return "before: not a result (an object)"
+        return f"{side}: not a result (an object)"
     missing = sorted((_RESULT_KEYS | {"points"}) - result.keys())
     if missing:
-        return f"before: the result has no {', '.join(map(repr, missing))}"
+        return f"{side}: the result has no {', '.join(map(repr, missing))}"
     unknown = sorted(result.keys() - _RESULT_KEYS - {"points"})
     if unknown:
-        return f"before: the result has unknown {', '.join(map(repr, unknown))}"
+        return f"{side}: the result has unknown {', '.join(map(repr, unknown))}"
     if not isinstance(result["status"], str):
-        return f"before.status: {result['status']!r} is not a text"
+        return f"{side}.status: {result['status']!r} is not a text"
     if result["winner"] is not None and not _whole(result["winner"]):
-        return f"before.winner: {result['winner']!r} is not a player's id"
+        return f"{side}.winner: {result['winner']!r} is not a player's id"
     if result["romme"] is not None and not isinstance(result["romme"], bool):
-        return f"before.romme: {result['romme']!r} is not true, false or null"
+        return f"{side}.romme: {result['romme']!r} is not true, false or null"
     for key in ("hands", "hand_points", "factors", "settlement", "points"):
         by_player = result[key]
         if not isinstance(by_player, dict) or not all(map(_player_key, by_player)):
-            return f"before.{key}: not an object keyed by players' ids"
+            return f"{side}.{key}: not an object keyed by players' ids"
         for player, value in by_player.items():
             problem = _codes_problem(value) if key == "hands" else None
             if key != "hands" and not _whole(value):
                 problem = f"{value!r} is not a whole number"
             if problem is not None:
-                return f"before.{key}.{player}: {problem}"
+                return f"{side}.{key}.{player}: {problem}"
+    return None
+
+
+# What the rules' message of each ruling made since takes besides the player's name.
+_RULING_PARAMS = {
+    "settlement.romme_too_few_cards": {"count", "dealt"},
+    "settlement.romme_too_few_cards_first_turn": {"count", "least", "dealt"},
+}
+
+
+def _ruling_problem(ruling: object) -> str | None:
+    if not isinstance(ruling, dict) or ruling.get("message") not in rules.RULINGS_SINCE:
+        return "after.ruling: not a ruling made since (an object with its message)"
+    params = _RULING_PARAMS[ruling["message"]]
+    if ruling.keys() != params | {"message"} or not all(_whole(ruling[key]) for key in params):
+        return f"after.ruling: {ruling['message']!r} takes the whole numbers {sorted(params)}"
     return None
 
 

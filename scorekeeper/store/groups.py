@@ -23,9 +23,13 @@ class Groups:
     def __init__(self, uow: UnitOfWork) -> None:
         self._uow = uow
 
-    def find(self, public_id: str) -> GroupRow | None:
-        """Return the group with this public id, or None."""
-        row = self._uow.read(_BY_PUBLIC_ID, {"public_id": public_id}).one_or_none()
+    def find(self, public_id: str, *, reads_only: bool = False) -> GroupRow | None:
+        """Return the group with this public id, or None.
+
+        Read ``reads_only``, it begins a transaction that asks for no write lock.
+        """
+        connection = self._uow.connection(reads_only=reads_only)
+        row = connection.execute(_BY_PUBLIC_ID, {"public_id": public_id}).one_or_none()
         return GroupRow(**row._mapping) if row is not None else None
 
     def opened_by(self, public_ids: Iterable[str]) -> list[GroupRow]:

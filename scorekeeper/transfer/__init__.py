@@ -35,11 +35,15 @@ entry was grouped, and every player sat at the table from the first game)::
 An import takes in only what the app itself could have written, since every read and page
 trusts what is stored: names as the API checks them, times from 1970 to 2199, seats and the
 first dealer of the tables the rule system allows, games numbered from 1 with only the latest
-open, public ids and digests of the app's form, audit lines of ``write_line``'s shape, and each
-game's entries replayed by the rules core under the session's rule system, each card a copy the
-packs hold, and each group's merges as its rules take them: no merge of names that are one
-person already, and no session where two names of one person sit (a merge keeps them from one
-table). Whatever is refused is named by its place in the document.
+open, public ids and digests of the app's form (each digest once), audit lines of
+``write_line``'s shape, and each game's entries replayed by the rules core under the session's
+rule system with their values as the rules write them, each card a copy the packs hold, every
+ended game settled again by the rules to what the document booked, the totals their sum and
+the session's status the standing's, and each group's merges as its rules take them: no merge
+of names that are one person already, and no session where two names of one person sit (a
+merge keeps them from one table). Whatever is refused is named by its place in the document. A
+game booked before a ruling that changed what it is worth (``rules.RULINGS_SINCE``) is booked
+by today's rules, with an audit line ``recomputed``.
 """
 
 from scorekeeper.transfer.document import (

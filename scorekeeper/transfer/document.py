@@ -106,8 +106,8 @@ MERGED_NAME = (
     _id("id"),
     _text("name", 40),
     _text("same_as", 40),
-    _text("name_key", 120),
-    _text("same_as_key", 120),
+    _text("name_key", 600),
+    _text("same_as_key", 600),
     RecordField("created_at", "time"),
 )
 PLAYER = (
@@ -168,7 +168,7 @@ SETTLEMENT_LINE = (
 AUDIT_LINE = (
     _id("id"),
     RecordField("at", "time"),
-    _text("action", 10, "corrected", "deleted", "undone", "restored", "reopened"),
+    _text("action", 10, "corrected", "deleted", "undone", "restored", "reopened", "recomputed"),
     _id("entry_id", nullable=True),
     _id("player_id", nullable=True),
     _text("kind", 10, "meld", "layoff", "swap", nullable=True),

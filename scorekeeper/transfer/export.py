@@ -11,6 +11,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from scorekeeper.database import READS_ONLY
 from scorekeeper.extensions import db
 from scorekeeper.models import (
     AuditLine,
@@ -50,12 +51,16 @@ def export_sessions(session_id: int | None = None) -> dict[str, Any]:
     snapshot, so that a game recorded meanwhile is either wholly in the document or not at all.
     ``session_id`` exports that session alone, in a document ``import_sessions`` reads alike.
     """
-    # A read this function begins, it ends (it holds SQLite's write lock); a caller's stays open.
+    # A read this function begins, it ends; a caller's transaction stays open.
     began = not db.session().in_transaction() and not (
         db.session.new or db.session.dirty or db.session.deleted
     )
     if began and db.session.get_bind().dialect.name == "postgresql":
         db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+    elif began:
+        # SQLite in WAL mode: a read transaction sees one snapshot and holds no write lock, so
+        # the tables record while a long session is exported (it took them all waiting).
+        db.session.connection(execution_options={READS_ONLY: True})
     read = functools.partial(_read, session_id=session_id)
     sessions = read(GameSession, SESSION_STORED, None, GameSession.id)
     for listed in sessions.values():

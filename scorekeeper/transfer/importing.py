@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,10 +24,18 @@ from scorekeeper.models import (
     Player,
     SettlementLine,
     TableCard,
+    utcnow,
 )
 from scorekeeper.rules.errors import GroupError
 from scorekeeper.rules.groups import People, group_name, name_key
-from scorekeeper.store import CardRow, EntryRow, line_problem, table_entries
+from scorekeeper.store import (
+    CardRow,
+    EntryRow,
+    booked_result,
+    line_problem,
+    recomputed_result,
+    table_entries,
+)
 from scorekeeper.transfer.document import (
     AUDIT_LINE,
     CARD,
@@ -143,6 +153,10 @@ class _Reader:
         # Each group's merges (name, same_as) in order, and its sessions' players by seat.
         self.merges: dict[int, list[tuple[str, str]]] = defaultdict(list)
         self.tables: list[tuple[int, str, list[str]]] = []
+        # Every key digest of the document: one key opens one session or group, as one role.
+        self.digests: set[str] = set()
+        # The audit lines of games settled again by today's rules, given ids at the end.
+        self.recomputed: list[dict[str, Any]] = []
 
     def read(self, document: object) -> list[tuple[Any, list[dict[str, Any]]]]:
         """Return the rows of every table, or raise a TransferError naming what is wrong."""
@@ -165,6 +179,10 @@ class _Reader:
         for index, session in enumerate(self._list(document, "sessions", "the document")):
             self._session(session, f"sessions[{index}]")
         self._merged_names_apart()
+        # After the document's own lines, so that no id is taken twice.
+        next_id = max(self.seen["audit_lines"], default=0) + 1
+        for number, line in enumerate(self.recomputed, start=next_id):
+            self.rows["audit_lines"].append({**line, "id": number})
         return [
             (Group, self.rows["groups"]),
             (MergedName, self.rows["merged_names"]),
@@ -184,22 +202,36 @@ class _Reader:
         if row["public_id"] in self.group_ids:
             raise MalformedDocumentError(f"{path}.public_id: empty, or the id of another group.")
         self.group_ids.add(row["public_id"])
+        self._digests(row, path)
         _tidy(row, "name", path, group_name)
+        merge_rows = []
         for index, merge in enumerate(self._list(record, "merges", path)):
             merge_path = f"{path}.merges[{index}]"
             merge_row = self._record(merge, merge_path, MERGED_NAME, "merged_names")
             merge_row["group_id"] = row["id"]
+            merge_rows.append((merge_path, merge_row))
+        # Versions before names were compared in NFKC wrote keys only case folded (migration
+        # 0017 writes them again): such a group's keys are read as they are kept now.
+        older = False
+        for merge_path, merge_row in merge_rows:
             for key in ("name", "same_as"):
                 _tidy(merge_row, key, merge_path, _player_name)
-                if merge_row[f"{key}_key"] != name_key(merge_row[key]):
+                written, kept = merge_row[f"{key}_key"], name_key(merge_row[key])
+                if written not in (kept, _key_before_nfkc(merge_row[key])):
                     raise MalformedDocumentError(
-                        f"{merge_path}: the key of {merge_row[key]!r} should be "
-                        f"{name_key(merge_row[key])!r}."
+                        f"{merge_path}: the key of {merge_row[key]!r} should be {kept!r}."
                     )
-            merges = self.merges[row["id"]]
+                older = older or written != kept
+                merge_row[f"{key}_key"] = kept
+        merges = self.merges[row["id"]]
+        for merge_path, merge_row in merge_rows:
             try:
                 People(merges).check_people(merge_row["name"], merge_row["same_as"])
             except GroupError as error:
+                if older and error.message_id in ("group.same_name", "group.same_person"):
+                    # Two names then, one person now: the merge says nothing new (as in 0017).
+                    self.rows["merged_names"].remove(merge_row)
+                    continue
                 raise MalformedDocumentError(f"{merge_path}: {error}") from None
             merges.append((merge_row["name"], merge_row["same_as"]))
 
@@ -222,6 +254,7 @@ class _Reader:
         if row["group_id"] is not None and row["group_id"] not in self.seen["groups"]:
             raise MalformedDocumentError(f"{path}.group_id: no group of the document has that id.")
         _public_id_and_digests(row, path)
+        self._digests(row, path)
         if row["public_id"] in self.public_ids:
             raise MalformedDocumentError(f"{path}.public_id: empty, or the id of another session.")
         self.public_ids.add(row["public_id"])
@@ -238,7 +271,13 @@ class _Reader:
         if row["house_rules"] is None and target is None:
             raise MalformedDocumentError(f"{path}.target: a session without house rules needs one.")
         if row["house_rules"] is None:
-            row["house_rules"] = json.dumps({"end": {"target": target}})
+            played_to = {"end": {"target": target}}
+            row["house_rules"] = json.dumps(played_to)
+            try:
+                # Read as the app reads it: its rule system's defaults played to its target.
+                variant = rules.find_variant(row["variant"], played_to)
+            except ValueError as error:
+                raise MalformedDocumentError(f"{path}.target: {error}") from None
         else:
             kept = variant.house_rules["end"].get("target")
             if target != kept:
@@ -250,6 +289,7 @@ class _Reader:
         names: set[str] = set()
         seats: list[int] = []
         tidied: list[str] = []
+        player_rows: list[tuple[str, dict[str, Any]]] = []
         listed = self._list(record, "players", path)
         games = self._list(record, "games", path)
         coming = len(games) + 1  # the number of the next game to deal
@@ -280,13 +320,23 @@ class _Reader:
             player_row["session_id"] = row["id"]
             players[player_row["id"]] = (joined, left)
             seats.append(player_row["seat"])
+            player_rows.append((player_path, player_row))
         self._seating(path, row, variant, seats, players, coming)
         if row["group_id"] is not None:
             by_seat = [name for _seat, name in sorted(zip(seats, tidied, strict=True))]
             self.tables.append((row["group_id"], path, by_seat))
+        by_seat_rows = sorted((player_row for _, player_row in player_rows), key=_seat)
+        results: list[_Result] = []
         for index, game in enumerate(games):
             game_path = f"{path}.games[{index}]"
-            game_row = self._game(game, game_path, row["id"], players, variant)
+            dealt = {
+                player["id"]: player["name"]
+                for player in by_seat_rows
+                if rules.Stay(*players[player["id"]]).plays_in(index + 1)
+            }
+            game_row, result = self._game(game, game_path, row["id"], players, variant, dealt)
+            if result is not None:
+                results.append(result)
             if game_row["number"] != index + 1:
                 raise MalformedDocumentError(
                     f"{game_path}.number: {game_row['number']!r} should be {index + 1}: a "
@@ -296,6 +346,56 @@ class _Reader:
                 raise MalformedDocumentError(
                     f"{game_path}.status: only the latest game of a session still played is open."
                 )
+        self._totals(path, row, variant, player_rows, players, results, len(games))
+
+    @staticmethod
+    def _totals(
+        path: str,
+        row: dict[str, Any],
+        variant: rules.Variant,
+        player_rows: list[tuple[str, dict[str, Any]]],
+        players: dict[int, tuple[int, int | None]],
+        results: list[_Result],
+        games: int,
+    ) -> None:
+        """Refuse totals and a status the games do not add up to; book recomputed games anew."""
+        booked: dict[int, int] = defaultdict(int)
+        today: dict[int, int] = defaultdict(int)
+        for result in results:
+            for player, points in result.booked.items():
+                booked[player] += points
+            for player, points in result.today.items():
+                today[player] += points
+        for player_path, player_row in player_rows:
+            if player_row["banked"] != booked[player_row["id"]]:
+                raise MalformedDocumentError(
+                    f"{player_path}.banked: {player_row['banked']!r} is not the sum of what the "
+                    f"player's ended games booked ({booked[player_row['id']]})."
+                )
+            player_row["banked"] = today[player_row["id"]]
+        if len(results) < games:
+            return  # the latest game is open, and so is the session (checked above)
+        # Decided among the players of the last game, or those at the table now: a player may
+        # have sat down after it, before the game was reopened and booked again.
+        tables = [
+            [player for player, stay in players.items() if rules.Stay(*stay).plays_in(games)],
+            [player for player, (_joined, left) in players.items() if left is None],
+        ]
+
+        def status(totals: Mapping[int, int], table: Sequence[int]) -> str:
+            if not games:
+                return "open"
+            standing = variant.standing({player: totals[player] for player in table}, games)
+            return "finished" if standing.winner is not None else "open"
+
+        said = [status(booked, table) for table in tables]
+        if row["status"] not in said:
+            raise MalformedDocumentError(
+                f"{path}.status: {row['status']!r}, but the rules say {said[0]!r} after its "
+                "last game."
+            )
+        if any(result.ruling is not None for result in results):
+            row["status"] = status(today, tables[0])
 
     @staticmethod
     def _seating(
@@ -336,7 +436,8 @@ class _Reader:
         session_id: int,
         players: dict[int, tuple[int, int | None]],
         variant: rules.Variant,
-    ) -> dict[str, Any]:
+        dealt: dict[int, str],
+    ) -> tuple[dict[str, Any], _Result | None]:
         # A game of version 4 holds its audit trail; before, it had none.
         trail = ("audit_lines",) if self.version >= 4 else ()
         children = ("entries", "settlement_lines", *trail)
@@ -403,17 +504,36 @@ class _Reader:
                 )
             stored.append(EntryRow(**{key: entry_row[key] for key in _ENTRY_ROW}, cards=card_rows))
             paths[entry_row["id"]] = entry_path
-        self._replay(stored, paths, variant)
+        table = self._replay(stored, paths, variant)
+        lines: list[tuple[str, dict[str, Any]]] = []
+        hands: dict[int, list[rules.Piece] | int] = {}
         for index, line in enumerate(self._list(record, "settlement_lines", path)):
             line_path = f"{path}.settlement_lines[{index}]"
             line_row = self._record(line, line_path, SETTLEMENT_LINE, "settlement_lines")
             line_row["game_id"] = row["id"]
             self._player(line_row, "player_id", line_path, players, number)
+            if any(line_row["player_id"] == other["player_id"] for _, other in lines):
+                raise MalformedDocumentError(
+                    f"{line_path}.player_id: a player has one line in a game's settlement."
+                )
+            lines.append((line_path, line_row))
             if line_row["hand"] is not None:
                 try:
-                    variant.read_cards(line_row["hand"])
+                    held = variant.read_cards(line_row["hand"])
                 except rules.RulesError as error:
                     raise MalformedDocumentError(f"{line_path}.hand: {error}") from None
+                if rules.cards_text(held) != line_row["hand"]:
+                    raise MalformedDocumentError(
+                        f"{line_path}.hand: {line_row['hand']!r} should be written "
+                        f"{rules.cards_text(held)!r}."
+                    )
+                hands[line_row["player_id"]] = held
+            elif line_row["hand_points"] is not None:
+                hands[line_row["player_id"]] = line_row["hand_points"]
+        game = _Game(row, path, variant, dealt, stored, table, lines, hands)
+        result = game.settled()
+        if result is not None and result.ruling is not None:
+            self.recomputed.append(result.line(row["id"]))
         for index, line in enumerate(self._list(record, "audit_lines", path) if trail else []):
             line_path = f"{path}.audit_lines[{index}]"
             line_row = self._record(line, line_path, AUDIT_LINE, "audit_lines")
@@ -426,11 +546,27 @@ class _Reader:
             )
             if problem is not None:
                 raise MalformedDocumentError(f"{line_path}.{problem}.")
-        return row
+        return row, result
+
+    def _digests(self, row: dict[str, Any], path: str) -> None:
+        """Refuse a key digest that another session or group of the document has, or its own."""
+        for key in ("edit_key_digest", "view_key_digest"):
+            if row[key] in self.digests:
+                raise MalformedDocumentError(
+                    f"{path}.{key}: the digest of another key of the document: one key would "
+                    "open both."
+                )
+            self.digests.add(row[key])
 
     @staticmethod
-    def _replay(stored: list[EntryRow], paths: dict[int, str], variant: rules.Variant) -> None:
-        """Refuse entries the rules do not let onto the table one after the other, as recorded."""
+    def _replay(
+        stored: list[EntryRow], paths: dict[int, str], variant: rules.Variant
+    ) -> rules.Table[int]:
+        """Refuse entries the rules do not let onto the table one after the other, as recorded.
+
+        Each entry must be written as the rules write it: its value, its meld's kind, and its
+        cards in the order they lie with each card's value (R2, R3). Return the table.
+        """
         # A swap is read together with the meld recorded with it (the joker it took, melded).
         swaps = {entry.id for entry in stored if entry.kind == "swap"}
         new_melds = {entry.group_id for entry in stored if entry.kind == "meld"}
@@ -444,15 +580,29 @@ class _Reader:
                 raise MalformedDocumentError(
                     f"{paths[entry.id]}.group_id: only a meld is recorded with another entry."
                 )
+        rows = {entry.id: entry for entry in stored}
         table: rules.Table[int] = rules.Table(variant)
         for played in table_entries(stored):
             try:
-                table.play(played)
+                result = table.play(played)
             except rules.RulesError as error:
                 raise MalformedDocumentError(
                     f"{paths[played.key]}: the rules of {variant.label()} refuse this entry "
                     f"here: {error}"
                 ) from None
+            for entry, written in _as_written(result, rows[played.key], rows):
+                _check_written(entry, written, paths[entry.id])
+        record = rules.GameRecord(stored, variant)
+        broken = record.opening_refusal()
+        if broken is not None and broken.entry is not None:
+            try:
+                record.opening_refusal(broken.entry)
+            except rules.RulesError as error:
+                raise MalformedDocumentError(
+                    f"{paths[broken.entry]}: the rules of {variant.label()} refuse this entry "
+                    f"here: {error}"
+                ) from None
+        return table
 
     def _record(
         self,
@@ -544,6 +694,204 @@ class _Reader:
         cards.add((code, copy))
 
 
+@dataclass(frozen=True)
+class _Result:
+    """What an ended game booked for each player (meld points and gain): as the document says,
+    and as it stands now; ``ruling`` says why they differ, when a ruling changed them since."""
+
+    booked: dict[int, int]
+    today: dict[int, int]
+    before: dict[str, Any] = field(default_factory=dict)
+    after: dict[str, Any] = field(default_factory=dict)
+    ruling: rules.Message | None = None
+    winner: int | None = None
+
+    def line(self, game_id: int) -> dict[str, Any]:
+        """Return the audit line that says the game was settled again, its id given later."""
+        return {
+            "game_id": game_id,
+            "at": utcnow(),
+            "action": "recomputed",
+            "entry_id": None,
+            "player_id": self.winner,
+            "kind": None,
+            "before": json.dumps(self.before, ensure_ascii=False, sort_keys=True),
+            "after": json.dumps(self.after, ensure_ascii=False, sort_keys=True),
+        }
+
+
+@dataclass
+class _Game:
+    """A game of the document with its entries replayed, its settlement to check."""
+
+    row: dict[str, Any]
+    path: str
+    variant: rules.Variant
+    dealt: dict[int, str]  # the players of the game by id, in seat order
+    stored: list[EntryRow]
+    table: rules.Table[int]
+    lines: list[tuple[str, dict[str, Any]]]
+    hands: dict[int, list[rules.Piece] | int]
+
+    def settled(self) -> _Result | None:
+        """Settle the game again by the rules; refuse a settlement they would not book.
+
+        An open game has none. A game booked before a ruling that changes what it is worth
+        (``rules.RULINGS_SINCE``) must match the booking of the rules then; it is booked anew
+        by today's, and the result says so.
+        """
+        row, path = self.row, self.path
+        if row["status"] == "open":
+            if self.lines:
+                raise MalformedDocumentError(f"{path}.settlement_lines: an open game has none.")
+            for key in ("winner_id", "romme", "ended_at"):
+                if row[key] is not None:
+                    raise MalformedDocumentError(f"{path}.{key}: an open game has none yet (null).")
+            return None
+        if row["ended_at"] is None:
+            raise MalformedDocumentError(f"{path}.ended_at: an ended game has the time it ended.")
+        if sorted(line["player_id"] for _, line in self.lines) != sorted(self.dealt):
+            raise MalformedDocumentError(
+                f"{path}.settlement_lines: {_and(list(self.dealt.values()))} played the game; "
+                "each has one line."
+            )
+        winner, romme = row["winner_id"], row["romme"]
+        if winner is not None and row["status"] != "finished":
+            raise MalformedDocumentError(f"{path}: a game with a winner is finished.")
+        if winner is None and romme is not None:
+            raise MalformedDocumentError(f"{path}.romme: a game without a winner has none (null).")
+        if winner is not None and romme is None:
+            raise MalformedDocumentError(
+                f"{path}.romme: a game with a winner says whether it was a Rommé hand."
+            )
+        again = self._settle_again(winner, romme)
+        booked = again.earlier or again.settlement
+        if booked.abandoned != (row["status"] == "abandoned"):
+            raise MalformedDocumentError(
+                f"{path}: a game nobody went out of is abandoned, with no hand."
+                if booked.abandoned
+                else f"{path}: a game settled with hands is finished."
+            )
+        points = dict.fromkeys(self.dealt, 0)
+        for entry in self.stored:
+            points[entry.player_id] += entry.value
+        for line_path, line in self.lines:
+            player = line["player_id"]
+            expected = {
+                "hand_points": booked.hand_points.get(player),
+                "factor": booked.factors.get(player, 1),
+                "gain": booked.gains.get(player, 0),
+                "meld_points": points[player],
+            }
+            for key, value in expected.items():
+                if line[key] != value:
+                    raise MalformedDocumentError(
+                        f"{line_path}.{key}: {line[key]!r} is not what the rules book ({value!r})."
+                    )
+        before = {player: points[player] + booked.gains.get(player, 0) for player in self.dealt}
+        if again.earlier is None:
+            return _Result(before, before)
+        today = again.settlement
+        lines = [line for _, line in self.lines]
+        was = booked_result(row["status"], winner, romme, lines)
+        for line in lines:
+            line["factor"] = today.factors.get(line["player_id"], 1)
+            line["gain"] = today.gains.get(line["player_id"], 0)
+        row["romme"] = today.romme
+        after = booked_result(row["status"], winner, today.romme, lines)
+        assert again.ruling is not None
+        return _Result(
+            before,
+            {player: points[player] + today.gains.get(player, 0) for player in self.dealt},
+            was,
+            recomputed_result(after, again.ruling),
+            again.ruling,
+            winner,
+        )
+
+    def _settle_again(self, winner: int | None, romme: bool | None) -> rules.Rebooked[int]:
+        """Ask the rules to settle the game as the document booked it."""
+        variant = self.variant
+        rows = {entry.id: entry for entry in self.stored}
+        replayed = table_entries(self.stored)
+        hands = variant.hands_settled(winner, self.hands)
+        try:
+            return rules.settle_again(
+                variant,
+                self.dealt,
+                winner,
+                hands,
+                romme,
+                entry_players=[rows[entry.key].player_id for entry in replayed],
+                entry_cards=[entry.from_hand for entry in replayed],
+                on_table=self.table.lying() if winner is not None or hands else (),
+                dealer=self.row["dealer_id"],
+            )
+        except rules.RulesError as error:
+            raise MalformedDocumentError(
+                f"{self.path}: the rules of {variant.label()} refuse this settlement: {error}"
+            ) from None
+
+
+def _as_written(
+    result: rules.Meld | rules.Layoff, row: EntryRow, rows: Mapping[int, EntryRow]
+) -> list[tuple[EntryRow, rules.Meld | rules.Layoff]]:
+    """Return each row of a replayed entry with what the rules write for it.
+
+    A swap is two rows: the swap (the cards put in, valued as a layoff) and its new meld.
+    """
+    if isinstance(result, rules.Swap):
+        put_in = rules.Layoff(meld=result.meld, cards=result.cards, values=result.values)
+        assert row.group_id is not None
+        return [(rows[row.group_id], put_in), (row, result.new_meld)]
+    return [(row, result)]
+
+
+def _check_written(entry: EntryRow, written: rules.Meld | rules.Layoff, path: str) -> None:
+    """Refuse an entry row whose value, meld kind or cards are not as the rules write them."""
+    if entry.value != written.value:
+        raise MalformedDocumentError(
+            f"{path}.value: {entry.value!r} is not what the rules write for it ({written.value})."
+        )
+    if isinstance(written, rules.Meld) and entry.meld_kind != written.kind.value:
+        raise MalformedDocumentError(
+            f"{path}.meld_kind: {entry.meld_kind!r} is not what the rules make of the cards "
+            f"({written.kind.value!r})."
+        )
+    laid = [_stored_as(piece) for piece in written.cards]
+    listed = [(card.card, card.stands_for) for card in entry.cards]
+    if listed != laid:
+        raise MalformedDocumentError(
+            f"{path}.cards: {_codes(listed)} should be {_codes(laid)}, as the rules lay them."
+        )
+    values = [card.value for card in entry.cards]
+    if values != list(written.values):
+        raise MalformedDocumentError(
+            f"{path}.cards: the values {' '.join(map(str, values))} are not what the rules "
+            f"write ({' '.join(map(str, written.values))})."
+        )
+
+
+def _stored_as(piece: rules.Piece) -> tuple[str, str | None]:
+    """Return how a card or joker is stored: its code, and the card a joker stands for."""
+    if isinstance(piece, rules.Joker):
+        return rules.Joker().code, piece.stands_for.code if piece.stands_for else None
+    return piece.code, None
+
+
+def _codes(cards: Iterable[tuple[str, str | None]]) -> str:
+    return " ".join(f"{code}={stands}" if stands else code for code, stands in cards)
+
+
+def _and(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _seat(player: dict[str, Any]) -> int:
+    seat: int = player["seat"]
+    return seat
+
+
 # The keys of an entry's record that the app's own rows of an entry have (EntryRow).
 _ENTRY_ROW = (
     "id",
@@ -570,6 +918,13 @@ def _public_id_and_digests(row: dict[str, Any], path: str) -> None:
             raise MalformedDocumentError(
                 f"{path}.{key}: not the digest of a key (64 hexadecimal digits, 0-9 and a-f)."
             )
+
+
+def _key_before_nfkc(name: str) -> str:
+    """Return a name's key as versions before NFKC wrote it: composed, case folded (frozen)."""
+    return "".join(
+        unicodedata.normalize("NFC", unicodedata.normalize("NFD", name).casefold()).split()
+    )
 
 
 def _player_name(name: str) -> str:

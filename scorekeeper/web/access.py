@@ -296,7 +296,10 @@ def let_into_group() -> BaseResponse | None:
     offered = (request.args.get("key") or None) if request.method == "GET" else None
     need = Access.VIEW if request.method == "GET" else Access.EDIT
     group, granted = services.access_to_group(
-        public_id, offered or held_key(public_id, GROUP_KEYS), need
+        public_id,
+        offered or held_key(public_id, GROUP_KEYS),
+        need,
+        reads_only=request.method == "GET",
     )
     g.group, g.access = group, granted
     if offered is not None:
@@ -326,7 +329,10 @@ def let_into_evening() -> BaseResponse | None:
     offered = (request.args.get("key") or None) if request.method == "GET" else None
     need = Access.VIEW if request.method == "GET" else Access.EDIT
     evening, granted = services.access_to_evening(
-        public_id, offered or held_key(public_id, EVENING_KEYS), need
+        public_id,
+        offered or held_key(public_id, EVENING_KEYS),
+        need,
+        reads_only=request.method == "GET",
     )
     g.evening, g.access = evening, granted
     if offered is not None:

@@ -180,27 +180,19 @@ def _answered_in_place(sentence: str, game_id: int) -> BaseResponse:
 def check_entry(game_id: int) -> BaseResponse | tuple[BaseResponse, int]:
     """Check the entry begun on the game page against the table, as recording it would.
 
-    The live check of picker.js: JSON in (``player``, ``cards`` or ``melds``, ``onto``,
+    The live check of static/js/entry.js: JSON in (``player``, ``cards`` or ``melds``, ``onto``,
     ``new_meld``), the API's answer out (``http.checks.game_check``), in the page's language;
     cards it cannot read are ``valid: false`` too (the API answers 422).
     """
     body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        abort(400)
-    fields: dict[str, Any] = {}
-    onto = body.get("onto") or None
-    melds = [text for text in body.get("melds") or [] if isinstance(text, str) and text.strip()]
-    cards = body["cards"] if isinstance(body.get("cards"), str) else ""
-    if onto is None:
-        fields["melds"] = [*melds, cards] if cards.strip() else melds
-    else:
-        fields.update(onto=_whole(onto), cards=cards)
-        if isinstance(body.get("new_meld"), str):
-            fields["new_meld"] = body["new_meld"]
-    player = _whole(body["player"]) if body.get("player") else None
+    try:
+        player, fields = _check_fields(body)
+    except _WrongKind as wrong:
+        store.rollback()
+        return jsonify(error=str(wrong.sentence)), 422
     lang = str(get_locale())
     try:
-        return jsonify(checks.game_check(game_id, player, fields, lang))
+        return jsonify(checks.game_check(game_id, player, fields, lang).sent())
     except REFUSED as error:
         # Cards the server cannot read are said as a check that fails, as the rules' refusals.
         store.rollback()
@@ -214,9 +206,10 @@ def read_cards(game_id: int) -> BaseResponse:
     """Answer the cards a typed text names, as the game's rule system reads them.
 
     The finish and correction pages ask it for what a hand or an entry typed in words means
-    ("Herz As" is A♥) and show that answer: picker.js reads no words. JSON in (``cards``, a
-    text), out ``cards`` (codes), or ``error`` in the page's language; it writes nothing, so
-    it needs no form token (the finish page is a GET form without one; see create_app).
+    ("Herz As" is A♥) and show that answer: the script reads no words (static/js/check.js).
+    JSON in (``cards``, a text), out ``cards`` (codes), or ``error`` in the page's language;
+    it writes nothing, so it needs no form token (the finish page is a GET form without one;
+    see create_app).
     """
     body = request.get_json(silent=True)
     if not isinstance(body, dict) or not isinstance(body.get("cards"), str):
@@ -230,13 +223,63 @@ def read_cards(game_id: int) -> BaseResponse:
     return jsonify(cards=[piece.code for piece in pieces])
 
 
-def _whole(value: object) -> int:
-    """Return a whole number sent as JSON (a number or digits), or answer 400."""
-    if isinstance(value, int) and not isinstance(value, bool):
+class _WrongKind(Exception):
+    """A field of the live check's body that is not of the kind the page sends (422)."""
+
+    def __init__(self, sentence: Any) -> None:
+        super().__init__(str(sentence))
+        self.sentence = sentence
+
+
+# The largest id a database column holds (a signed 64-bit integer).
+_LARGEST_ID = 2**63 - 1
+
+
+def _check_fields(body: object) -> tuple[int | None, dict[str, Any]]:
+    """Return the player and the entry the live check's JSON names; raise ``_WrongKind``.
+
+    The page sends ids as digits and cards as text; anything else (a float, a boolean, digits
+    ``int`` cannot read such as "²", melds that are no list of texts) is refused in words.
+    """
+    if not isinstance(body, dict):
+        raise _WrongKind(_l("The body must be a JSON object."))
+    onto = _id_field(body, "onto")
+    melds = body.get("melds")
+    if melds is None:
+        melds = []
+    if not isinstance(melds, list) or not all(isinstance(text, str) for text in melds):
+        raise _WrongKind(_l('melds must be a list of melds, e.g. ["Q♣ K♣ A♣", "3♦ 3♥ 3♠"].'))
+    cards = _text_field(body, "cards") or ""
+    fields: dict[str, Any] = {}
+    if onto is None:
+        melds = [text for text in melds if text.strip()]
+        fields["melds"] = [*melds, cards] if cards.strip() else melds
+    else:
+        fields.update(onto=onto, cards=cards)
+        new_meld = _text_field(body, "new_meld")
+        if new_meld is not None:
+            fields["new_meld"] = new_meld
+    return _id_field(body, "player"), fields
+
+
+def _id_field(body: dict[str, Any], field: str) -> int | None:
+    """Return an id sent as a number or as ASCII digits, None when left out or empty."""
+    value = body.get(field)
+    if value is None or value == "":
+        return None
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 20:
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= _LARGEST_ID:
         return value
-    if isinstance(value, str) and value.isdigit() and len(value) < 12:
-        return int(value)
-    abort(400)
+    raise _WrongKind(_l("%(field)s must be an id (a whole number).", field=field))
+
+
+def _text_field(body: dict[str, Any], field: str) -> str | None:
+    """Return cards sent as text, None when left out."""
+    value = body.get(field)
+    if value is None or isinstance(value, str):
+        return value
+    raise _WrongKind(_l('%(field)s must be cards as text, e.g. "Q♣ K♣ A♣".', field=field))
 
 
 @bp.post("/games/<int:game_id>/undo")

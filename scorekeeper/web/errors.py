@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
-from flask import flash, g, jsonify, render_template
+from flask import flash, g, jsonify, make_response, render_template
 from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import queries, services, store
+from scorekeeper.long_reads import RETRY_SECONDS, LongReadsBusy
 from scorekeeper.web import playing_cards, words
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.session_page import render_session_page
 from scorekeeper.web.shared import Answer, in_place, to_session
+
+LONG_READS_BUSY = _l(
+    "The server is preparing other long answers (score sheets, charts, files, statistics) right "
+    "now. Try again in a moment."
+)
 
 
 @bp.errorhandler(services.NotFoundError)
@@ -52,6 +59,18 @@ def _form_not_ours(_error: CSRFError) -> Answer:
     if in_place():
         return _said_in_place(message, 400)
     return render_template("message.html", title=gettext("Not possible"), message=message), 400
+
+
+@bp.errorhandler(LongReadsBusy)
+def _long_reads_busy(_error: LongReadsBusy) -> BaseResponse:
+    """Refuse one more long answer (a score sheet, a file, statistics) with a page to retry."""
+    store.rollback()
+    page = render_template(
+        "busy.html", title=gettext("Busy for a moment"), message=str(LONG_READS_BUSY)
+    )
+    answer = make_response(page, 429)
+    answer.headers["Retry-After"] = str(RETRY_SECONDS)
+    return answer
 
 
 def _said_in_place(message: str, status: int) -> BaseResponse:

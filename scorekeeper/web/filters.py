@@ -8,12 +8,15 @@ from flask import g, request, url_for
 from flask_babel import format_decimal, get_locale
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper import long_reads
 from scorekeeper.web import access, playing_cards, view_models, words
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.forms import hidden_fields
 from scorekeeper.web.offline import KEPT_PAGES
 from scorekeeper.web.once import new_token
 
+# Before the keys: a page that is a long answer is counted (or refused) at the least cost.
+bp.before_request(long_reads.admit_first)
 bp.before_request(access.let_in)
 bp.before_request(access.let_into_group)
 bp.before_request(access.let_into_evening)
@@ -50,7 +53,7 @@ bp.add_app_template_filter(words.hhmm, "hhmm")
 bp.add_app_template_filter(words.day_and_time, "day_and_time")
 bp.add_app_template_filter(words.points, "points")
 bp.add_app_template_filter(words.signed, "signed")
-bp.add_app_template_filter(words.session_limit, "session_limit")
+bp.add_app_template_filter(words.session_end, "session_end")
 bp.add_app_template_filter(words.meld_kind, "meld_kind")
 bp.add_app_template_filter(view_models.entry_cards, "entry_cards")
 bp.add_app_template_filter(view_models.entry_cards_label, "entry_cards_label")

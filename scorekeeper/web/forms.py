@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
@@ -73,8 +74,6 @@ def hidden_fields(form: FlaskForm) -> Markup:
     )
 
 
-# The most players any rule system seats under any of its house rules.
-SEATS = max(variant.most_players() for variant in rules.VARIANTS.values())
 LARGEST_TARGET = 1_000_000
 LARGEST_HAND = 10_000
 CARDS_REQUIRED = _l("Tap or type the cards, e.g. Q♣ K♣ A♣.")
@@ -83,10 +82,7 @@ MELD_REQUIRED = _l("Tap the meld on the table to lay the cards off onto.")
 SWAP_MELD_REQUIRED = _l("Tap the meld on the table to take the joker from.")
 MOVED_ONTO_REQUIRED = _l("Tap the meld the cards went onto.")
 ENTER_PLAYERS = _l("Enter the players' names, in seating order.")
-GAMES_REQUIRED = _l("Enter the number of games, e.g. 5.")
 NEW_MELD_REQUIRED = _l("Tap or type the cards of the new meld, the joker included.")
-NO_TARGET = _l("%(variant)s is not played to a target: choose a limit or a number of games.")
-NO_LIMIT = _l("%(variant)s has no limit of minus points: choose a target or a number of games.")
 # The new-session form's choice of a group to start with the session.
 NEW_GROUP = "new"
 NEW_GROUP_ONLY = _l("To start a new group, choose “A new group” above.")
@@ -115,6 +111,11 @@ class WholeNumberField(IntegerField):  # type: ignore[misc]
                 raise ValueError(str(self.not_whole)) from None
 
 
+def _in_language(words: rules.Wording | None, otherwise: str = "") -> LazyString:
+    """Return a rules wording that is said in the page's language when it is shown."""
+    return LazyString(lambda: words.render(_language()) if words is not None else otherwise)
+
+
 def _yes(value: object) -> bool:
     """Read a yes-or-no choice of the form (``yes``), or a house rule's own ``True``."""
     return value is True or value == "yes"
@@ -132,34 +133,40 @@ class ButtonForm(FlaskForm):  # type: ignore[misc]
     """A form of one button; every button gets its own one-time token (``once_token()``)."""
 
 
+def _end_choices() -> list[SelectChoice]:
+    """Return the ways a session can end as a form offers them, each said by the end itself."""
+    return [SelectChoice(end.key, _in_language(end.offered)) for end in rules.ENDS.values()]
+
+
+def _usual_end() -> str:
+    """Return the key of the way a session of the default rule system usually ends."""
+    end, _number = rules.find_variant().end()
+    return end.key
+
+
 class SessionForm(OnceForm):
-    """Start a session: the rule system, the players in seating order, the house rules."""
+    """Start a session: the rule system, the players in seating order, the house rules.
+
+    ``new_session_form`` makes it with a field for each house rule and a seat for each player
+    of the rule systems registered when it is asked for.
+    """
 
     variant = RadioField(
         _l("Rule system"),
         choices=[SelectChoice(name, variant.title) for name, variant in rules.VARIANTS.items()],
         default=rules.DEFAULT_VARIANT,
     )
-    names = FieldList(StringField(_l("Name")), min_entries=SEATS)
-    end = RadioField(
-        _l("The session ends"),
-        choices=[
-            SelectChoice("target", _l("at a target")),
-            SelectChoice("limit", _l("at a limit of minus points")),
-            SelectChoice("games", _l("after a number of games")),
-        ],
-        default="target",
-    )
+    end = RadioField(_l("The session ends"), choices=_end_choices(), default=_usual_end)
     # Left empty, the session plays to its rule system's usual target (500, or 100 in Boathouse).
     # The same targets as the API: a whole number; the rules refuse one below 1 and the
     # services one too large to keep, with the same words for both.
     target = WholeNumberField(
-        _l("Target (points)"),
+        _in_language(rules.TARGET.number_label),
         validators=[Optional()],
         not_whole=_l("The target must be a whole number of points, e.g. 500."),
     )
     games = WholeNumberField(
-        _l("Number of games"),
+        _in_language(rules.GAMES.number_label),
         validators=[
             Optional(),
             NumberRange(
@@ -169,7 +176,7 @@ class SessionForm(OnceForm):
     )
     # Left empty, the session ends at its rule system's usual limit (-500 in German Rummy).
     limit = WholeNumberField(
-        _l("Limit (minus points)"),
+        _in_language(rules.LIMIT.number_label),
         validators=[
             Optional(),
             NumberRange(
@@ -179,17 +186,7 @@ class SessionForm(OnceForm):
             ),
         ],
     )
-    dealer = SelectField(
-        _l("First dealer"),
-        choices=[
-            SelectChoice("lot", _l("Drawn by lot")),
-            *[
-                SelectChoice(str(seat), _l("Player %(number)s", number=seat + 1))
-                for seat in range(SEATS)
-            ],
-        ],
-        default="0",
-    )
+    dealer = SelectField(_l("First dealer"), default="0")
     # The group the session belongs to: none, one whose edit key this phone holds (the view
     # offers them: ``offer_groups``), or a new one named in ``group_name``.
     group = SelectField(
@@ -202,12 +199,25 @@ class SessionForm(OnceForm):
         _l("Name of the new group"), description=_l("e.g. Donnerstagsrunde, Skatfreunde")
     )
 
+    # Each house rule's key (the end aside: its fields are the form's own) and the rule systems
+    # that have it, in the registry's order; ``new_session_form`` adds a field for each.
+    house_rule_owners: ClassVar[dict[str, list[str]]] = {}
+    # The most players any rule system seats under any of its house rules.
+    seats: ClassVar[int] = 0
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # Each rule system by its name in the page's language ("Rommé" in German).
         self.variant.choices = [
             SelectChoice(name, variant().label(_language()))
             for name, variant in rules.VARIANTS.items()
+        ]
+        self.dealer.choices = [
+            SelectChoice("lot", _l("Drawn by lot")),
+            *[
+                SelectChoice(str(seat), _l("Player %(number)s", number=seat + 1))
+                for seat in range(self.seats)
+            ],
         ]
 
     def validate(self, extra_validators: Any = None) -> bool:
@@ -218,17 +228,21 @@ class SessionForm(OnceForm):
             # Nothing typed: one request, not a count of nobody and a dealer among nobody.
             self.form_errors.append(str(ENTER_PLAYERS))
             return False
-        if self.end.data == "games" and self.games.data is None and not self.games.errors:
-            self.games.errors.append(str(GAMES_REQUIRED))
+        end = rules.ENDS.get(str(self.end.data))
+        # An end whose number the rule system has no usual one for asks for it (the games).
+        number: Any = self[end.key] if end is not None else None
+        missing = end.number_missing if end is not None else None
+        if missing is not None and number.data is None and not number.errors:
+            number.errors.append(missing.render(_language()))
             valid = False
         variant = self._variant_chosen()
-        if self.end.data in ("target", "limit") and self.end.data not in variant.end_rule().ends:
-            refused = NO_TARGET if self.end.data == "target" else NO_LIMIT
-            self.end.errors.append(str(refused) % {"variant": variant.label(_language())})
+        if end is not None and end.key not in variant.end_rule().ends:
+            said = end.not_played.render(_language(), variant=variant.label(_language()))
+            self.end.errors.append(said)
             valid = False
         problems = rules.seating_problems(
             self.player_names(),
-            self.target.data if self.end.data == "target" and not self.target.errors else None,
+            self.target.data if end is rules.TARGET and not self.target.errors else None,
             None if self.dealer.errors else self.first_dealer(),
             variant,
         )
@@ -284,13 +298,10 @@ class SessionForm(OnceForm):
     def house_rules(self) -> dict[str, object]:
         """Return the house rules chosen, for the rule system chosen."""
         variant = rules.VARIANTS[str(self.variant.data)]
-        usual = variant.end_rule().default
-        if self.end.data == "games":
-            chosen: dict[str, object] = {"end": {"games": self.games.data}}
-        elif self.end.data == "limit":
-            chosen = {"end": {"limit": self.limit.data or usual.get("limit")}}
-        else:
-            chosen = {"end": {"target": self.target.data or variant.default_target}}
+        # The end chosen with the number typed, or left empty the rule system's usual one.
+        end = rules.ENDS.get(str(self.end.data)) or variant.ENDS[0]
+        number = self[end.key].data or variant.usual_number(end)
+        chosen: dict[str, object] = {"end": {end.key: number}}
         wanted = variant.all_house_rules()
         for rule in wanted:
             if rule.name != "end" and rule.name in self:
@@ -306,7 +317,7 @@ class SessionForm(OnceForm):
         order, those of the same rule systems together.
         """
         parts: list[tuple[str, list[Any]]] = []
-        for name, owners in HOUSE_RULE_OWNERS.items():
+        for name, owners in self.house_rule_owners.items():
             said = " ".join(owners)
             if parts and parts[-1][0] == said:
                 parts[-1][1].append(self[name])
@@ -324,11 +335,6 @@ class SessionForm(OnceForm):
     def first_dealer(self) -> int | None:
         """Return the first dealer's seat, or None to draw the dealer by lot."""
         return None if self.dealer.data == "lot" else int(self.dealer.data)
-
-
-def _in_language(words: rules.Wording | None, otherwise: str = "") -> LazyString:
-    """Return a rules wording that is said in the page's language when it is shown."""
-    return LazyString(lambda: words.render(_language()) if words is not None else otherwise)
 
 
 def _form_value(value: object) -> str:
@@ -374,14 +380,33 @@ def _house_rule_field(rule: rules.HouseRule) -> Any:
     )
 
 
-# Each house rule (the end aside: its fields are the form's own) and the rule systems that have
-# it, in the registry's order; the new-session form gets a field for each.
-HOUSE_RULE_OWNERS: dict[str, list[str]] = {}
-for _variant in rules.VARIANTS.values():
-    for _rule in _variant.HOUSE_RULES:
-        if _rule.key not in HOUSE_RULE_OWNERS:
-            setattr(SessionForm, _rule.key, _house_rule_field(_rule))
-        HOUSE_RULE_OWNERS.setdefault(_rule.key, []).append(_variant.name)
+def new_session_form(**kwargs: Any) -> SessionForm:
+    """Return the new-session form for the rule systems registered now."""
+    form: SessionForm = _session_form_class(tuple(rules.VARIANTS.values()))(**kwargs)
+    return form
+
+
+@functools.lru_cache(maxsize=8)
+def _session_form_class(variants: tuple[type[rules.Variant], ...]) -> type[SessionForm]:
+    """Return the new-session form with a field for each house rule of the rule systems.
+
+    Made once for each set of registered rule systems: a rule system registered later gets
+    its fields and seats the next time the form is asked for.
+    """
+    owners: dict[str, list[str]] = {}
+    fields: dict[str, Any] = {}
+    for variant in variants:
+        for rule in variant.HOUSE_RULES:
+            if rule.key not in owners:
+                fields[rule.key] = _house_rule_field(rule)
+            owners.setdefault(rule.key, []).append(variant.name)
+    seats = max(variant.most_players() for variant in variants)
+    names = FieldList(StringField(_l("Name")), min_entries=seats)
+    return type(
+        "SessionForm",
+        (SessionForm,),
+        {"names": names, "seats": seats, "house_rule_owners": owners, **fields},
+    )
 
 
 class EntryForm(OnceForm):
@@ -649,14 +674,7 @@ _NO_END_NUMBER = _l("Enter a whole number, e.g. 1000 points, -500 or 5 games.")
 class EndForm(OnceForm):
     """Play the session to another end, between games: a target, a limit or a number of games."""
 
-    end = RadioField(
-        _l("The session ends"),
-        choices=[
-            SelectChoice("target", _l("at a target")),
-            SelectChoice("limit", _l("at a limit of minus points")),
-            SelectChoice("games", _l("after a number of games")),
-        ],
-    )
+    end = RadioField(_l("The session ends"), choices=_end_choices())
     number = WholeNumberField(
         _l("Points, or games"),
         not_whole=_NO_END_NUMBER,

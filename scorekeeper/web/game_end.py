@@ -82,7 +82,7 @@ def finish(game_id: int) -> Answer:
     if commit:
         # The rule system says the news: what the winner gains, or what the others book.
         names = names_of(players)
-        news = words.message_text(game.variant.game_news(number, names, done.settlement))
+        news = words.message_text(game.variant.words.game_news(number, names, done.settlement))
         if in_place():
             # The outbox sent a finish recorded offline: the page that asked is long gone.
             return jsonify(said=news)

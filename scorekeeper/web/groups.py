@@ -8,6 +8,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import queries, services, store
 from scorekeeper.keys import Access
+from scorekeeper.long_reads import long_answer
 from scorekeeper.web import access, words
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.forms import ButtonForm, MergeForm
@@ -16,6 +17,7 @@ from scorekeeper.web.shared import REFUSED, Answer, Page, check_button
 
 
 @bp.get("/groups/<group_id>")
+@long_answer("group", "group_id")
 def group_page(group_id: str) -> Page:
     """Show a group's statistics per rule system and its sessions (its key opened it)."""
     return _group_page(g.group)

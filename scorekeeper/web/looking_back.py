@@ -9,6 +9,7 @@ from flask_babel import format_date
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import queries, store, transfer
+from scorekeeper.long_reads import long_answer
 from scorekeeper.web import view_models, words
 from scorekeeper.web.blueprint import bp
 from scorekeeper.web.chart import chart_of
@@ -65,11 +66,12 @@ def history(public_id: str) -> Page:
         page=page,
         names=names,
         house_rules=words.house_rules_in_words(variant),
-        doubles_never_melded=variant.doubles_never_melded(),
+        variant=variant,
     )
 
 
 @bp.get("/sessions/<public_id>/sheet")
+@long_answer("session", "public_id")
 def sheet(public_id: str) -> Page:
     """Show the score sheet: a row per game, a column per player, the chart of the totals."""
     session = opened_session()
@@ -82,12 +84,13 @@ def sheet(public_id: str) -> Page:
         chart=chart_of(sheet) if sheet.games_ended else None,
         day=_day(sheet),
         house_rules=words.house_rules_in_words(variant),
-        points_name=variant.points_name(words.language()),
+        points_name=variant.words.points_name(words.language()),
         end=sheet.end.render(words.language()),
     )
 
 
 @bp.get("/sessions/<public_id>/chart.svg")
+@long_answer("session", "public_id")
 def chart_svg(public_id: str) -> BaseResponse:
     """Draw the chart of the totals alone, as an SVG file."""
     chart = chart_of(queries.read_sheet(opened_session()))
@@ -100,6 +103,7 @@ _NO_CHART = '<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 
 
 
 @bp.get("/sessions/<public_id>/sheet.csv")
+@long_answer("session", "public_id")
 def sheet_csv(public_id: str) -> BaseResponse:
     """Download the sheet as CSV for a spreadsheet in the page's language, named in it too.
 
@@ -117,6 +121,7 @@ def sheet_csv(public_id: str) -> BaseResponse:
 
 
 @bp.get("/sessions/<public_id>/export.json")
+@long_answer("session", "public_id")
 def export_session(public_id: str) -> BaseResponse:
     """Download the session as the JSON document that ``scorekeeper import`` reads."""
     session = opened_session()

@@ -9,6 +9,7 @@ from flask import current_app, jsonify, url_for
 from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper.assets import modules
 from scorekeeper.web.blueprint import bp
 
 # The service worker's code, in the static folder; /sw.js serves it with the app's files.
@@ -24,15 +25,17 @@ KEPT_PAGES = r"^/(sessions/[^/]+(/history)?|games/\d+/finish)?$"
 def service_worker() -> BaseResponse:
     """Serve the service worker from the site's root, so that it may keep the session pages.
 
-    Its first line lists the app's files with their fingerprints: a changed file changes the
-    worker's bytes, so phones install the new worker, which fetches the new files and drops the
-    old ones.
+    Its first line lists the app's files with their fingerprints, and every module of the browser
+    code (those a page loads on demand too) under the modules' version: a changed file changes
+    the worker's bytes, so phones install the new worker, which fetches the new files and drops
+    the old ones.
     """
     folder = Path(current_app.static_folder or "")
     files = sorted(
         path.name for path in folder.iterdir() if path.is_file() and path.name != SERVICE_WORKER
     )
     assets = [url_for("static", filename=name) for name in files]
+    assets += [url_for("module", name=name) for name in modules().names]
     worker = (folder / SERVICE_WORKER).read_text(encoding="utf-8")
     answer = current_app.response_class(
         f"var ASSETS = {json.dumps(assets)};\n"

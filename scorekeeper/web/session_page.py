@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from flask import flash, g, jsonify, render_template, request
@@ -162,40 +163,73 @@ def _winner(session: queries.SessionRow, scores: queries.SessionScores) -> str |
     return names_of(session.players)[scores.standing.winner]
 
 
+@dataclass(frozen=True)
+class EntryBegun:
+    """The entry begun on the game page, as its text form says it.
+
+    The text form is the query ``static/js/draft.js`` writes, in the entry form's own field
+    names: ``player=3&meld=12&onto_action=swap&cards=8♥&melds=…&new_meld=…``. The language
+    links carry it (switching DE / EN keeps the entry begun); the live redraw keeps the same
+    state; and this reads it back into the form the page draws.
+    """
+
+    player: int | None = None
+    meld: int | None = None
+    swap: bool = False
+    cards: str = ""
+    melds: str = ""
+    new_meld: str = ""
+
+    @classmethod
+    def from_query(cls, args: Mapping[str, str]) -> EntryBegun:
+        """Read the text form; a part too long or not a number is left out."""
+
+        def typed(name: str, most: int) -> str:
+            value = args.get(name, "").strip()
+            return value if len(value) <= most else ""
+
+        def number(name: str) -> int | None:
+            value = args.get(name, "")
+            return int(value) if value.isascii() and value.isdecimal() else None
+
+        return cls(
+            player=number("player"),
+            meld=number("meld"),
+            swap=args.get("onto_action") == "swap",
+            cards=typed("cards", MOST_TYPED),
+            melds=typed("melds", MOST_TYPED * 4),
+            new_meld=typed("new_meld", MOST_TYPED),
+        )
+
+
 def _next_entry_form(game: queries.GameState) -> MeldForm:
     """Return the form of the next entry; the address may choose its player and cards.
 
     After an undo the undone entry's player is chosen, and switching the language keeps the
-    player and the cards picked so far (picker.js puts them into the language links).
+    entry begun (its text form, ``EntryBegun``).
     """
     form = new_meld_form(game, formdata=None)
     if request.method != "GET":
         return form
-    wanted = request.args.get("player", type=int)
-    if wanted in {player.id for player in game.players}:
-        form.player.data = wanted
-    cards = request.args.get("cards", "").strip()
-    if cards and len(cards) <= MOST_TYPED:
-        form.cards.data = cards
-    melds = request.args.get("melds", "").strip()
-    if melds and len(melds) <= MOST_TYPED * 4:
-        form.melds.data = melds
+    begun = EntryBegun.from_query(request.args)
+    if begun.player in {player.id for player in game.players}:
+        form.player.data = begun.player
+    if begun.cards:
+        form.cards.data = begun.cards
+    if begun.melds:
+        form.melds.data = begun.melds
     return form
 
 
 def _entry_begun(melds: Iterable[queries.EntryRow]) -> dict[str, Any]:
-    """Return the meld chosen, the mode and the joker's new meld the address carries.
+    """Return the meld chosen, the mode and the joker's new meld of the entry begun.
 
-    The language links of the game page carry them, so switching DE / EN keeps them.
+    The language links of the game page carry them (``EntryBegun``), so switching DE / EN
+    keeps them.
     """
     if request.method != "GET":
         return {}
-    chosen = request.args.get("meld", type=int)
-    if chosen not in {entry.id for entry in melds}:
+    begun = EntryBegun.from_query(request.args)
+    if begun.meld not in {entry.id for entry in melds}:
         return {}
-    new_meld = request.args.get("new_meld", "").strip()
-    return {
-        "chosen_meld": chosen,
-        "swap_chosen": request.args.get("action") == "swap",
-        "new_meld_typed": new_meld if len(new_meld) <= MOST_TYPED else "",
-    }
+    return {"chosen_meld": begun.meld, "swap_chosen": begun.swap, "new_meld_typed": begun.new_meld}

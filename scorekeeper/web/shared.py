@@ -29,7 +29,7 @@ REFUSED = (rules.RulesError, services.InvalidRequestError)
 def in_place() -> bool:
     """Say whether the game page's script sent the form and asks for a small JSON answer.
 
-    picker.js sends the page's own form to the form's own address with ``Accept:
+    static/js/record.js sends the page's own form to the form's own address with ``Accept:
     application/json``: one view and one service per use case, the form's CSRF token and a
     one-time token of its own per tap (``once_per_form``), so a tap sent twice counts once.
     """

@@ -13,7 +13,7 @@ from scorekeeper.i18n import LANGUAGE_COOKIE, LANGUAGES
 from scorekeeper.keys import Access, SessionKeys
 from scorekeeper.web import access, words
 from scorekeeper.web.blueprint import bp
-from scorekeeper.web.forms import NEW_GROUP, ButtonForm, SessionForm
+from scorekeeper.web.forms import NEW_GROUP, ButtonForm, SessionForm, new_session_form
 from scorekeeper.web.once import once_per_form
 from scorekeeper.web.shared import REFUSED, Answer, Page, check_button
 
@@ -35,14 +35,14 @@ def home() -> Page:
     """Show the form that starts a session, and the sessions this phone can open."""
     mine = services.sessions_opened_by(access.held_keys())
     groups = services.groups_opened_by(access.held_keys(access.GROUP_KEYS))
-    form = SessionForm()
+    form = new_session_form()
     # "Play again" from a finished session: the same players and target, for a phone that
     # holds that session's key (nobody else learns its names).
     again = next((played for played in mine if played.public_id == request.args.get("again")), None)
     if again is not None:
         variant = queries.variant_of(again)
         end = variant.house_rules["end"]
-        form = SessionForm(
+        form = new_session_form(
             data={
                 "names": [player.name for player in again.seated],
                 "variant": variant.name,
@@ -130,7 +130,7 @@ def back_to_the_start() -> BaseResponse:
 @once_per_form
 def create_session() -> Answer:
     """Seat the players, open the session and deal its first game."""
-    form = SessionForm()
+    form = new_session_form()
     groups = services.groups_opened_by(access.held_keys(access.GROUP_KEYS))
     if form.validate_on_submit():
         keys = SessionKeys.new()

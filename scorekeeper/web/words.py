@@ -124,10 +124,9 @@ def safe_next(target: str | None) -> str:
     return target
 
 
-def session_limit(session: queries.SessionRow) -> int | None:
-    """Return the limit of minus points a session ends at, or None when it ends otherwise."""
-    limit: int | None = queries.variant_of(session).house_rules["end"].get("limit")
-    return limit
+def session_end(session: queries.SessionRow) -> str:
+    """Say shortly how a session ends, as a list of sessions does: ``to 500``."""
+    return queries.variant_of(session).words.end_said_short().render(language())
 
 
 def house_rules_in_words(variant: rules.Variant) -> list[str]:
@@ -138,4 +137,4 @@ def house_rules_in_words(variant: rules.Variant) -> list[str]:
 # Every page of a session says its rules: said once per rule system and language.
 @functools.lru_cache(maxsize=256)
 def _house_rules_in_words(variant: rules.Variant, lang: str) -> tuple[str, ...]:
-    return variant.rules_said(lang)
+    return variant.words.rules_said(lang)

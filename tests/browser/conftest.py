@@ -1,23 +1,29 @@
-"""Fixtures: Debian's Chromium driven by Playwright at a phone's size, against a live server."""
+"""Fixtures: Debian's Chromium driven by Playwright at a phone's size, against a live server.
+
+How to write a browser test: take ``new_phone`` (or ``phone``, an English one) and start what
+the test needs on the phone or through the API at ``phone.base``. The phones open the server
+this test worker shares with its other tests (``shared_server``, started once: a server's start
+costs seconds, a test's new session nothing); each phone is a browser context of its own, so
+its cookies, storage and service worker are its own, and each test's sessions are its own. A
+test that needs a server of its own gets one simply by taking one of ``live_server``,
+``app``, ``app_with``, ``client``, ``database_url`` or ``access_log``: then the phones open
+``live_server``, on the test's own database, which the test may read or change.
+
+On the shared server the ids are not those of a new database (its first ones are taken on
+purpose): find a player's field by the player's name and a game by its link, never as
+``#points_2`` or ``/games/1``.
+"""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PHONE = {"width": 390, "height": 844}
 ARTIFACTS = Path(__file__).parent / "artifacts"
 
@@ -74,20 +80,28 @@ class Phone:
         return path
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    """Launch Debian's Chromium once for all browser tests."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+# What a test may take that ties it to its own database: its phones need a server on that one.
+OWN_DATABASE = ("live_server", "database_url", "access_log")
+
+
+def _server_for(request: pytest.FixtureRequest) -> str:
+    """Return the URL of the server the test's phones open: its own, or the shared one."""
+    own = any(name in request.fixturenames for name in OWN_DATABASE)
+    return str(request.getfixturevalue("live_server" if own else "shared_server"))
 
 
 @pytest.fixture
-def new_phone(browser: Browser, live_server: str) -> Iterator[Callable[..., Phone]]:
-    """Return a factory of phones (touch, 390 x 844) in a language, on a live server."""
+def new_phone(
+    browser: Browser, backend: str, request: pytest.FixtureRequest
+) -> Iterator[Callable[..., Phone]]:
+    """Return a factory of phones (touch, 390 x 844) in a language, on a live server.
+
+    The server is the one this test worker shares (``shared_server``, of the test's backend),
+    unless the test takes a fixture of its own database (``live_server``, ``app``, ``app_with``,
+    ...): then it is the test's own ``live_server`` (see the module's docstring). ``phone.base``
+    is its URL.
+    """
+    live_server = _server_for(request)
     contexts = []
     phones: list[Phone] = []
 
@@ -212,3 +226,48 @@ def entry_and_undo_show_by_themselves(recorder: Phone, watcher: Phone) -> None:
 
 # A bound for the wait, not a measurement: a watching phone asks every 2 s, then reloads.
 SHOWN_WITHIN_MS = 8_000
+
+
+# --- offline: the worker's kept pages and the outbox ----------------------------------------
+
+
+def path_of_a_new_session(page: Page, base: str, *names: str) -> str:
+    """Start a session by the start page; return its page's path."""
+    page.goto(base + "/")
+    for seat, name in enumerate(names):
+        page.fill(f"#names-{seat}", name)
+    with page.expect_navigation():
+        page.locator("form button[type=submit]").tap()
+    return str(page.evaluate("location.pathname"))
+
+
+def until(page: Page, script: str, arg: Any = None) -> None:
+    """Wait until a script answers true, its promise awaited."""
+    # page.wait_for_function awaits no promise: a promise is a true value to it. A bound, not
+    # a measurement: a worker installing every module on a loaded test machine takes seconds.
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if page.evaluate(script, arg):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"still not true: {script} {arg}")
+
+
+def kept_by_the_worker(page: Page) -> None:
+    """Wait until the worker controls the page and keeps the page itself."""
+    until(
+        page,
+        "navigator.serviceWorker.ready.then(() => caches.open('scorekeeper-pages'))"
+        ".then((cache) => cache.match(location.pathname)).then(Boolean)",
+    )
+
+
+def the_table(page: Page) -> tuple[str, str, dict[str, str]]:
+    """Return the session's id, the meld form's address and the players' ids by name."""
+    return page.evaluate(
+        """() => [
+        document.querySelector("[data-offline]").dataset.offline,
+        document.querySelector("form[data-entry]").action,
+        Object.fromEntries([...document.querySelectorAll("form[data-entry] input[name=player]")]
+            .map((input) => [input.labels[0].textContent.trim(), input.value]))]"""
+    )

@@ -34,9 +34,9 @@ def play(base: str, session: dict[str, Any], melds: list[str], hands: list[str])
 
 
 def test_a_group_of_every_rule_system_fits_a_360_pixel_screen(
-    new_phone: Callable[..., Phone], live_server: str
+    new_phone: Callable[..., Phone], shared_server: str
 ) -> None:
-    status, group = send(live_server, "POST", "/api/v1/groups", {"name": "Donnerstagsrunde"})
+    status, group = send(shared_server, "POST", "/api/v1/groups", {"name": "Donnerstagsrunde"})
     assert status == 201, group
     joins = {"group": group["id"], "group_key": group["edit_key"]}
     games = [
@@ -46,9 +46,9 @@ def test_a_group_of_every_rule_system_fits_a_360_pixel_screen(
     ]
     for variant, house_rules, melds, hands in games:
         body = {"players": NAMES, "variant": variant, "rules": house_rules, **joins}
-        status, session = send(live_server, "POST", "/api/v1/sessions", body)
+        status, session = send(shared_server, "POST", "/api/v1/sessions", body)
         assert status == 201, session
-        play(live_server, session, melds, hands)
+        play(shared_server, session, melds, hands)
 
     phone = new_phone("de", viewport={"width": 360, "height": 740})
     phone.open(f"/groups/{group['id']}?key={group['edit_key']}")

@@ -57,8 +57,8 @@ def test_a_player_named_like_an_image_tag_is_shown_as_text_and_runs_nothing(phon
     assert dialogs == []
 
 
-def test_the_longer_image_tag_is_refused_as_a_name(live_server: str) -> None:
+def test_the_longer_image_tag_is_refused_as_a_name(shared_server: str) -> None:
     with pytest.raises(urllib.error.HTTPError) as refused:
-        api_post(live_server, "/api/v1/sessions", {"players": [TOO_LONG, "Bob"]})
+        api_post(shared_server, "/api/v1/sessions", {"players": [TOO_LONG, "Bob"]})
     assert refused.value.code == 422
     refused.value.close()

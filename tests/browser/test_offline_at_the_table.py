@@ -18,7 +18,14 @@ from playwright.sync_api import Browser, BrowserContext, Page, Response, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from scorekeeper import services
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, Phone
+from tests.browser.conftest import (
+    Phone,
+    kept_by_the_worker,
+    path_of_a_new_session,
+    the_table,
+    until,
+)
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.helpers import entries
 
 NARROW = {"width": 360, "height": 740}
@@ -42,46 +49,6 @@ SEND = """([url, fields]) => Outbox.csrfToken(false).then(
     (token) => Outbox.sendForm({url, fields, idempotencyKey: crypto.randomUUID()}, token))"""
 PUT_PAGE = "(path) => caches.open('scorekeeper-pages').then((c) => c.put(path, new Response('x')))"
 KEPT_PAGE = "(path) => caches.open('scorekeeper-pages').then((c) => c.match(path)).then(Boolean)"
-
-
-def path_of_a_new_session(page: Page, base: str, *names: str) -> str:
-    """Start a session by the start page; return its page's path."""
-    page.goto(base + "/")
-    for seat, name in enumerate(names):
-        page.fill(f"#names-{seat}", name)
-    with page.expect_navigation():
-        page.locator("form button[type=submit]").tap()
-    return str(page.evaluate("location.pathname"))
-
-
-def until(page: Page, script: str, arg: Any = None) -> None:
-    """Wait until a script answers true, its promise awaited."""
-    # page.wait_for_function awaits no promise: a promise is a true value to it.
-    for _ in range(100):
-        if page.evaluate(script, arg):
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError(f"still not true: {script} {arg}")
-
-
-def kept_by_the_worker(page: Page) -> None:
-    """Wait until the worker controls the page and keeps the page itself."""
-    until(
-        page,
-        "navigator.serviceWorker.ready.then(() => caches.open('scorekeeper-pages'))"
-        ".then((cache) => cache.match(location.pathname)).then(Boolean)",
-    )
-
-
-def the_table(page: Page) -> tuple[str, str, dict[str, str]]:
-    """Return the session's id, the meld form's address and the players' ids by name."""
-    return page.evaluate(
-        """() => [
-        document.querySelector("[data-offline]").dataset.offline,
-        document.querySelector("form[data-entry]").action,
-        Object.fromEntries([...document.querySelectorAll("form[data-entry] input[name=player]")]
-            .map((input) => [input.labels[0].textContent.trim(), input.value]))]"""
-    )
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
@@ -143,8 +110,17 @@ def test_a_session_page_opens_offline_says_what_waits_and_leaves_the_phone_with_
     page.evaluate(ADD, [session, url, players["Ann"], "7h 7d 7s", "Ann's set"])
     page.reload()
     assert page.evaluate(LIST, session)
+    # Remove asks first, and refuses while an entry of the session waits; dropped, it goes.
+    row = page.locator("li[data-forget]")
+    row.locator("summary").tap()
+    remove = row.get_by_role("button", name=REMOVE[language], exact=True)
+    expect(remove).to_be_disabled()
+    page.evaluate("(session) => Outbox.clear(session)", session)
+    row.locator("summary").tap()
+    row.locator("summary").tap()
+    expect(remove).to_be_enabled()
     with page.expect_navigation():
-        page.get_by_role("button", name=REMOVE[language]).tap()
+        remove.tap()
     assert page.evaluate(LIST, session) == []
     assert not page.evaluate(KEPT_PAGE, path)
     assert not page.evaluate(KEPT_PAGE, path + "/history")
@@ -509,3 +485,87 @@ def test_entries_recorded_offline_survive_a_browser_restart_and_are_sent_once_in
         ("Ann", 15),
     ]
     context.close()
+
+
+# The queue's send held after the server answered, until the test lets the answer through.
+HOLD_ANSWER = """() => { Outbox.send = (entry, csrf) => Outbox.sendForm(entry, csrf).then(
+    (answer) => new Promise((resolve) => { window.letThrough = () => resolve(answer); })); }"""
+# Note when the page's redraw (live.js: a fetch of the page itself) got its answer.
+NOTE_REDRAW = """() => { const fetched = window.fetch; window.redrawn = 0;
+    window.fetch = (...asked) => fetched(...asked).then((answer) => {
+        if (String(asked[0]) === location.pathname) { window.redrawn += 1; } return answer; }); }"""
+
+
+@pytest.mark.parametrize("language", ["en"])
+def test_a_confirmed_entry_stays_on_screen_when_the_redraw_after_it_finds_only_the_kept_page(
+    new_phone: Callable[..., Phone], language: str
+) -> None:
+    phone = new_phone(language, viewport=NARROW)
+    page = phone.page
+    path_of_a_new_session(page, phone.base, "Ann", "Bob")
+    kept_by_the_worker(page)
+    page.evaluate(HOLD_ANSWER)
+    page.evaluate(NOTE_REDRAW)
+    form = page.locator("form[data-entry]")
+    form.locator("label.chip", has_text="Ann").tap()
+    phone.tap_cards("Q♣", "K♣", "A♣")
+    expect(form.locator("[data-preview]")).to_contain_text("✓")
+    form.locator('button[data-mode="meld"]').tap()
+    # The server recorded it; the network goes before its answer reaches the page, so the
+    # redraw right after it gets the worker's copy of the page as it was before the meld.
+    until(page, "() => typeof window.letThrough === 'function'")
+    page.context.set_offline(True)
+    page.evaluate("window.letThrough()")
+    until(page, "() => window.redrawn > 0")
+    page.wait_for_timeout(300)
+    assert page.locator("html").get_attribute("data-offline-copy") is None
+    lines = page.locator("ol.entries > li")
+    expect(lines).to_have_count(1)
+    expect(lines.first).to_contain_text("Ann")
+    expect(lines.first).not_to_have_attribute("data-waiting", "")
+    # Its cards lie on the table: they cannot be tapped again.
+    for card in ("Q♣", "K♣", "A♣"):
+        expect(phone.card(card)).to_be_disabled()
+    phone.errors.clear()  # the requests that found no network said so on the console
+
+
+@pytest.mark.parametrize(
+    ("variant", "winner", "label"),
+    [
+        (None, "$'", "Game 1 finished: $' went out"),
+        ("500 Rum", "Nobody went out (the stock ran out)", "Game 1 finished: nobody went out"),
+    ],
+)
+def test_a_finish_waiting_offline_names_its_winner_as_typed_or_that_nobody_went_out(
+    new_phone: Callable[..., Phone], variant: str | None, winner: str, label: str
+) -> None:
+    phone = new_phone("en", viewport=NARROW)
+    page = phone.page
+    phone.open()
+    if variant:
+        page.locator(".variants label.chip", has_text=variant).tap()
+    page.fill("#names-0", "$'")
+    page.fill("#names-1", "Bob")
+    with page.expect_navigation():
+        page.locator("form button[type=submit]").tap()
+    _, url, _ = the_table(page)
+    game = int(url.rsplit("/", 2)[1])
+    kept_by_the_worker(page)
+    record(phone, "Bob", "Q♣ K♣ A♣")
+    expect(page.locator("ol.entries > li:not([data-waiting])")).to_have_count(1)
+    until(page, KEPT_PAGE, f"/games/{game}/finish")
+
+    page.context.set_offline(True)
+    with page.expect_navigation():
+        page.locator(f"a[href$='/games/{game}/finish']").tap()
+    form = page.locator("form[data-finish]")
+    form.locator(".players label.chip", has_text=winner).first.tap()
+    for hand in form.locator("[data-hand]:visible input[name^=hand_]").all():
+        hand.fill("5h")
+    form.locator("button[name=show]").tap()
+    note = page.locator("[data-finish-waits]")
+    expect(note).to_be_visible()
+    with page.expect_navigation():
+        note.locator("a").tap()
+    expect(page.locator("ol.entries > li[data-outbox] .cards")).to_have_text(label)
+    phone.errors.clear()  # the sends that found no network said so on the console

@@ -150,6 +150,11 @@ def test_a_watcher_and_a_second_recorder_see_the_entry_in_place_with_picked_card
     expect(preview).to_contain_text("K♣")
     expect(second.page.locator("input[name=cards]")).to_have_value("K♣ 7♥")
     expect(second.card("7♥")).to_have_attribute("aria-pressed", "true")
+    # K♣ lies on the table now but is still picked here: pressed, and a tap takes it back,
+    # after which it cannot be picked again.
+    expect(second.card("K♣")).to_have_attribute("aria-pressed", "true")
+    second.tap_cards("K♣")
+    expect(second.page.locator("input[name=cards]")).to_have_value("7♥")
     expect(second.card("K♣")).to_be_disabled()
 
     # An undo on the first phone is drawn in place on the others too.

@@ -20,7 +20,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from scorekeeper import create_app
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, NARROW
+from tests.browser.conftest import NARROW
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.helpers import entries
 from tests.live import Served, serve_with
 

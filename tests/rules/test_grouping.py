@@ -228,10 +228,15 @@ def brute_force_payment(hand: list[Card], corner: bool) -> int:
         first = min(rest)
         others = rest - {first}
         best = pip(first) + least(others)  # the first card is unmatched, or in a meld
-        for size in range(2, len(others) + 1):
-            for partners in itertools.combinations(sorted(others), size):
-                if is_meld((first, *partners), corner):
-                    best = min(best, least(others - set(partners)))
+        # A meld is one rank (a set) or one suit (a sequence): every meld with the first card
+        # lies among the cards of its rank or among those of its suit (the pack has no jokers).
+        same_rank = sorted(card for card in others if card.rank == first.rank)
+        same_suit = sorted(card for card in others if card.suit == first.suit)
+        for kin in (same_rank, same_suit):
+            for size in range(2, len(kin) + 1):
+                for partners in itertools.combinations(kin, size):
+                    if is_meld((first, *partners), corner):
+                        best = min(best, least(others - set(partners)))
         return best
 
     return least(frozenset(hand))

@@ -71,3 +71,20 @@ def test_names_that_sat_together_where_no_game_was_dealt_are_still_two_people() 
     with pytest.raises(GroupError) as caught:
         People().check_merge("Anni", "Anna", seats)
     assert caught.value.message_id == "group.played_together"
+
+
+@pytest.mark.parametrize(
+    "written", ["\uff21\uff4e\uff4e\uff49", "\uff41\uff4e\uff4e\uff49", "A n n i"]
+)
+def test_a_merged_name_written_in_full_width_is_the_same_person(written: str) -> None:
+    people = People([("Anni", "Anna")])
+    assert people.key(written) == people.key("Anna")
+    error = refusal(people, ["Anna", "Bob", written])
+    assert error.message_id == "group.merged_at_one_table"
+    assert error.params["name"] == written
+
+
+def test_a_merge_into_a_full_width_spelling_of_the_same_name_is_refused() -> None:
+    with pytest.raises(GroupError) as caught:
+        People().check_merge("\uff21\uff4e\uff4e\uff41", "Anna", SEATS)
+    assert caught.value.message_id == "group.same_name"

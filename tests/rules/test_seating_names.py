@@ -83,6 +83,11 @@ def test_half_a_character_is_refused_as_unprintable(name: str) -> None:
         (["Zo\u00eb", "zoe\u0308"], "zo\u00eb"),
         (["Ren\u00e9e", "RENE\u0301E"], "REN\u00c9E"),
         (["Stra\u00dfe", "STRASSE"], "STRASSE"),
+        # Compatibility forms (NFKC): full width, a ligature, a superscript, a circled digit.
+        (["Anni", "\uff21\uff4e\uff4e\uff49"], "\uff21\uff4e\uff4e\uff49"),
+        (["Fiona", "\ufb01ona"], "\ufb01ona"),
+        (["Tisch 2", "Tisch\u00b2"], "Tisch\u00b2"),
+        (["Platz 1", "Platz \u2460"], "Platz \u2460"),
     ],
 )
 def test_names_that_differ_only_in_composition_or_case_are_the_same_name(

@@ -19,7 +19,14 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import PROJECT_ROOT, cli, create_app
-from scorekeeper.backup import back_up_today, backup_folder, keep_daily_backup, sqlite_file
+from scorekeeper.backup import (
+    back_up_today,
+    backup_folder,
+    backup_name,
+    copy_database,
+    keep_daily_backup,
+    sqlite_file,
+)
 from tests.live import Acknowledged, Server, burst, check_survivors, integrity, send
 
 BURST_THREADS = 4
@@ -440,3 +447,125 @@ def test_a_backup_onto_a_running_servers_write_ahead_log_is_refused_and_nothing_
     with contextlib.closing(sqlite3.connect(database)) as connection:
         stored = connection.execute("SELECT public_id FROM sessions").fetchall()
     assert stored == [(session["id"],)]
+
+
+def started_clubs(tmp_path: Path) -> tuple[Server, Server, list[str]]:
+    """Start club 1's and club 2's servers in one folder; club 2 acknowledges 25 sessions."""
+    first = Server(tmp_path, f"sqlite:///{tmp_path / 'club1.sqlite3'}")
+    second = Server(tmp_path, f"sqlite:///{tmp_path / 'club2.sqlite3'}")
+    first.start()
+    base = second.start()
+    sessions = []
+    for number in range(25):
+        status, session = send(base, "POST", "/api/v1/sessions", {"players": ["Ann", f"B{number}"]})
+        assert status == 201
+        sessions.append(session["id"])
+    return first, second, sessions
+
+
+def stored_sessions(database: Path) -> list[str]:
+    """Return the ids of the sessions a database file holds (after its log is read in)."""
+    with contextlib.closing(sqlite3.connect(database)) as connection:
+        return sorted(row[0] for row in connection.execute("SELECT public_id FROM sessions"))
+
+
+@pytest.mark.parametrize("ending", ["-wal", "", "-shm"])
+def test_a_backup_onto_another_running_servers_files_is_refused_and_its_sessions_stay(
+    ending: str, tmp_path: Path
+) -> None:
+    first, second, sessions = started_clubs(tmp_path)
+    target = tmp_path / f"club2.sqlite3{ending}"
+    logged = (tmp_path / "club2.sqlite3-wal").read_bytes()
+    try:
+        done = backup_command(tmp_path / "club1.sqlite3", str(target))
+        assert (tmp_path / "club2.sqlite3-wal").read_bytes() == logged
+    finally:
+        second.kill()  # what club 2 acknowledged last is still only in its write-ahead log
+        first.kill()
+    assert done.returncode == 1
+    assert done.stdout == ""
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"scorekeeper backup: {target} ")
+    assert integrity(tmp_path / "club2.sqlite3") == "ok"
+    assert stored_sessions(tmp_path / "club2.sqlite3") == sorted(sessions)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "notes.txt",  # any file that is there
+        "other.sqlite3",  # another database, closed
+        "empty.sqlite3",  # an empty file, which SQLite opens as an empty database
+    ],
+)
+def test_a_backup_onto_any_file_that_is_there_is_refused_and_leaves_it_as_it_was(
+    name: str, database_in_env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / name
+    if name == "other.sqlite3":
+        club_database(target, "another club")
+    else:
+        target.write_bytes(b"" if name == "empty.sqlite3" else b"the club's notes\n")
+    before = target.read_bytes()
+
+    assert cli.main(["backup", str(target)]) == 1
+
+    assert capsys.readouterr().err == (
+        f"scorekeeper backup: {target} is there already; a backup only ever creates a new file: "
+        "name another one\n"
+    )
+    assert target.read_bytes() == before
+    assert [path.name for path in tmp_path.glob(".partial-*")] == []
+
+
+@pytest.mark.parametrize("ending", ["-wal", "-shm", "-journal", "-WAL"])
+def test_a_backup_named_like_a_file_sqlite_keeps_beside_a_database_is_refused(
+    ending: str, database_in_env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / f"club2.sqlite3{ending}"
+
+    assert cli.main(["backup", str(target)]) == 1
+
+    assert capsys.readouterr().err == (
+        f"scorekeeper backup: {target} ends in {ending}, as the files SQLite keeps beside a "
+        "database do; name another file\n"
+    )
+    assert not target.exists()
+
+
+@pytest.mark.parametrize("ending", ["-wal", "-journal"])
+def test_a_backup_beside_another_databases_leftover_log_is_refused(
+    ending: str, database_in_env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # SQLite would read a leftover log or journal of that name into the new file when it opens it.
+    target = tmp_path / "copy.sqlite3"
+    leftover = tmp_path / f"copy.sqlite3{ending}"
+    leftover.write_bytes(b"left by a database that was here before")
+
+    assert cli.main(["backup", str(target)]) == 1
+
+    assert capsys.readouterr().err == (
+        f"scorekeeper backup: {leftover} lies beside {target}, and SQLite would read it into the "
+        "backup; name another file\n"
+    )
+    assert not target.exists()
+
+
+def test_a_backup_into_a_folder_skips_a_name_that_is_taken_or_has_a_log_beside_it(
+    sqlite_template: Path, tmp_path: Path
+) -> None:
+    database = tmp_path / "scorekeeper.sqlite3"
+    shutil.copyfile(sqlite_template, database)
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    taken = datetime(2026, 11, 24, 1, 30, 5, tzinfo=UTC)
+    first = folder / backup_name(database, taken)
+    first.write_bytes(b"someone's file")
+    (folder / (backup_name(database, taken, 2) + "-journal")).write_bytes(b"a leftover journal")
+
+    written = copy_database(database, folder, now=taken)
+
+    assert written == folder / backup_name(database, taken, 3)
+    assert first.read_bytes() == b"someone's file"
+    assert not (folder / backup_name(database, taken, 2)).exists()
+    assert integrity(written) == "ok"

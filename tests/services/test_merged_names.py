@@ -14,7 +14,7 @@ from flask import Flask
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.keys import SessionKeys
-from scorekeeper.models import GameSession, MergedName, Player
+from scorekeeper.models import GameSession, Group, MergedName, Player
 from scorekeeper.rules.groups import GroupError
 
 # Every case runs on SQLite and on a real PostgreSQL server.
@@ -141,3 +141,15 @@ def test_a_name_seated_after_the_last_game_dealt_has_not_played_yet(group: int) 
     with pytest.raises(GroupError) as refused:
         services.merge_names(group, "Hanna", "Anna")
     assert refused.value.message_id == "group.never_dealt"
+
+
+def test_a_full_width_spelling_counts_in_the_statistics_as_the_person_merged(group: int) -> None:
+    played(group, ["\uff21\uff4e\uff4e\uff49", "Eve"])  # Ａｎｎｉ, alone at the table with Eve
+    statistics = services.read_statistics(db.session.get(Group, group))
+    [treppen] = statistics.rule_systems
+    found = {person.name: person for person in treppen.people}
+    assert sorted(found) == ["Anna", "Bob", "Cid", "Dora", "Eve"]
+    assert found["Anna"].sessions == 3
+    with pytest.raises(GroupError) as refused:
+        services.create_session(["Anna", "\uff21\uff4e\uff4e\uff49"], group=group)
+    assert refusal(refused)[0] == "group.merged_at_one_table"

@@ -571,3 +571,57 @@ def test_the_target_moves_into_the_house_rules_with_0016_and_comes_back_on_the_w
         upgrade()
         assert differences() == []
         db.engine.dispose()
+
+
+def test_merged_names_get_keys_in_nfkc_with_0017_and_merges_that_say_nothing_new_go(
+    empty_url: str,
+) -> None:
+    app = empty_app(empty_url)
+    with app.app_context():
+        upgrade(revision="0016_target_in_house_rules")
+        with db.engine.begin() as connection:
+            for group in (1, 2):
+                connection.execute(
+                    sa.text(
+                        "INSERT INTO groups (id, public_id, edit_key_digest, view_key_digest,"
+                        " name, created_at) VALUES (:id, :public, :digest, :digest, 'Runde', :at)"
+                    ),
+                    {"id": group, "public": f"g{group}", "digest": "0" * 64, "at": utcnow()},
+                )
+            stored = [
+                # (id, group, name, same_as, the keys 0013 to 0016 wrote: NFC, case folded)
+                (1, 1, "Ａｎｎｉ", "Anna", "ａｎｎｉ", "anna"),
+                (2, 1, "Anni", "Anna", "anni", "anna"),  # the same merge, in NFKC
+                (3, 1, "Ｂｏｂ", "Bob", "ｂｏｂ", "bob"),  # one name, in NFKC
+                (4, 1, "Cid", "Ｄａｎ", "cid", "ｄａｎ"),
+                (5, 1, "Dan", "Cid", "dan", "cid"),  # one person already, by merge 4
+                (6, 2, "Anni", "Anna", "anni", "anna"),  # another group's: it stays
+            ]
+            connection.execute(
+                sa.text(
+                    "INSERT INTO merged_names (id, group_id, name, same_as, name_key,"
+                    " same_as_key, created_at) VALUES (:id, :group, :name, :same_as, :key,"
+                    " :same_key, :at)"
+                ),
+                [
+                    dict(
+                        zip(("id", "group", "name", "same_as", "key", "same_key"), row, strict=True)
+                    )
+                    | {"at": utcnow()}
+                    for row in stored
+                ],
+            )
+        keys = "SELECT id, name_key, same_as_key FROM merged_names ORDER BY id"
+        upgrade()
+        assert differences() == []
+        with db.engine.connect() as connection:
+            after = [tuple(row) for row in connection.execute(sa.text(keys))]
+        assert after == [(1, "anni", "anna"), (4, "cid", "dan"), (6, "anni", "anna")]
+        db.session.remove()
+        downgrade(revision="0016_target_in_house_rules")
+        with db.engine.connect() as connection:
+            back = [tuple(row) for row in connection.execute(sa.text(keys))]
+        assert back == [(1, "ａｎｎｉ", "anna"), (4, "cid", "ｄａｎ"), (6, "anni", "anna")]
+        upgrade()
+        assert differences() == []
+        db.engine.dispose()

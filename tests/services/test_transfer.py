@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import copy
+import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import uuid
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -16,11 +19,20 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from flask import Flask
-from flask_migrate import upgrade
 
 from scorekeeper import create_app, services
 from scorekeeper.extensions import db
 from scorekeeper.keys import Access, SessionKeys
+from scorekeeper.models import (
+    AuditLine,
+    Entry,
+    Game,
+    GameSession,
+    MergedName,
+    Player,
+    SettlementLine,
+    TableCard,
+)
 from scorekeeper.services.groups import NewGroup
 from scorekeeper.transfer import (
     DatabaseNotEmptyError,
@@ -54,13 +66,21 @@ def empty_database_url(
 
 
 @pytest.fixture
-def empty_app(empty_database_url: str) -> Iterator[Flask]:
-    """Return an app on the second database, built by the real migrations and empty."""
+def empty_app(
+    empty_database_url: str, backend: str, request: pytest.FixtureRequest
+) -> Iterator[Flask]:
+    """Return an app on the second database, built by the real migrations and empty.
+
+    On SQLite it is a copy of the file the migrations built once for the run: migrating a new
+    file for each test took a second of each.
+    """
+    if backend == "sqlite":
+        template: Path = request.getfixturevalue("sqlite_template")
+        shutil.copyfile(template, empty_database_url.removeprefix("sqlite:///"))
+    # Both are at the latest revision already: the template the migrations built, or its copy.
     app = create_app(
         {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": empty_database_url}
     )
-    with app.app_context():
-        upgrade()
     yield app
     with app.app_context():
         db.engine.dispose()
@@ -597,6 +617,72 @@ CRAFTED: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
         lambda d: long_session(d).update(public_id="a/b"),
         r"sessions\[0\]\.public_id: 'a/b' is not an id the app makes",
     ),
+    # Reopening it answered 500, finishing it 409 for good.
+    "an open game with settlement lines": (
+        lambda d: open_game(d)["settlement_lines"].append(
+            {**long_session(d)["games"][0]["settlement_lines"][0], "id": 99}
+        ),
+        r"games\[2\]\.settlement_lines: an open game has none",
+    ),
+    # The sheet said "1040 points, total 55"; a reopen left a total at -12265.
+    "a total of 999999": (
+        lambda d: long_session(d)["players"][0].update(banked=999999),
+        r"sessions\[0\]\.players\[0\]\.banked: 999999 is not the sum of what the player's "
+        r"ended games booked \(130\)",
+    ),
+    "a gain of 1000": (
+        lambda d: long_session(d)["games"][0]["settlement_lines"][0].update(gain=1000),
+        r"games\[0\]\.settlement_lines\[0\]\.gain: 1000 is not what the rules book \(90\)",
+    ),
+    "meld points of 12345": (
+        lambda d: long_session(d)["games"][0]["settlement_lines"][1].update(meld_points=12345),
+        r"games\[0\]\.settlement_lines\[1\]\.meld_points: 12345 is not what the rules book "
+        r"\(18\)",
+    ),
+    "an entry value of 999": (
+        lambda d: open_entries(d)[0].update(value=999),
+        r"games\[2\]\.entries\[0\]\.value: 999 is not what the rules write for it \(30\)",
+    ),
+    "a card valued 99": (
+        lambda d: open_entries(d)[2]["cards"][0].update(value=99),
+        r"games\[2\]\.entries\[2\]\.cards: the values 99 are not what the rules write \(10\)",
+    ),
+    "a finished game without settlement lines": (
+        lambda d: long_session(d)["games"][0].update(settlement_lines=[]),
+        r"games\[0\]\.settlement_lines: Ann, Bob and Cid played the game; each has one line",
+    ),
+    "a finished game without a winner": (
+        lambda d: long_session(d)["games"][0].update(winner_id=None, romme=None),
+        r"games\[0\]: a game nobody went out of is abandoned, with no hand",
+    ),
+    "an abandoned game with a winner": (
+        lambda d: long_session(d)["games"][1].update(winner_id=long_session(d)["players"][2]["id"]),
+        r"games\[1\]: a game with a winner is finished",
+    ),
+    "a hand holding a card on the table": (
+        lambda d: long_session(d)["games"][0]["settlement_lines"][1].update(hand="6♣ 7♥"),
+        r"games\[0\]: the rules of Treppenrommé refuse this settlement: .*6♣",
+    ),
+    "a Rommé hand booked without its doubling": (
+        lambda d: long_session(d)["games"][0].update(romme=False),
+        r"games\[0\]\.settlement_lines\[0\]\.gain: 90 is not what the rules book \(45\)",
+    ),
+    "a session still open although won": (
+        lambda d: d["sessions"][1].update(status="open"),
+        r"sessions\[1\]\.status: 'open', but the rules say 'finished'",
+    ),
+    "two sessions with one edit key digest": (
+        lambda d: d["sessions"][1].update(edit_key_digest=long_session(d)["edit_key_digest"]),
+        r"sessions\[1\]\.edit_key_digest: the digest of another key of the document",
+    ),
+    "a view key that is the edit key": (
+        lambda d: long_session(d).update(view_key_digest=long_session(d)["edit_key_digest"]),
+        r"sessions\[0\]\.view_key_digest: the digest of another key of the document",
+    ),
+    "a group's key that opens a session": (
+        lambda d: d["groups"][0].update(view_key_digest=long_session(d)["view_key_digest"]),
+        r"sessions\[0\]\.view_key_digest: the digest of another key of the document",
+    ),
 }
 
 
@@ -611,8 +697,134 @@ def test_import_refuses_contents_the_app_would_never_have_written(
     assert nothing_in(empty_app)
 
 
+def test_merges_keyed_before_names_were_compared_in_nfkc_import_with_nfkc_keys(
+    empty_app: Flask, grouped_document: dict[str, Any]
+) -> None:
+    [group] = grouped_document["groups"]
+    [merge] = group["merges"]  # "Anni" into "Anna"
+    # Versions before wrote a full-width name's key only case folded, and took "Ａｎｎｉ" and
+    # "Anni" for two names: both could be merged into "Anna".
+    group["merges"] = [
+        {**merge, "id": 7, "name": "Ａｎｎｉ", "name_key": "ａｎｎｉ"},
+        {**merge, "id": 8},
+    ]
+    with empty_app.app_context():
+        import_sessions(grouped_document)
+        merges = db.session.execute(
+            sa.select(MergedName.id, MergedName.name, MergedName.name_key, MergedName.same_as_key)
+        ).all()
+    # The second says nothing the first does not say now (as migration 0017 leaves it out).
+    assert [tuple(row) for row in merges] == [(7, "Ａｎｎｉ", "anni", "anna")]
+
+
+def test_a_merge_key_that_no_version_wrote_is_refused(
+    empty_app: Flask, grouped_document: dict[str, Any]
+) -> None:
+    [group] = grouped_document["groups"]
+    group["merges"][0]["name_key"] = "annie"
+    with (
+        empty_app.app_context(),
+        pytest.raises(
+            MalformedDocumentError,
+            match=r"groups\[0\]\.merges\[0\]: the key of 'Anni' should be 'anni'",
+        ),
+    ):
+        import_sessions(grouped_document)
+    assert nothing_in(empty_app)
+
+
+def booked_as_a_romme_hand_of_three_cards(app: Flask) -> dict[str, Any]:
+    """Return a version 5 export of a game booked as versions before the card count booked it.
+
+    Bob melds 6♠ 6♥ 6♦, then Ann goes out with Q♥ K♥ A♥: 3 of the 7 cards dealt after Bob's
+    entry. Until a Rommé hand had to put down at least the cards dealt, the order of the
+    entries alone made it one: Bob's K♠ Q♠ J♠ 10♦ 9♦ (49) counted twice, Ann's total 30 + 98 =
+    128 reached the target of 100 and the session was over. Today's rules book 30 + 49 = 79.
+    """
+    with app.app_context():
+        session = services.create_session(["Ann", "Bob"], target=100)
+        ann, bob = (player.id for player in session.players)
+        game = services.start_game(session.id).id
+        services.record_meld(game, bob, "6♠ 6♥ 6♦")
+        services.record_meld(game, ann, "Q♥ K♥ A♥")
+        assert not services.finish_game(game, ann, {bob: "K♠ Q♠ J♠ 10♦ 9♦"}).romme
+        document = export_sessions()
+    [played] = document["sessions"]
+    [booked] = played["games"]
+    lines = {line["player_id"]: line for line in booked["settlement_lines"]}
+    booked["romme"] = True
+    lines[bob]["factor"] = 2
+    lines[ann]["gain"] = 98
+    played["players"][0]["banked"] = 128
+    played["status"] = "finished"
+    return as_version_5(document)
+
+
+def test_an_export_from_before_a_romme_hand_counted_its_cards_is_imported_recomputed(
+    app: Flask, empty_app: Flask
+) -> None:
+    document = booked_as_a_romme_hand_of_three_cards(app)
+    [played] = document["sessions"]
+    ann, bob = (player["id"] for player in played["players"])
+    game_id = played["games"][0]["id"]
+    with empty_app.app_context():
+        assert import_sessions(document) == 1
+        session = services.get_session(played["id"])
+        assert session.status == "open"  # 79 of 100: the session plays on
+        assert {player.name: player.banked for player in session.players} == {"Ann": 79, "Bob": 18}
+        game = services.with_audit(services.read_game(game_id))
+        assert (game.status, game.winner_id, game.romme) == ("finished", ann, False)
+        assert game.points() == {ann: 79, bob: 18}
+        [line] = game.audit
+        assert line.action == "recomputed"
+        assert line.before["romme"] is True and line.before["points"] == {
+            str(ann): 128,
+            str(bob): 18,
+        }
+        assert line.after is not None and line.after["romme"] is False
+        assert line.after["points"] == {str(ann): 79, str(bob): 18}
+        names = {ann: "Ann", bob: "Bob"}
+        variant = services.variant_of(session)
+        assert services.audit_text(line, names, variant) == (
+            "recomputed when imported: Ann put down 3 cards after the other players' entries; "
+            "a Rommé hand puts down at least the 7 cards dealt, so this is no Rommé hand. "
+            "Points: Ann +128 → +79, Bob +18"
+        )
+        assert services.audit_text(line, names, variant, "de").startswith(
+            "beim Import neu berechnet: Ann hat nach den Einträgen der anderen Spieler 3 Karten"
+        )
+        again = export_sessions()
+    [game_again] = again["sessions"][0]["games"]
+    assert game_again["romme"] is False
+    assert [line["gain"] for line in game_again["settlement_lines"]] == [49, 0]
+    assert game_again["audit_lines"][0]["action"] == "recomputed"
+    with empty_app.app_context():
+        db.session.execute(sa.delete(AuditLine))  # the database must be empty to import again
+        for model in (SettlementLine, TableCard, Entry, Game, Player, GameSession):
+            db.session.execute(sa.delete(model))
+        db.session.commit()
+        assert import_sessions(again) == 1  # today's export of it imports as it is
+
+
+def test_a_doubling_that_no_reading_of_the_rules_gives_is_refused(
+    app: Flask, empty_app: Flask
+) -> None:
+    document = booked_as_a_romme_hand_of_three_cards(app)
+    [booked] = document["sessions"][0]["games"]
+    booked["settlement_lines"][1]["factor"] = 3
+    with (
+        empty_app.app_context(),
+        pytest.raises(
+            MalformedDocumentError,
+            match=r"games\[0\]\.settlement_lines\[1\]\.factor: 3 is not what the rules book \(2\)",
+        ),
+    ):
+        import_sessions(document)
+    assert nothing_in(empty_app)
+
+
 def test_the_import_command_refuses_deep_nesting_odd_times_and_seats_in_one_line(
-    app: Flask, empty_database_url: str, tmp_path: Path
+    app: Flask, empty_database_url: str, tmp_path: Path, console: Console
 ) -> None:
     with app.app_context():
         build_tables()
@@ -631,14 +843,18 @@ def test_the_import_command_refuses_deep_nesting_odd_times_and_seats_in_one_line
     }
     for name, (content, reason) in files.items():
         (tmp_path / name).write_bytes(content)
-        refused = scorekeeper(empty_database_url, tmp_path, "import", str(tmp_path / name))
+        if name in ("deep.json", "nested.json"):
+            # How deep a document may nest depends on the stack a process has: its own one.
+            refused = scorekeeper(empty_database_url, tmp_path, "import", str(tmp_path / name))
+        else:
+            refused = console(empty_database_url, "import", str(tmp_path / name))
         said = refused.stderr.decode()
         assert refused.returncode == 1, said
         assert "Traceback" not in said, said
         # Besides the migrations' log lines (a new database), one line says why.
         (line,) = [line for line in said.splitlines() if not line.startswith("INFO  [alembic")]
         assert line.startswith("scorekeeper import: ") and reason in line, said
-    assert json.loads(scorekeeper(empty_database_url, tmp_path, "export").stdout)["sessions"] == []
+    assert json.loads(console(empty_database_url, "export").stdout)["sessions"] == []
 
 
 def test_whatever_fails_unforeseen_in_an_import_is_said_in_one_line_without_a_traceback(
@@ -698,9 +914,59 @@ def scorekeeper(database_url: str, cwd: Path, *args: str, stdin: bytes = b"") ->
     )
 
 
+@dataclass(frozen=True)
+class Ran:
+    """What a run of the console command gave: its exit code and what it wrote."""
+
+    returncode: int
+    stdout: bytes
+    stderr: bytes
+
+
+Console = Callable[..., Ran]
+
+
+@pytest.fixture
+def console(monkeypatch: pytest.MonkeyPatch, capsysbinary: pytest.CaptureFixture[bytes]) -> Console:
+    """Return a runner of the console command's own code (``cli.main``) in this process.
+
+    It runs what ``scorekeeper`` runs, with the database in the environment and standard
+    input, output and error its own, without the seconds a new Python takes to load the app;
+    the real command runs where its process is what is tested (the round trip, nesting).
+    """
+    import scorekeeper
+    from scorekeeper import cli
+
+    made: list[Flask] = []
+    real_create_app = scorekeeper.create_app
+
+    def create_app(*args: Any, **kwargs: Any) -> Flask:
+        made.append(real_create_app(*args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(scorekeeper, "create_app", create_app)
+
+    def run(database_url: str, *args: str, stdin: bytes = b"") -> Ran:
+        monkeypatch.setenv("DATABASE_URL", database_url)
+        monkeypatch.setenv("SECRET_KEY", "cli-test")
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
+        capsysbinary.readouterr()
+        try:
+            code = cli.main(list(args))
+        finally:
+            for app in made:  # as the end of a process would: no connection left open
+                with app.app_context():
+                    db.engine.dispose()
+            made.clear()
+        out, err = capsysbinary.readouterr()
+        return Ran(code, out, err)
+
+    return run
+
+
 @BOTH
 def test_the_console_commands_export_and_import_round_trip(
-    app: Flask, empty_database_url: str, tmp_path: Path
+    app: Flask, empty_database_url: str, tmp_path: Path, console: Console
 ) -> None:
     with app.app_context():
         build_tables()
@@ -720,10 +986,10 @@ def test_the_console_commands_export_and_import_round_trip(
     assert again.returncode == 0, again.stderr.decode()
     assert again.stdout == file.read_bytes()
 
-    refused = scorekeeper(empty_database_url, tmp_path, "import", "-", stdin=file.read_bytes())
+    refused = console(empty_database_url, "import", "-", stdin=file.read_bytes())
     assert refused.returncode == 1
     assert "not empty" in refused.stderr.decode()
-    assert scorekeeper(empty_database_url, tmp_path, "export").stdout == file.read_bytes()
+    assert console(empty_database_url, "export").stdout == file.read_bytes()
 
 
 BAD_FILES = {
@@ -735,18 +1001,18 @@ BAD_FILES = {
 
 
 def test_the_import_command_refuses_a_bad_file_with_exit_code_1(
-    empty_database_url: str, tmp_path: Path
+    empty_database_url: str, tmp_path: Path, console: Console
 ) -> None:
     file = tmp_path / "broken.json"
     for content, message in BAD_FILES.items():
         file.write_bytes(content)
-        refused = scorekeeper(empty_database_url, tmp_path, "import", str(file))
+        refused = console(empty_database_url, "import", str(file))
         assert (refused.returncode, refused.stdout) == (1, b""), content
         assert message in refused.stderr.decode(), content
-    missing = scorekeeper(empty_database_url, tmp_path, "import", str(tmp_path / "nowhere.json"))
+    missing = console(empty_database_url, "import", str(tmp_path / "nowhere.json"))
     assert missing.returncode == 1
     assert "nowhere.json" in missing.stderr.decode()
-    assert scorekeeper(empty_database_url, tmp_path, "export").stdout.decode() == (
+    assert console(empty_database_url, "export").stdout.decode() == (
         '{\n  "format": "treppenromme-scorekeeper",\n  "version": 6,\n  "groups": [],\n'
         '  "sessions": []\n}\n'
     )

@@ -96,6 +96,24 @@ def test_a_wrong_method_answers_405_in_json(client: FlaskClient) -> None:
     refused(client.put(f"{API}/sessions", json={}), 405)
 
 
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"),
+    [
+        ("PUT", "/sessions", {"POST"}),
+        ("POST", "/openapi.json", {"GET", "HEAD"}),
+        ("PUT", "/sessions/x", {"GET", "HEAD", "PATCH"}),
+        ("GET", "/games/1/melds", {"POST"}),
+    ],
+)
+def test_a_wrong_method_answers_405_with_the_methods_allowed(
+    client: FlaskClient, method: str, path: str, allowed: set[str]
+) -> None:
+    response = client.open(f"{API}{path}", method=method, json={})
+    refused(response, 405)
+    said = {part.strip() for part in response.headers.get("Allow", "").split(",")}
+    assert said - {"OPTIONS"} == allowed
+
+
 def test_a_body_that_is_too_large_answers_413_in_json(table: Table) -> None:
     before = table.state()
     response = table.post("melds", {"player": table.ann, "cards": "6♠ " * 40_000})

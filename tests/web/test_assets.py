@@ -19,6 +19,14 @@ def test_pages_link_static_files_with_a_fingerprint_that_may_be_cached_for_a_yea
             assert answer.status_code == 200
             assert answer.cache_control.max_age == 365 * 24 * 60 * 60
             assert answer.cache_control.immutable
+            # No "no-cache" beside them: that would make the browser ask every time.
+            said = {part.strip() for part in answer.headers["Cache-Control"].split(",")}
+            assert said == {"public", "max-age=31536000", "immutable"}
+            etag = answer.headers["ETag"]
+        with client.get(link, headers={"If-None-Match": etag}) as again:
+            assert again.status_code == 304
+            said = {part.strip() for part in again.headers["Cache-Control"].split(",")}
+            assert said == {"public", "max-age=31536000", "immutable"}
 
 
 def test_a_static_file_without_a_fingerprint_is_not_cached_for_long(client: FlaskClient) -> None:

@@ -40,40 +40,44 @@ def new_game(base: str) -> tuple[int, list[int], str]:
     return game["id"], [player["id"] for player in session["players"]], key
 
 
-def test_the_same_meld_sent_twelve_times_at_once_is_recorded_once(live_server: str) -> None:
-    game_id, players, key = new_game(live_server)
+def test_the_same_meld_sent_twelve_times_at_once_is_recorded_once(shared_server: str) -> None:
+    game_id, players, key = new_game(shared_server)
     body = {"player": players[0], "cards": "6♠ 6♥ 6♦"}
-    results = all_at_once([("POST", f"/api/v1/games/{game_id}/melds", body)] * 12, live_server, key)
+    results = all_at_once(
+        [("POST", f"/api/v1/games/{game_id}/melds", body)] * 12, shared_server, key
+    )
 
     statuses = sorted(status for status, _ in results)
     assert statuses == [201] + [422] * 11
     assert all(
         "already on the table" in answer["error"] for status, answer in results if status == 422
     )
-    _, game = call(live_server, "GET", f"/api/v1/games/{game_id}", key=key)
+    _, game = call(shared_server, "GET", f"/api/v1/games/{game_id}", key=key)
     assert [entry["cards"] for entry in game["entries"]] == [["6♠", "6♥", "6♦"]]
 
 
-def test_different_melds_sent_at_once_are_all_recorded_in_distinct_places(live_server: str) -> None:
-    game_id, players, key = new_game(live_server)
+def test_different_melds_sent_at_once_are_all_recorded_in_distinct_places(
+    shared_server: str,
+) -> None:
+    game_id, players, key = new_game(shared_server)
     melds = ["2♠ 3♠ 4♠", "7♥ 7♦ 7♣", "J♦ Q♦ K♦", "9♣ 10♣ J♣", "4♥ 5♥ 6♥", "A♠ A♥ A♦"]
     requests = [
         ("POST", f"/api/v1/games/{game_id}/melds", {"player": players[i % 3], "cards": cards})
         for i, cards in enumerate(melds)
     ]
-    results = all_at_once(requests, live_server, key)
+    results = all_at_once(requests, shared_server, key)
 
     assert [status for status, _ in results] == [201] * len(melds)
-    _, game = call(live_server, "GET", f"/api/v1/games/{game_id}", key=key)
+    _, game = call(shared_server, "GET", f"/api/v1/games/{game_id}", key=key)
     assert len(game["entries"]) == len(melds)
     assert len({entry["position"] for entry in game["entries"]}) == len(melds)
     assert sum(game["points"].values()) == sum(answer["value"] for _, answer in results)
 
 
-def test_two_phones_laying_off_the_same_card_at_once_book_it_once(live_server: str) -> None:
-    game_id, players, key = new_game(live_server)
+def test_two_phones_laying_off_the_same_card_at_once_book_it_once(shared_server: str) -> None:
+    game_id, players, key = new_game(shared_server)
     _, meld = call(
-        live_server,
+        shared_server,
         "POST",
         f"/api/v1/games/{game_id}/melds",
         {"player": players[0], "cards": "J♦ Q♦ K♦"},
@@ -87,20 +91,20 @@ def test_two_phones_laying_off_the_same_card_at_once_book_it_once(live_server: s
         )
         for p in players[1:]
     ] * 3
-    results = all_at_once(requests, live_server, key)
+    results = all_at_once(requests, shared_server, key)
 
     assert sorted(status for status, _ in results) == [201] + [422] * 5
-    _, game = call(live_server, "GET", f"/api/v1/games/{game_id}", key=key)
+    _, game = call(shared_server, "GET", f"/api/v1/games/{game_id}", key=key)
     assert game["melds"][0]["cards"] == ["J♦", "Q♦", "K♦", "A♦"]
     assert sum(game["points"].values()) == 30 + 10
 
 
 def test_reopening_a_game_and_starting_the_next_at_once_leave_one_game_open(
-    live_server: str,
+    shared_server: str,
 ) -> None:
-    game_id, players, key = new_game(live_server)
+    game_id, players, key = new_game(shared_server)
     call(
-        live_server,
+        shared_server,
         "POST",
         f"/api/v1/games/{game_id}/melds",
         {"player": players[0], "cards": "2♠ 3♠ 4♠"},
@@ -108,7 +112,7 @@ def test_reopening_a_game_and_starting_the_next_at_once_leave_one_game_open(
     )
     hands = {str(players[1]): "K♣", str(players[2]): "2♥"}
     status, finished = call(
-        live_server,
+        shared_server,
         "POST",
         f"/api/v1/games/{game_id}/finish",
         {"winner": players[0], "hands": hands},
@@ -120,10 +124,10 @@ def test_reopening_a_game_and_starting_the_next_at_once_leave_one_game_open(
         ("POST", f"/api/v1/games/{game_id}/reopen", None),
         ("POST", f"/api/v1/sessions/{session_id}/games", None),
     ] * 4
-    results = all_at_once(requests, live_server, key)
+    results = all_at_once(requests, shared_server, key)
 
     assert all(status in (200, 201, 409) for status, _ in results), results
-    _, session = call(live_server, "GET", f"/api/v1/sessions/{session_id}", key=key)
+    _, session = call(shared_server, "GET", f"/api/v1/sessions/{session_id}", key=key)
     open_games = [game for game in session["games"] if game["status"] == "open"]
     assert len(open_games) == 1
     assert session["current_game"] == open_games[0]["id"]

@@ -14,7 +14,7 @@ from tests.live import send
 # Each table's phone is a process of its own, playing its game through tests.live.play_a_table.
 PLAY = (
     "import json, sys; from tests.live import play_a_table; "
-    "print(json.dumps(play_a_table(*sys.argv[1:4], float(sys.argv[4]))))"
+    "print(json.dumps(play_a_table(*sys.argv[1:4], json.loads(sys.argv[4]), float(sys.argv[5]))))"
 )
 
 # Every case runs on SQLite and on a real PostgreSQL server (three gunicorn workers there).
@@ -32,6 +32,13 @@ def test_three_tables_recording_at_once_all_count_in_the_ranking(live_server: st
     status, evening = send(live_server, "POST", "/api/v1/evenings", body)
     assert status == 201, evening
     tables = evening["series"][0]["tables"]
+    players = []
+    for table in tables:  # read one after the other: the game is what is played at once
+        status, session = send(
+            live_server, "GET", f"/api/v1/sessions/{table['session']}", key=table["edit_key"]
+        )
+        assert status == 200, session
+        players.append(json.dumps([player["id"] for player in session["players"]]))
     start_at = time.time() + 2.0
     phones = [
         subprocess.Popen(
@@ -42,12 +49,13 @@ def test_three_tables_recording_at_once_all_count_in_the_ranking(live_server: st
                 live_server,
                 table["session"],
                 table["edit_key"],
+                ids,
                 str(start_at),
             ],
             stdout=subprocess.PIPE,
             text=True,
         )
-        for table in tables
+        for table, ids in zip(tables, players, strict=True)
     ]
     results = [json.loads(phone.communicate(timeout=60)[0]) for phone in phones]
     assert results == [[201, 201, 201, 201, 200]] * 3

@@ -315,9 +315,9 @@ def assert_applied_once(answers: list[tuple[int, str]]) -> None:
 
 
 def test_taps_at_once_on_finish_and_next_game_book_one_settlement_and_deal_one_game(
-    live_server: str,
+    shared_server: str,
 ) -> None:
-    browser = Browser(live_server)
+    browser = Browser(shared_server)
     start = form_to(browser.get("/")[2], "/sessions")
     status, address, _ = browser.post(start.action, {**start.fields, **NEW_SESSION})
     assert status == 302
@@ -346,7 +346,9 @@ def test_taps_at_once_on_finish_and_next_game_book_one_settlement_and_deal_one_g
     shared = re.search(r'class="share-link" href="[^"]*\?key=([^"]+)"', page)
     assert shared is not None
     public_id = local(address).rsplit("/", 1)[1]
-    status, session = send(live_server, "GET", f"/api/v1/sessions/{public_id}", key=shared.group(1))
+    status, session = send(
+        shared_server, "GET", f"/api/v1/sessions/{public_id}", key=shared.group(1)
+    )
     assert status == 200
     assert [game["status"] for game in session["games"]] == ["finished", "open"]
     assert session["totals"] == {player: 21 + 34, **{other: 0 for other in others}}

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorekeeper.i18n import LANGUAGE_COOKIE
 from tests.helpers import PageTable, entries, meld, meld_id, start
@@ -70,3 +73,91 @@ def test_a_card_word_the_server_cannot_read_is_said_and_a_stranger_is_not_let_in
     stranger = app.test_client()
     answer = stranger.post(f"/games/{table.game}/check", json={"cards": "qc kc ac"})
     assert answer.status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("body", "named"),
+    [
+        ({"player": "²", "cards": "qc kc ac"}, "player"),  # digits int() cannot read
+        ({"player": "١٢", "cards": "qc kc ac"}, "player"),  # Arabic-Indic digits
+        ({"player": 10**30, "cards": "qc kc ac"}, "player"),  # more than a database holds
+        ({"player": -1, "cards": "qc kc ac"}, "player"),
+        ({"player": True, "cards": "qc kc ac"}, "player"),
+        ({"player": 1.5, "cards": "qc kc ac"}, "player"),
+        ({"onto": "③", "cards": "K♦"}, "onto"),
+        ({"onto": [1], "cards": "K♦"}, "onto"),
+        ({"melds": 1.5, "cards": "qc kc ac"}, "melds"),
+        ({"melds": -1, "cards": "qc kc ac"}, "melds"),
+        ({"melds": True}, "melds"),
+        ({"melds": "Q♣ K♣ A♣"}, "melds"),
+        ({"melds": ["Q♣ K♣ A♣", 3]}, "melds"),
+        ({"melds": {"Q♣ K♣ A♣": 1}}, "melds"),
+        ({"cards": 7}, "cards"),
+        ({"cards": ["Q♣"]}, "cards"),
+        ({"onto": 1, "cards": "K♦", "new_meld": 5}, "new_meld"),
+    ],
+)
+def test_a_field_of_the_wrong_kind_is_a_422_in_plain_words_and_changes_nothing(
+    client: FlaskClient, app: Flask, body: dict[str, Any], named: str
+) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "K♣ K♥ K♠")
+    answer = client.post(f"/games/{table.game}/check", json=body)
+    assert answer.status_code == 422, answer.get_data(as_text=True)
+    assert answer.json is not None and named in answer.json["error"]
+    client.set_cookie(LANGUAGE_COOKIE, "de")
+    german = client.post(f"/games/{table.game}/check", json=body)
+    assert german.status_code == 422
+    assert german.json is not None and german.json["error"] != answer.json["error"]
+    assert len(entries(app, table.game)) == 1
+
+
+def test_ids_as_the_page_sends_them_are_read(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "K♣ K♥ K♠")
+    onto = str(meld_id(app, table, 1))
+    layoff = check(client, table, player=str(table.players["Bob"]), onto=onto, cards="K♦")
+    assert layoff["valid"] is True
+    several = check(client, table, player=table.players["Bob"], melds=["Q♦ K♦ A♦"], cards="")
+    assert several["valid"] is True
+
+
+# Any JSON value, of the kinds a hostile page or a broken script could send in each field.
+ANY_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(alphabet=st.characters(codec="utf-8"), max_size=8)
+    | st.sampled_from(["²", "③", "٣", "1", "0", "-1", "K♦", "qc kc ac", " ", "JKR"]),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=2)
+    ),
+    max_leaves=4,
+)
+
+
+def test_no_body_makes_the_live_check_fail(client: FlaskClient, app: Flask) -> None:
+    table = start(client)
+    meld(client, table, "Ann", "K♣ K♥ K♠")
+    ours = [table.players["Ann"], str(table.players["Bob"]), meld_id(app, table, 1)]
+    fields = st.dictionaries(
+        st.sampled_from(["player", "cards", "melds", "onto", "new_meld"]),
+        ANY_JSON | st.sampled_from(ours),
+        max_size=5,
+    )
+    answers: dict[int, int] = {}
+
+    @settings(max_examples=1000, deadline=None, database=None)
+    @given(body=fields | ANY_JSON)
+    def send(body: Any) -> None:
+        answer = client.post(f"/games/{table.game}/check", json=body)
+        answers[answer.status_code] = answers.get(answer.status_code, 0) + 1
+        assert answer.status_code in (200, 422), answer.get_data(as_text=True)
+        assert answer.json is not None
+        if answer.status_code != 200:
+            assert answer.json["error"]
+
+    send()
+    assert len(entries(app, table.game)) == 1
+    assert answers.get(200) and answers.get(422), answers

@@ -261,25 +261,31 @@ def test_a_body_that_cannot_be_read_is_refused_for_the_body_first(client: FlaskC
 
 
 def test_on_a_real_server_keys_are_scoped_and_a_guessable_new_session_key_refused(
-    live_server: str,
+    shared_server: str,
 ) -> None:
     status, refusal = live.send(
-        live_server, "POST", f"{API}/sessions", NEW_SESSION, headers={"Idempotency-Key": "order-42"}
+        shared_server,
+        "POST",
+        f"{API}/sessions",
+        NEW_SESSION,
+        headers={"Idempotency-Key": "order-42"},
     )
     assert (status, refusal) == (422, {"error": NOT_A_SECRET})
 
     once = {"Idempotency-Key": str(uuid.uuid4())}
-    _, first = live.send(live_server, "POST", f"{API}/sessions", NEW_SESSION, headers=once)
-    status, again = live.send(live_server, "POST", f"{API}/sessions", NEW_SESSION, headers=once)
+    _, first = live.send(shared_server, "POST", f"{API}/sessions", NEW_SESSION, headers=once)
+    status, again = live.send(shared_server, "POST", f"{API}/sessions", NEW_SESSION, headers=once)
     assert (status, again) == (201, first)
 
     melds = []
     for _ in range(2):
-        _, session = live.send(live_server, "POST", f"{API}/sessions", NEW_SESSION)
+        _, session = live.send(shared_server, "POST", f"{API}/sessions", NEW_SESSION)
         key = session["edit_key"]
-        _, game = live.send(live_server, "POST", f"{API}/sessions/{session['id']}/games", {}, key)
+        _, game = live.send(shared_server, "POST", f"{API}/sessions/{session['id']}/games", {}, key)
         body = {"player": session["players"][0]["id"], "cards": "6♠ 6♥ 6♦"}
         path = f"{API}/games/{game['id']}/melds"
-        melds.append(live.send(live_server, "POST", path, body, key, {"Idempotency-Key": "meld-1"}))
+        melds.append(
+            live.send(shared_server, "POST", path, body, key, {"Idempotency-Key": "meld-1"})
+        )
     assert [status for status, _ in melds] == [201, 201]
     assert melds[0][1]["id"] != melds[1][1]["id"]

@@ -114,3 +114,12 @@ def test_a_merge_of_a_name_dealt_no_game_is_refused_with_a_plain_reason(
         {"name": "Anni", "same_as": "Anna"},
         {"name": "Annie", "same_as": "Anna"},
     ]
+
+
+def test_a_full_width_spelling_of_a_merged_name_cannot_sit_beside_the_other(
+    client: FlaskClient, group: dict[str, Any]
+) -> None:
+    full_width = "\uff21\uff4e\uff4e\uff49"  # Ａｎｎｉ
+    answer = session_in(client, group, ["Anna", "Bob", full_width])
+    assert refused(answer, 422) == MERGED.replace("“Anni”", f"“{full_width}”")
+    assert sessions_of(client, group) == 2

@@ -6,6 +6,7 @@ import html
 import json
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -17,6 +18,7 @@ from scorekeeper.web import once
 from tests.helpers import meld, start, totals
 
 IN_PLACE = {"Accept": "application/json"}
+MODULES = Path(__file__).resolve().parents[2] / "scorekeeper" / "static" / "js"
 
 
 def test_the_service_worker_is_served_from_the_root_with_the_apps_fingerprinted_files(
@@ -34,7 +36,14 @@ def test_the_service_worker_is_served_from_the_root_with_the_apps_fingerprinted_
     page = client.get("/").get_data(as_text=True)
     for loaded in re.findall(r'(?:href|src)="(/static/[^"]+)"', page):
         assert loaded in assets
-    assert all(re.fullmatch(r"/static/[\w.-]+\?v=[0-9a-f]{12}", asset) for asset in assets)
+    files = [asset for asset in assets if "?v=" in asset]
+    assert all(re.fullmatch(r"/static/[\w.-]+\?v=[0-9a-f]{12}", asset) for asset in files)
+    # Every module of the browser code under the modules' version, those a page loads on
+    # demand too (restore, correct, seating, finish), so that a page kept works offline.
+    kept = [asset for asset in assets if asset not in files]
+    assert all(re.fullmatch(r"/static/js/[0-9a-f]{12}/[\w-]+\.js", asset) for asset in kept)
+    modules = sorted(asset.rsplit("/", 1)[1] for asset in kept)
+    assert modules == sorted(path.name for path in MODULES.glob("*.js"))
     assert not any("sw.js" in asset for asset in assets)
     # Every page registers it.
     assert 'data-worker="/sw.js"' in page
@@ -179,10 +188,11 @@ def test_the_finish_and_entry_pages_carry_what_they_say_when_sent_offline(
     meld(client, table, "Ann", "qc kc ac")
     finish = client.get(f"/games/{table.game}/finish").get_data(as_text=True)
     assert waits in html.unescape(finish)
-    assert "offline-forms.js" in finish
+    assert '/finish.js"' in finish
     assert f'data-offline="{table.session}"' in finish
     entry = client.get(f"/games/{table.game}/entries/1/edit").get_data(as_text=True)
-    assert "offline-forms.js" in entry
+    assert '/delete.js"' in entry
     assert f'data-offline="{table.session}"' in entry
-    # The game page, which does not load it, stays within its weight.
-    assert "offline-forms.js" not in client.get(f"/sessions/{table.session}").get_data(as_text=True)
+    # The game page, which does not load them, stays within its weight.
+    game = client.get(f"/sessions/{table.session}").get_data(as_text=True)
+    assert "/finish.js" not in game and "/delete.js" not in game

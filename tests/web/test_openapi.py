@@ -298,3 +298,68 @@ def test_a_wrong_answer_fails_the_schema_check(document: dict[str, Any]) -> None
                 "games": [],
             },
         )
+
+
+def declared(document: dict[str, Any], method: str, path: str) -> dict[str, Any]:
+    responses: dict[str, Any] = document["paths"][path][method]["responses"]
+    return responses
+
+
+def test_every_read_that_answers_304_says_so_in_the_document(
+    client: FlaskClient, document: dict[str, Any]
+) -> None:
+    group = client.post(f"{API}/groups", json={"name": "Runde"}).get_json()
+    session = client.post(
+        f"{API}/sessions",
+        json={"players": ["Ann", "Bob"], "group": group["id"], "group_key": group["edit_key"]},
+    ).get_json()
+    game = client.post(
+        f"{API}/sessions/{session['id']}/games",
+        headers={"Authorization": f"Bearer {session['edit_key']}"},
+    ).get_json()
+    evening = client.post(
+        f"{API}/evenings",
+        json={"name": "Abend", "players": list("ABCDEF"), "series": 1, "games_per_series": 1},
+    ).get_json()
+    ids = {
+        "session_id": session["id"],
+        "game_id": game["id"],
+        "group_id": group["id"],
+        "evening_id": evening["id"],
+    }
+    keys = {"group_id": group["edit_key"], "evening_id": evening["edit_key"]}
+    answered_304 = set()
+    for path, operations in document["paths"].items():
+        if "get" not in operations:
+            continue
+        named = re.findall(r"{([^}]+)}", path)
+        key = keys.get(named[0], session["edit_key"]) if named else ""
+        address = path.format(**ids)
+        headers = {"Authorization": f"Bearer {key}"}
+        first = client.get(address, headers=headers)
+        assert first.status_code == 200, path
+        if first.headers.get("ETag"):
+            again = client.get(address, headers={**headers, "If-None-Match": first.headers["ETag"]})
+            if again.status_code == 304:
+                answered_304.add(path)
+    assert answered_304, "no read answered 304"
+    for path in answered_304:
+        assert "304" in declared(document, "get", path), f"GET {path} answers 304"
+        assert "ETag" in declared(document, "get", path)["200"].get("headers", {}), path
+
+
+def test_every_start_that_answers_429_says_so_with_retry_after(
+    app_with: Any, document: dict[str, Any]
+) -> None:
+    client = app_with(SESSION_LIMIT="1 per minute").test_client()
+    assert client.post(f"{API}/sessions", json={"players": ["Ann", "Bob"]}).status_code == 201
+    for path, body in (
+        (f"{API}/sessions", {"players": ["Ann", "Bob"]}),
+        (f"{API}/groups", {"name": "Runde"}),
+    ):
+        answer = client.post(path, json=body)
+        assert answer.status_code == 429
+        assert answer.headers["Retry-After"]
+        said = declared(document, "post", path)["429"]
+        assert "Retry-After" in said["headers"]
+        assert said["content"]["application/json"]["schema"]

@@ -75,9 +75,9 @@ class Served:
 
 
 def test_a_reopen_that_would_remove_a_game_dealt_before_the_seating_changed_is_refused_in_the_api(
-    live_server: str,
+    shared_server: str,
 ) -> None:
-    table = Served(live_server, ["Ann", "Bob", "Cid"])
+    table = Served(shared_server, ["Ann", "Bob", "Cid"])
     first = table.start()
     assert table.meld(first, "Ann", "7♠ 7♥ 7♦") == 201
     assert table.finish(first, "Ann", {"Bob": "10♠", "Cid": "10♥"}) == 200
@@ -115,9 +115,9 @@ def test_a_reopen_that_would_remove_a_game_dealt_before_the_seating_changed_is_r
 
 
 def test_the_session_page_offers_no_reopen_that_would_be_refused_and_refuses_it_on_a_real_server(
-    live_server: str,
+    shared_server: str,
 ) -> None:
-    phone = Browser(live_server)
+    phone = Browser(shared_server)
     start = form_to(phone.get("/")[2], "/sessions")
     names = {"names-0": "Ann", "names-1": "Bob", "names-2": "Cid", "target": "500"}
     status, address, _ = phone.post(start.action, {**start.fields, **names})

@@ -123,10 +123,17 @@ def seeded(app: Flask) -> dict[str, Any]:
     return seed(app.test_client())
 
 
+# The schema loaded from each app object: the tests of a backend share the app, and loading
+# and resolving the document took about half a second of each test.
+SCHEMAS: dict[int, tuple[Flask, Any]] = {}
+
+
 @pytest.fixture
 def api_schema(app: Flask, seeded: dict[str, Any]) -> Any:
-    """Load the OpenAPI document from the app, on a seeded database."""
-    return schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
+    """Load the OpenAPI document from the app (once for each app), on a seeded database."""
+    if id(app) not in SCHEMAS:
+        SCHEMAS[id(app)] = (app, schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app))
+    return SCHEMAS[id(app)][1]
 
 
 @pytest.mark.parametrize("ids", ["seeded-ids", "generated-ids"])

@@ -201,7 +201,7 @@ def test_between_games_the_session_page_offers_the_chart_the_result_and_the_file
     assert f'href="/sessions/{sid}/sheet"' in html
     assert f'href="/sessions/{sid}/sheet.csv"' in html
     assert f'href="/sessions/{sid}/export.json"' in html
-    assert '<script src="/static/share.js' in html
+    assert re.search(r'<script type="module" src="/static/js/\w+/share\.js"', html)
     shared = re.search(r"<textarea[^>]*data-share-text[^>]*>(.*?)</textarea>", html, re.S)
     assert shared is not None
     names = {str(player["id"]): player["name"] for player in session["players"]}

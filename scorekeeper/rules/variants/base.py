@@ -10,35 +10,26 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import replace
-from typing import Any, ClassVar, TypeVar
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from scorekeeper.rules.cards import Card, Joker, Piece, Rank, Suit, parse_cards, parse_pieces
+from scorekeeper.rules.ends import ENDS, GAMES, LARGEST_NUMBER, MOST_GAMES, TARGET, End
 from scorekeeper.rules.errors import CardAlreadyPlayedError, HouseRuleError, SettlementError
 from scorekeeper.rules.grouping import Grouping
 from scorekeeper.rules.house_rules import HouseRule, HouseRules
-from scorekeeper.rules.messages import Listed, Message, wording
+from scorekeeper.rules.messages import Message
 from scorekeeper.rules.settlement import GameSettlement, SessionStanding
+from scorekeeper.rules.variants.words import END_DESCRIPTION, END_LABEL, Words
 
 P = TypeVar("P", bound=Hashable)
 # A hand as the caller has it: cards, their text, or the points counted.
 H = TypeVar("H")
 
-# Points are stored in 32-bit INTEGER columns on PostgreSQL.
-LARGEST_NUMBER = 2**31 - 1
-# A session to a fixed number of games: more than a table plays in a year of evenings.
-MOST_GAMES = 1000
+if TYPE_CHECKING:
+    from scorekeeper.rules.melds import JokerPlace, Meld
 
-
-# The words of how a session ends, common to every rule system (``end_rule``).
-END_LABEL = wording("The session ends")
-END_DESCRIPTION = wording(
-    "how the session ends: at a target, at a limit of minus points or after a number of games"
-)
-END_SAID = {
-    "target": wording("to %(target)s points"),
-    "limit": wording("until a total reaches %(limit)s"),
-}
+__all__ = ["LARGEST_NUMBER", "MOST_GAMES", "GameEnd", "MinusHands", "Variant"]
 
 
 class AcePosition(enum.Enum):
@@ -72,6 +63,28 @@ def refuse_repeated_cards(groups: Iterable[Iterable[Card]], packs: int = 1) -> N
         )
 
 
+@dataclass(frozen=True)
+class GameEnd(Generic[P]):
+    """The end of a game as it was played, to settle (``Variant.settle_end``).
+
+    ``names`` are the players in seating order; ``winner`` who went out (None: nobody);
+    ``hands`` the cards or points left in the hands (None: none given at all, so with nobody
+    out the table gives the game up, R6); ``entry_players`` who made each entry of the game in
+    order, ``entry_cards`` how many cards each took from the hand, ``on_table`` the cards lying
+    there, each copy once; ``romme`` the recorder's word on a Rommé hand (None: the entries
+    decide); ``dealer`` who dealt (the rule system says who played first).
+    """
+
+    names: Mapping[P, str]
+    winner: P | None
+    hands: Mapping[P, Sequence[Piece] | int] | None
+    entry_players: tuple[P, ...] = ()
+    entry_cards: tuple[int, ...] | None = None
+    on_table: tuple[Piece, ...] = field(default=())
+    romme: bool | None = None
+    dealer: P | None = None
+
+
 class Variant:
     """A rule system; subclass it, override where the rules differ, and register the subclass.
 
@@ -82,6 +95,8 @@ class Variant:
 
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
+    # What the rule system says (its name, its rules, the settlement explained): ``words``.
+    WORDS: ClassVar[type[Words]] = Words
     # The packs, the jokers and the seats: a rule system's house rules may change them (F6, F7),
     # so an instance may carry its own.
     packs: int = 1
@@ -103,7 +118,10 @@ class Variant:
     first_turn_draws: ClassVar[bool] = True
     # Whether melds and layoffs score points (in Boathouse Rum they only show who melded).
     melds_score: ClassVar[bool] = True
+    # The ways a session may end, the usual one first, at the usual target or limit.
+    ENDS: ClassVar[tuple[End, ...]] = (TARGET, GAMES)
     default_target: ClassVar[int] = 500
+    default_limit: ClassVar[int] = -500
     # What a hand given as points may count at the least: every hand holds a card.
     least_hand_points: ClassVar[int] = 2
 
@@ -112,6 +130,7 @@ class Variant:
     def __init__(self, house_rules: Mapping[str, object] | None = None) -> None:
         # Checked and frozen once: instances are shared (cached) and hashed by their rules.
         self._house = HouseRules(self.check_house_rules(house_rules or {}))
+        self.words = self.WORDS(self)
 
     @property
     def house(self) -> HouseRules:
@@ -125,14 +144,33 @@ class Variant:
 
     @classmethod
     def end_rule(cls) -> HouseRule:
-        """Return the house rule of how a session ends: to the target or a number of games."""
+        """Return the house rule of how a session ends: one of its ``ENDS``, the first usually.
+
+        >>> Variant.end_rule().default, Variant.end_rule().ends["games"]
+        ({'target': 500}, (1, 1000))
+        """
+        usual = cls.ENDS[0]
         return HouseRule(
             "end",
-            {"target": cls.default_target},
-            ends={"target": (1, LARGEST_NUMBER), "games": (1, MOST_GAMES)},
+            {usual.key: cls.usual_number(usual)},
+            ends={end.key: end.bounds for end in cls.ENDS},
             label=END_LABEL,
             description=END_DESCRIPTION,
         )
+
+    @classmethod
+    def usual_number(cls, end: End) -> int | None:
+        """Return the number a session ends at when the table gives none: the target or limit.
+
+        >>> Variant.usual_number(TARGET), Variant.usual_number(GAMES)
+        (500, None)
+        """
+        return end.usual(cls)
+
+    def end(self) -> tuple[End, int]:
+        """Return how the session ends, and at what number: ``(TARGET, 500)``."""
+        ((kind, number),) = self.house["end"].items()
+        return ENDS[kind], number
 
     @classmethod
     def all_house_rules(cls) -> tuple[HouseRule, ...]:
@@ -264,6 +302,26 @@ class Variant:
     def opening_minimum(self) -> int:
         """Return what a player's first entry in a game must be worth at the least (G3)."""
         return self.first_meld_minimum
+
+    def opening_counted(self, melds: Iterable[Meld]) -> int | None:
+        """Return what melds put down together count towards an opening; None without one.
+
+        >>> from scorekeeper.rules.cards import parse_cards
+        >>> from scorekeeper.rules.melds import classify
+        >>> from scorekeeper.rules.variants import find_variant
+        >>> german = find_variant("german_rummy")
+        >>> german.opening_counted([classify(parse_cards("Q♣ K♣ A♣"), german)])
+        31
+        >>> Variant().opening_counted([]) is None
+        True
+        """
+        if not self.has_opening():
+            return None
+        return sum(meld.opening_value for meld in melds)
+
+    def joker_places(self, meld: Meld) -> tuple[JokerPlace, ...] | None:
+        """Return where a meld's jokers lie and what they stand for; None where none are played."""
+        return meld.jokers if self.jokers else None
 
     def refuse_before_opening(self, kind: str, earlier: Sequence[str], name: str = "") -> None:
         """Refuse an entry a player may not make before their opening: here none is refused.
@@ -415,47 +473,65 @@ class Variant:
         romme: bool | None = None,
         dealer: P | None = None,
     ) -> GameSettlement[P]:
-        """Settle the end of a game as it was played; ``winner=None`` abandons it (R6).
-
-        ``names`` are the players in seating order, ``entry_players`` who made each entry of
-        the game in order, ``entry_cards`` how many cards each entry took from the hand,
-        ``on_table`` the cards lying there, each copy once, ``dealer`` who dealt the game (the
-        rule system says who played first). ``romme=None`` lets the entries decide whether
-        the winner had a Rommé hand; ``romme_why`` in the answer says why. ``hands=None``
-        says that no hands were given at all: with ``winner=None`` the table gives up (R6),
-        also where a game nobody went out of is settled with its hands (F5).
+        """Settle the end of a game from its parts: ``settle_end`` of the ``GameEnd`` they make.
 
         >>> from scorekeeper.rules.cards import parse_cards
         >>> names = {1: "Ann", 2: "Bob"}
         >>> Variant().finish(names, 1, {2: parse_cards("K♣")}, entry_players=[2, 1]).gains
         {1: 20, 2: 0}
         """
+        return self.settle_end(
+            GameEnd(
+                names,
+                winner,
+                hands,
+                entry_players=tuple(entry_players),
+                entry_cards=None if entry_cards is None else tuple(entry_cards),
+                on_table=tuple(on_table),
+                romme=romme,
+                dealer=dealer,
+            )
+        )
+
+    def settle_end(self, end: GameEnd[P]) -> GameSettlement[P]:
+        """Settle the end of a game as it was played; no winner abandons it (R6).
+
+        ``romme=None`` lets the entries decide whether the winner had a Rommé hand;
+        ``romme_why`` in the answer says why. A rule system that settles an end otherwise
+        overrides this, and hands the rest back to it.
+
+        >>> from scorekeeper.rules.cards import parse_cards
+        >>> end = GameEnd({1: "Ann", 2: "Bob"}, 1, {2: parse_cards("K♣")}, entry_players=(2, 1))
+        >>> Variant().settle_end(end).gains
+        {1: 20, 2: 0}
+        """
+        names, winner = end.names, end.winner
         players = list(names)
         if winner is None:
-            return self.settle(players, None, {}, romme=bool(romme))
-        hands = hands or {}
+            return self.settle(players, None, {}, romme=bool(end.romme))
+        hands = end.hands or {}
         if winner not in names:
             raise SettlementError("settlement.winner_not_playing")
-        self.refuse_winner(entry_players, winner, names[winner])
-        first_player = self.first_player(players, dealer) if dealer in names else None
+        self.refuse_winner(end.entry_players, winner, names[winner])
+        first_player = self.first_player(players, end.dealer) if end.dealer in names else None
         why = self.why_romme(
-            entry_players,
+            end.entry_players,
             winner,
-            entry_cards,
+            end.entry_cards,
             len(players),
             name=names[winner],
             first_player=first_player,
         )
         possible = why.message_id == "settlement.romme_proposed"
-        if romme and not possible:
+        if end.romme and not possible:
             raise SettlementError.saying(why)
-        self.refuse_lying_in_hands(names, hands, list(on_table))
-        never_melded = [player for player in players if player not in entry_players]
+        self.refuse_lying_in_hands(names, hands, list(end.on_table))
+        never_melded = [player for player in players if player not in end.entry_players]
         settled = self.settle(
             players,
             winner,
             hands,
-            romme=possible if romme is None else romme,
+            romme=possible if end.romme is None else end.romme,
             never_melded=never_melded,
         )
         return replace(settled, romme_possible=possible, romme_why=why)
@@ -673,53 +749,36 @@ Ann's hand.
         )
 
     def _over(self, kind: str, number: int, totals: Mapping[P, int], games_ended: int) -> bool:
-        """Tell whether the session's end is reached: the target, or the number of games."""
-        if kind == "games":
-            return games_ended >= number
-        if kind != "target":
+        """Tell whether the session's end is reached: the target, the limit, or the games."""
+        if kind not in self.end_rule().ends:
             raise ValueError(f"{self.title} does not end at a {kind}")
-        return bool(totals) and max(totals.values()) >= number
+        return ENDS[kind].reached(number, totals, games_ended)
 
-    # --- names -------------------------------------------------------------------------------
+    # --- words: said by the rule system's words part (``words``) ------------------------------
 
     def label(self, language: str = "en") -> str:
         """Return the rule system's name as shown to the players, e.g. ``Treppenrommé``."""
-        return self.title
+        return self.words.label(language)
 
-    def points_name(self, language: str = "en") -> str:
-        """Return what a game's numbers are called, e.g. ``points``, in a language."""
-        return Message("sheet.points").render(language)
+    def rules_said(self, language: str = "en") -> tuple[str, ...]:
+        """Say the rules of a session: the rule system, how it ends, each house rule chosen."""
+        return self.words.rules_said(language)
 
     def to_go_message(self) -> Message:
-        """Say what a player's distance to the session's end is: to the target, or the limit.
+        """Say what a player's distance to the session's end is: to the target, or the limit."""
+        return self.words.to_go_message()
 
-        >>> from scorekeeper.rules.variants import find_variant
-        >>> find_variant().to_go_message().render("de")
-        'Fehlen'
-        >>> find_variant("german_rummy").to_go_message().render("de")
-        'Bis -500'
-        """
-        ((kind, number),) = self.house["end"].items()
-        if kind == "limit":
-            return Message("sheet.to_limit", {"number": number})
-        return Message("sheet.to_target")
+    def game_news(self, number: int, names: Mapping[P, str], settled: GameSettlement[P]) -> Message:
+        """Say the news of a game just booked: what the winner gains, or what the losers book."""
+        return self.words.game_news(number, names, settled)
 
-    def end_message(self, games_ended: int) -> Message:
-        """Say how the session ends, for the foot of the score sheet: target, limit or games.
+    def settlement_explained(self, settled: GameSettlement[P], name: str) -> tuple[Message, ...]:
+        """Explain a settlement before it is booked; ``name`` is the winner's ("" for nobody)."""
+        return self.words.settlement_explained(settled, name)
 
-        >>> from scorekeeper.rules.variants import find_variant
-        >>> find_variant().end_message(3).render("en")
-        'Target: 500'
-        >>> find_variant("boathouse_rum", {"end": {"games": 5}}).end_message(4).render("en")
-        '5 games, 1 left'
-        """
-        ((kind, number),) = self.house["end"].items()
-        if kind == "games":
-            left = max(0, number - games_ended)
-            return Message("sheet.end_games", {"count": number, "left": left})
-        if kind == "limit":
-            return Message("sheet.end_limit", {"number": number})
-        return Message("sheet.end_target", {"number": number})
+    def minus_explained(self, name: str) -> Message:
+        """Explain minus points: what the winner and every other player book."""
+        return self.words.minus_explained(name)
 
     def describe(self) -> dict[str, Any]:
         """Return the rule system as the API lists it (the title in English)."""
@@ -731,111 +790,6 @@ Ann's hand.
             "max_players": self.max_players,
             "rules": [rule.describe() for rule in self.all_house_rules()],
         }
-
-    # --- words ---------------------------------------------------------------------------------
-
-    def rules_said(self, language: str = "en") -> tuple[str, ...]:
-        """Say the rules of a session: the rule system, how it ends, each house rule chosen.
-
-        >>> from scorekeeper.rules.variants import find_variant
-        >>> find_variant("german_rummy", {"joker_in_hand": 25}).rules_said("de")[2:]
-        ('erstes Auslegen mindestens 40', 'ein Joker in der Hand 25 Punkte')
-        """
-        said = [self.label(language), self.end_said(language)]
-        for rule in self.HOUSE_RULES:
-            words = rule.say(self.house[rule.name], language)
-            if words is not None:
-                said.append(words)
-        return tuple(said)
-
-    def end_said(self, language: str = "en") -> str:
-        """Say how the session ends, e.g. ``to 500 points`` or ``5 games``."""
-        ((kind, number),) = self.house["end"].items()
-        if kind == "games":
-            return Message("house.games", {"count": number, "num": number}).render(language)
-        return END_SAID[kind].render(language, **{kind: number})
-
-    def game_news(self, number: int, names: Mapping[P, str], settled: GameSettlement[P]) -> Message:
-        """Say the news of a game just booked: what the winner gains, or what the losers book.
-
-        >>> from scorekeeper.rules.cards import parse_cards
-        >>> settled = Variant().settle([1, 2], 1, {2: parse_cards("K♣")})
-        >>> Variant().game_news(3, {1: "Ann", 2: "Bob"}, settled).render("en")
-        'Game 3 is over: Ann went out and gains 10 points.'
-        """
-        gains = settled.gains
-        winner = names[settled.winner] if settled.winner is not None else ""
-        minus = [player for player in names if gains.get(player, 0) < 0]
-        if minus:
-            booked = tuple(
-                Message("news.books", {"name": names[player], "points": gains[player]})
-                for player in minus
-            )
-            if settled.winner is None:
-                # F5: nobody went out, and every hand was counted.
-                return Message("news.nobody_out", {"number": number, "minus": Listed(booked)})
-            return Message(
-                "news.minus", {"number": number, "name": winner, "minus": Listed(booked)}
-            )
-        won = gains.get(settled.winner, 0) if settled.winner is not None else 0
-        points = Message("house.points", {"count": won, "num": won})
-        return Message("news.gains", {"number": number, "name": winner, "points": points})
-
-    def settlement_explained(self, settled: GameSettlement[P], name: str) -> tuple[Message, ...]:
-        """Explain a settlement before it is booked; ``name`` is the winner's ("" for nobody).
-
-        >>> from scorekeeper.rules.cards import parse_cards
-        >>> settled = Variant().settle([1, 2], 1, {2: parse_cards("K♣")})
-        >>> Variant().settlement_explained(settled, "Ann")[0].render("en")
-        'Ann scores the cards left in the other hands once: 10.'
-        """
-        if settled.winner is None:
-            return (self.nobody_out_explained(), self._melds_explained(minus=True))
-        factors = list(settled.factors.values())
-        all_double = bool(factors) and min(factors) > 1
-        some_double = bool(factors) and max(factors) > 1
-        minus = min(settled.gains.values(), default=0) < 0
-        gain = settled.gains.get(settled.winner, 0) if settled.winner is not None else 0
-        said: list[Message] = []
-        if minus:
-            said.append(self.minus_explained(name))
-            if settled.romme and all_double:
-                said.append(Message("explain.minus_doubled"))
-        elif settled.romme and all_double:
-            hands = sum(settled.hand_points.values())
-            said.append(Message("explain.romme", {"name": name, "hands": hands, "gain": gain}))
-        elif some_double:
-            said.append(Message("explain.never_melded", {"name": name, "gain": gain}))
-        else:
-            said.append(Message("explain.once", {"name": name, "gain": gain}))
-        said.append(self._melds_explained(minus=minus))
-        return tuple(said)
-
-    def _melds_explained(self, *, minus: bool) -> Message:
-        """Say what the melds and layoffs count beside the hands."""
-        if self.shows_game_net():
-            return Message("explain.game_net")
-        if self.melds_score:
-            return Message("explain.melds_stay")
-        return Message("explain.only_hands" if minus else "explain.only_paid")
-
-    def minus_explained(self, name: str) -> Message:
-        """Explain minus points: the winner books 0, every other player minus their hand."""
-        return Message("explain.minus", {"name": name})
-
-    def nobody_out_explained(self) -> Message:
-        """Explain a game nobody went out of: every player books minus their hand (F5).
-
-        >>> from scorekeeper.rules.variants import find_variant
-        >>> find_variant("rummy_500").nobody_out_explained().render("en")
-        'Nobody went out: every player books minus the cards left in their hand (an ace 15).'
-        """
-        if self.jokers:
-            return Message(
-                "explain.nobody_out_joker",
-                {"ace": self.ace_in_hand, "joker": self.joker_hand_value()},
-            )
-        return Message("explain.nobody_out", {"ace": self.ace_in_hand})
 
     def shows_game_net(self) -> bool:
         """Tell whether a settlement shows each player's game as table minus hand (F2).
@@ -874,3 +828,22 @@ Ann's hand.
 
     def __hash__(self) -> int:
         return hash((type(self), self._house))
+
+
+class MinusHands(Variant):
+    """The settlement where the winner books 0 and every other player minus their hand.
+
+    German Rummy (G5) and 500 Rum (F2) settle so; a rule system that does mixes this in.
+
+    >>> class Minus(MinusHands):
+    ...     name = "minus"
+    >>> Minus().book("Ann", {"Bob": 12, "Cid": 3}, ["Ann", "Bob", "Cid"])
+    {'Ann': 0, 'Bob': -12, 'Cid': -3}
+    """
+
+    def book(self, winner: P, owed: Mapping[P, int], players: Sequence[P]) -> dict[P, int]:
+        """Return each player's gain: 0 for the winner, minus their hand for every other."""
+        gains = dict.fromkeys(players, 0)
+        for loser, points in owed.items():
+            gains[loser] = -points
+        return gains

@@ -10,6 +10,13 @@ from scorekeeper.rules.grouping import Grouping, least_paying_grouping
 from scorekeeper.rules.messages import Message
 from scorekeeper.rules.settlement import GameSettlement
 from scorekeeper.rules.variants.base import AcePosition, P, Variant
+from scorekeeper.rules.variants.words import Words
+
+
+class BoathouseRumWords(Words):
+    """Boathouse Rum's words: a game's numbers are the payments won (a loser's is 0)."""
+
+    points = Message("sheet.payments")
 
 
 class BoathouseRum(Variant):
@@ -24,16 +31,13 @@ class BoathouseRum(Variant):
 
     name = "boathouse_rum"
     title = "Boathouse Rum"
+    WORDS = BoathouseRumWords
     melds_score = False
     max_players = 6
     ace_in_hand = 11
     default_target = 100
     # A hand whose cards all match pays nothing.
     least_hand_points = 0
-
-    def points_name(self, language: str = "en") -> str:
-        """Return what a game's numbers are called: the payments won (a loser's is 0)."""
-        return Message("sheet.payments").render(language)
 
     def cards_dealt(self, player_count: int) -> int:
         """Return the cards each player is dealt: 10 for two, 7 for three or four, else 6."""

@@ -2,28 +2,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import ClassVar
 
 from scorekeeper.rules.cards import Card, Rank
+from scorekeeper.rules.ends import GAMES, LARGEST_NUMBER, LIMIT
 from scorekeeper.rules.errors import OpeningError
 from scorekeeper.rules.house_rules import Choice, HouseRule
 from scorekeeper.rules.messages import Message, wording
-from scorekeeper.rules.variants.base import (
-    END_DESCRIPTION,
-    END_LABEL,
-    LARGEST_NUMBER,
-    MOST_GAMES,
-    AcePosition,
-    P,
-    Variant,
-)
+from scorekeeper.rules.variants.base import AcePosition, MinusHands, P
+from scorekeeper.rules.variants.words import Words
 
 # G7: the session ends when a total falls to this.
 DEFAULT_LIMIT = -500
 
 
-class GermanRummy(Variant):
+class GermanRummyWords(Words):
+    """German Rummy's words: "Rommé" in German, minus points, what a joker costs."""
+
+    name = Message("variant.german_rummy")
+    points = Message("sheet.minus_points")
+
+    def minus_explained(self, name: str) -> Message:
+        """Explain minus points with what a card costs: an ace 11, a joker 30 (or 25, 20)."""
+        joker = self.variant.joker_hand_value()
+        return Message("explain.minus_values", {"name": name, "joker": joker})
+
+
+class GermanRummy(MinusHands):
     """German Rummy: melds score nothing; every loser books minus their hand (G1-G8).
 
     >>> from scorekeeper.rules.cards import parse_pieces
@@ -34,6 +40,10 @@ class GermanRummy(Variant):
 
     name = "german_rummy"
     title = "German Rummy"
+    WORDS = GermanRummyWords
+    # G7: the session ends when a total falls to the limit, or after a number of games.
+    ENDS = (LIMIT, GAMES)
+    default_limit = DEFAULT_LIMIT
     packs = 2
     jokers = 6
     max_players = 6
@@ -107,22 +117,7 @@ class GermanRummy(Variant):
         ),
     )
 
-    @classmethod
-    def end_rule(cls) -> HouseRule:
-        """Return how the session ends: when a total falls to the limit, or after N games (G7)."""
-        return HouseRule(
-            "end",
-            {"limit": DEFAULT_LIMIT},
-            ends={"limit": (-LARGEST_NUMBER, -1), "games": (1, MOST_GAMES)},
-            label=END_LABEL,
-            description=END_DESCRIPTION,
-        )
-
     # --- the table ---------------------------------------------------------------------------
-
-    def points_name(self, language: str = "en") -> str:
-        """Return what a game's numbers are called: minus points."""
-        return Message("sheet.minus_points").render(language)
 
     def cards_dealt(self, player_count: int) -> int:
         """Return how many cards each player is dealt: 13."""
@@ -173,28 +168,3 @@ class GermanRummy(Variant):
         if romme and self.house["hand_romme_doubles"]:
             return self.romme_factor
         return 1
-
-    def book(self, winner: P, owed: Mapping[P, int], players: Sequence[P]) -> dict[P, int]:
-        """Return each player's gain: 0 for the winner, minus their hand for each loser (G5)."""
-        gains = dict.fromkeys(players, 0)
-        for loser, points in owed.items():
-            gains[loser] = -points
-        return gains
-
-    def minus_explained(self, name: str) -> Message:
-        """Explain minus points with what a card costs: an ace 11, a joker 30 (or 25, 20)."""
-        return Message("explain.minus_values", {"name": name, "joker": self.joker_hand_value()})
-
-    # --- the session -------------------------------------------------------------------------
-
-    def _over(self, kind: str, number: int, totals: Mapping[P, int], games_ended: int) -> bool:
-        """Tell whether the session's end is reached: a total at or below the limit (G7)."""
-        if kind == "limit":
-            return bool(totals) and min(totals.values()) <= number
-        return super()._over(kind, number, totals, games_ended)
-
-    # --- names -------------------------------------------------------------------------------
-
-    def label(self, language: str = "en") -> str:
-        """Return the rule system's name in a language: "Rommé" in German."""
-        return Message("variant.german_rummy").render(language)

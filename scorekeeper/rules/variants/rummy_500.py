@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from scorekeeper.rules.cards import Card, Piece
@@ -10,7 +10,8 @@ from scorekeeper.rules.errors import SettlementError
 from scorekeeper.rules.house_rules import Choice, HouseRule
 from scorekeeper.rules.messages import Message, wording
 from scorekeeper.rules.settlement import GameSettlement
-from scorekeeper.rules.variants.base import AcePosition, P, Variant
+from scorekeeper.rules.variants.base import AcePosition, GameEnd, MinusHands, P
+from scorekeeper.rules.variants.words import Words
 
 # F6: two jokers a pack, each worth 15 wherever it lies or is held.
 JOKERS_A_PACK = 2
@@ -19,7 +20,29 @@ JOKER_VALUE = 15
 TWO_PACKS_SEAT = 8
 
 
-class Rummy500(Variant):
+class Rummy500Words(Words):
+    """500 Rum's words: its name, and what an ace and a joker cost in a hand."""
+
+    name = Message("variant.rummy_500")
+
+    def minus_explained(self, name: str) -> Message:
+        """Explain minus points with what an ace costs in a hand: 15 (F1), a joker 15 (F6).
+
+        >>> Rummy500().words.minus_explained("Ann").render("en").endswith("(an ace 15).")
+        True
+        >>> Rummy500({"with_jokers": True}).words.minus_explained("Ann").render("en")[-24:]
+        '(an ace 15, a joker 15).'
+        """
+        variant = self.variant
+        if variant.jokers:
+            return Message(
+                "explain.minus_ace_joker",
+                {"name": name, "ace": variant.ace_in_hand, "joker": variant.joker_hand_value()},
+            )
+        return Message("explain.minus_ace", {"name": name, "ace": variant.ace_in_hand})
+
+
+class Rummy500(MinusHands):
     """500 Rum: 2 to 6 players, no corner, an ace 15 (1 before a 2); table minus hand (F2).
 
     The settlement books 0 for the winner and minus the hand for every other player; what the
@@ -37,6 +60,7 @@ class Rummy500(Variant):
 
     name = "rummy_500"
     title = "500 Rum"
+    WORDS = Rummy500Words
     max_players = 6
     ace_turns_corner = False
     # F1: an ace scores 15 in a set and after the king, 1 only as the low card before a 2.
@@ -148,23 +172,12 @@ class Rummy500(Variant):
         """Tell whether a game nobody went out of settles with every hand: it does (F5)."""
         return True
 
-    def finish(
-        self,
-        names: Mapping[P, str],
-        winner: P | None,
-        hands: Mapping[P, Sequence[Piece] | int] | None,
-        *,
-        entry_players: Sequence[P],
-        entry_cards: Sequence[int] | None = None,
-        on_table: Iterable[Piece] = (),
-        romme: bool | None = None,
-        dealer: P | None = None,
-    ) -> GameSettlement[P]:
-        """Settle a game; ``winner=None`` with the hands settles a game nobody went out of (F5).
+    def settle_end(self, end: GameEnd[P]) -> GameSettlement[P]:
+        """Settle a game; no winner with the hands settles a game nobody went out of (F5).
 
-        ``winner=None`` with ``hands=None`` (none given at all) abandons the game (R6): melds
-        and layoffs stand, no hand is counted. Given hands, even none, settle: every player's
-        hand is needed.
+        No winner with ``hands=None`` (none given at all) abandons the game (R6): melds and
+        layoffs stand, no hand is counted. Given hands, even none, settle: every player's hand
+        is needed.
 
         >>> from scorekeeper.rules.cards import parse_cards
         >>> names = {1: "Ann", 2: "Bob"}
@@ -172,21 +185,13 @@ class Rummy500(Variant):
         >>> Rummy500().finish(names, None, hands, entry_players=[2, 1]).gains
         {1: -10, 2: -17}
         """
-        if winner is not None or hands is None:
-            return super().finish(
-                names,
-                winner,
-                hands,
-                entry_players=entry_players,
-                entry_cards=entry_cards,
-                on_table=on_table,
-                romme=romme,
-                dealer=dealer,
-            )
-        if romme:
-            raise SettlementError.saying(self.why_romme([], winner, None, len(names), name=""))
-        self.refuse_lying_in_hands(names, hands, list(on_table))
-        return self.settle_nobody_out(list(names), hands)
+        if end.winner is not None or end.hands is None:
+            return super().settle_end(end)
+        if end.romme:
+            why = self.why_romme([], end.winner, None, len(end.names), name="")
+            raise SettlementError.saying(why)
+        self.refuse_lying_in_hands(end.names, end.hands, list(end.on_table))
+        return self.settle_nobody_out(list(end.names), end.hands)
 
     def settle_nobody_out(
         self, players: Sequence[P], hands: Mapping[P, Sequence[Piece] | int]
@@ -226,34 +231,6 @@ class Rummy500(Variant):
         factors = dict.fromkeys(players, 1)
         return GameSettlement(None, False, hand_points, gains, factors, paid=dict(hand_points))
 
-    def minus_explained(self, name: str) -> Message:
-        """Explain minus points with what an ace costs in a hand: 15 (F1), a joker 15 (F6).
-
-        >>> Rummy500().minus_explained("Ann").render("en").endswith("(an ace 15).")
-        True
-        >>> Rummy500({"with_jokers": True}).minus_explained("Ann").render("en")[-24:]
-        '(an ace 15, a joker 15).'
-        """
-        if self.jokers:
-            return Message(
-                "explain.minus_ace_joker",
-                {"name": name, "ace": self.ace_in_hand, "joker": self.joker_hand_value()},
-            )
-        return Message("explain.minus_ace", {"name": name, "ace": self.ace_in_hand})
-
     def shows_game_net(self) -> bool:
         """Tell whether a settlement shows each player's game: table minus hand (F2)."""
         return True
-
-    def book(self, winner: P, owed: Mapping[P, int], players: Sequence[P]) -> dict[P, int]:
-        """Return each player's gain: 0 for the winner, minus their hand for every other (F2)."""
-        gains = dict.fromkeys(players, 0)
-        for loser, points in owed.items():
-            gains[loser] = -points
-        return gains
-
-    # --- names -------------------------------------------------------------------------------
-
-    def label(self, language: str = "en") -> str:
-        """Return the rule system's name in a language."""
-        return Message("variant.rummy_500").render(language)
