@@ -48,6 +48,22 @@ class SessionKeys:
         mac = hmac.new(edit.encode(), b"view key", hashlib.sha256).digest()
         return cls(edit=edit, view=base64.urlsafe_b64encode(mac).decode()[:32])
 
+    def table(self, series: int, table: int) -> SessionKeys:
+        """Return the keys of a table of an evening with these keys: derived from its edit key.
+
+        Whoever holds the evening's edit key can always hand out each table's edit key, and
+        only the digests are stored, as for any session.
+
+        >>> evening = SessionKeys.from_edit_key("secret")
+        >>> evening.table(1, 2) == evening.table(1, 2) != evening.table(2, 1)
+        True
+        >>> evening.table(1, 2).edit == evening.edit
+        False
+        """
+        label = f"series {series} table {table}".encode()
+        mac = hmac.new(self.edit.encode(), label, hashlib.sha256).digest()
+        return SessionKeys.from_edit_key(base64.urlsafe_b64encode(mac).decode()[:32])
+
     def has_view_key(self, key: str) -> bool:
         """Say whether a key is the view key of these keys (the app derives every view key).
 

@@ -1,4 +1,4 @@
-"""Database tables: sessions, players, games, entries with their cards, and settlements."""
+"""Database tables: sessions, players, games, entries with their cards, settlements, evenings."""
 
 from __future__ import annotations
 
@@ -345,3 +345,75 @@ class MergedName(db.Model):  # type: ignore[name-defined,misc]
     created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
 
     __table_args__ = (sa.UniqueConstraint("group_id", "name_key", "same_as_key"),)
+
+
+class Evening(db.Model):  # type: ignore[name-defined,misc]
+    """A club evening (a Spielabend): players at several tables at once, in series.
+
+    Its keys work as a session's: the edit key seats the series and opens every table (each
+    table's key is derived from it, ``keys.table_keys``), the view key shows the board.
+    """
+
+    __tablename__ = "evenings"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    public_id: so.Mapped[str] = so.mapped_column(
+        sa.String(32), unique=True, index=True, default=new_public_id
+    )
+    edit_key_digest: so.Mapped[str] = so.mapped_column(sa.String(64))
+    view_key_digest: so.Mapped[str] = so.mapped_column(sa.String(64))
+    name: so.Mapped[str] = so.mapped_column(sa.String(80))
+    variant: so.Mapped[str] = so.mapped_column(sa.String(40))
+    # The house rules the organiser chose for every table, as a JSON object (no end: E8).
+    house_rules: so.Mapped[str] = so.mapped_column(sa.Text)
+    # The players in the order the organiser listed them, as a JSON list of names.
+    players: so.Mapped[str] = so.mapped_column(sa.Text)
+    series: so.Mapped[int]
+    # A series ends after a number of games or of minutes: exactly one of the two is set.
+    games_per_series: so.Mapped[int | None]
+    minutes_per_series: so.Mapped[int | None]
+    table_size: so.Mapped[int]
+    seating: so.Mapped[str] = so.mapped_column(sa.String(10))
+    small_tables: so.Mapped[bool] = so.mapped_column(default=False)
+    # The club (a group) whose season the evening counts in, if any.
+    group_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("groups.id"), index=True)
+    created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        sa.CheckConstraint("seating IN ('standing', 'drawn')", name="seating_known"),
+        sa.CheckConstraint(
+            "(games_per_series IS NULL) <> (minutes_per_series IS NULL)", name="one_series_end"
+        ),
+    )
+
+
+class EveningSeries(db.Model):  # type: ignore[name-defined,misc]
+    """A series of an evening as it was seated: its number, the seed of its draw, its clock."""
+
+    __tablename__ = "evening_series"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    evening_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("evenings.id"), index=True)
+    number: so.Mapped[int]
+    # The lot that drew the series (or the seats at its tables): the same seed, the same draw.
+    seed: so.Mapped[int]
+    drawn: so.Mapped[bool]
+    seated_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    # When the first game of the series was dealt at any of its tables: the clock of a series
+    # of minutes starts then, once for all its tables (E7).
+    started_at: so.Mapped[datetime | None] = so.mapped_column(sa.DateTime(timezone=True))
+
+    __table_args__ = (sa.UniqueConstraint("evening_id", "number"),)
+
+
+class EveningTable(db.Model):  # type: ignore[name-defined,misc]
+    """A table of a series: a session as any other, whose end is the series' end."""
+
+    __tablename__ = "evening_tables"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    series_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("evening_series.id"), index=True)
+    number: so.Mapped[int]
+    session_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("sessions.id"), unique=True)
+
+    __table_args__ = (sa.UniqueConstraint("series_id", "number"),)

@@ -367,6 +367,13 @@ GROUPS_ONLY = {
     ("post", f"{API}/groups/{{group_id}}/merges"),
 }
 
+EVENINGS_ONLY = {
+    ("post", f"{API}/evenings"),
+    ("get", f"{API}/evenings/{{evening_id}}"),
+    ("post", f"{API}/evenings/{{evening_id}}/series"),
+    ("post", f"{API}/evenings/{{evening_id}}/draw"),
+}
+
 
 def pointer(*parts: str) -> str:
     """Return a URI fragment that points to a place in the document."""

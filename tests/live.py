@@ -328,3 +328,29 @@ def serve_with(folder: Path, *options: str, seconds: float = 30) -> Served:
                 served.stop()
                 pytest.fail("the server did not start")
             time.sleep(0.05)
+
+
+def play_a_table(
+    base: str, session: str, key: str, players: list[int], start_at: float
+) -> list[int]:
+    """Play a game at a table of an evening from its own process: deal, meld, settle.
+
+    ``players`` are the ids of the table's players, the first going out. Waits until
+    ``start_at`` (time.time()) so that the tables record at once; returns the statuses of its
+    requests.
+    """
+    time.sleep(max(0.0, start_at - time.time()))
+    statuses = []
+    status, game = send(base, "POST", f"/api/v1/sessions/{session}/games", key=key)
+    statuses.append(status)
+    for player, cards in zip(players, ["Q♣ K♣ A♣", "4♥ 5♥ 6♥", "8♦ 8♠ 8♥"], strict=False):
+        body = {"player": player, "cards": cards}
+        status, _ = send(base, "POST", f"/api/v1/games/{game['id']}/melds", body, key)
+        statuses.append(status)
+    hands = {
+        str(player): card for player, card in zip(players[1:], ["2♠", "3♦", "9♣"], strict=False)
+    }
+    finish = {"winner": players[0], "hands": hands, "romme": False}
+    status, _ = send(base, "POST", f"/api/v1/games/{game['id']}/finish", finish, key)
+    statuses.append(status)
+    return statuses

@@ -13,6 +13,7 @@ with the others.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal, Self
@@ -20,7 +21,7 @@ from typing import Annotated, Any, Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, RootModel
 from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 
-from scorekeeper import rules, services, transfer
+from scorekeeper import queries, rules, services, transfer
 from scorekeeper.http.answers import Answer, absent
 from scorekeeper.http.checks import (
     JOKERS,
@@ -1014,6 +1015,143 @@ class GroupStatistics(Answer):
                 RuleSystemStatistics.of(system, language) for system in statistics.rule_systems
             ],
         )
+
+
+EveningId = Annotated[
+    str, Field(description="An evening's id: random, so that it cannot be guessed.")
+]
+
+
+class EveningTable(Answer):
+    """A table of a series: a session as any other, with its own edit key."""
+
+    number: int = Field(ge=1, description="Table 1 first.")
+    session: SessionId = Field(description="The table's session (GET /api/v1/sessions/{id}).")
+    players: list[str] = Field(description="In seating order (clockwise); the first deals first.")
+    edit_key: str = absent(
+        "The table's session's edit key, for its recorder phone: only with the evening's edit key."
+    )
+    game: int = Field(
+        ge=0, description="The game being played, or the last one ended (0: none dealt yet)."
+    )
+    games: int | None = Field(description="The games of the series; null: a series of minutes.")
+    leader: str | None = Field(description="Who leads the table; null before a game ended.")
+    ended: bool = Field(description="Whether the table's series is over.")
+
+
+class EveningSeries(Answer):
+    """A series as seated, with its tables."""
+
+    number: int = Field(ge=1)
+    drawn: bool = Field(description="Drawn by lot (else seated by the standing).")
+    seed: int = Field(description="The seed of the draw: the same seed draws the same seats.")
+    started_at: Time | None = Field(description="When its first game was dealt.")
+    tables: list[EveningTable]
+
+
+class EveningRanking(Answer):
+    """A player's line of the evening's ranking (E9)."""
+
+    player: str
+    total: int = Field(description="The sum of the series totals.")
+    series: list[int] = Field(description="The player's total of each series so far.")
+    games_won: int = Field(ge=0)
+    place: int = Field(ge=1, description='Shared places skip the next: "1, 2, 2, 4".')
+    shared: bool
+
+
+class Evening(Answer):
+    """A club evening: its series with their tables, and the ranking over them."""
+
+    id: EveningId
+    name: str
+    variant: str
+    house_rules: dict[str, Any]
+    players: list[str]
+    series_count: int = Field(ge=1, description="How many series the evening has.")
+    games_per_series: int | None
+    minutes_per_series: int | None
+    table_size: int
+    seating: Literal["standing", "drawn"]
+    small_tables: bool
+    created_at: Time
+    series: list[EveningSeries] = Field(description="The series seated so far, the first first.")
+    ranking: list[EveningRanking] = Field(description="Best first.")
+    redraw_possible: bool = Field(
+        description="Whether the latest series may be drawn again (drawn, and no table began)."
+    )
+    next_series_possible: bool = Field(
+        description="Whether the next series may be seated now (every table ended)."
+    )
+
+    @classmethod
+    def of(cls, view: queries.EveningView, keys: SessionKeys | None = None) -> dict[str, Any]:
+        """Return an evening as the API answers it; ``keys``: the edit key's, for the tables'."""
+        evening = view.evening
+        progress = {table.table.session_id: table for table in view.progress}
+
+        def table(number: int, row: Any) -> dict[str, Any]:
+            shown = progress.get(row.session_id)
+            fields: dict[str, Any] = {
+                "number": row.number,
+                "session": row.session_public_id,
+                "players": [seat.name for seat in row.players],
+                "game": shown.game if shown else row.games_ended,
+                "games": view.plan.end.games,
+                "leader": shown.leader if shown else None,
+                "ended": shown.ended if shown else True,
+            }
+            if keys is not None:
+                fields["edit_key"] = keys.table(number, row.number).edit
+            return fields
+
+        fields = {
+            "id": evening.public_id,
+            "name": evening.name,
+            "variant": evening.variant,
+            "house_rules": json.loads(evening.house_rules),
+            "players": list(evening.players),
+            "series_count": evening.series,
+            "games_per_series": evening.games_per_series,
+            "minutes_per_series": evening.minutes_per_series,
+            "table_size": evening.table_size,
+            "seating": evening.seating,
+            "small_tables": evening.small_tables,
+            "created_at": evening.created_at,
+            "series": [
+                {
+                    "number": series.number,
+                    "drawn": series.drawn,
+                    "seed": series.seed,
+                    "started_at": series.started_at,
+                    "tables": [table(series.number, row) for row in series.tables],
+                }
+                for series in view.series
+            ],
+            "ranking": [
+                {
+                    "player": row.player,
+                    "total": row.total,
+                    "series": list(row.series),
+                    "games_won": row.games_won,
+                    "place": row.place,
+                    "shared": row.shared,
+                }
+                for row in view.ranking
+            ],
+            "redraw_possible": view.redraw_possible,
+            "next_series_possible": view.next_series_possible,
+        }
+        return cls.model_validate(fields).sent()
+
+
+class NewEvening(Evening):
+    """The new evening with its keys, handed out only here."""
+
+    edit_key: str = Field(
+        description="Send as Authorization: Bearer to seat the series; opens every table's key."
+    )
+    view_key: str = Field(description="Send as Authorization: Bearer to read only (the board).")
 
 
 class _Untitled(GenerateJsonSchema):

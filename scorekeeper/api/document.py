@@ -140,7 +140,11 @@ _LANG = {
 
 
 def _id_param(name: str) -> dict[str, Any]:
-    kind = {"session_id": answers.SessionId, "group_id": answers.GroupId}.get(name, answers.Id)
+    kind = {
+        "session_id": answers.SessionId,
+        "group_id": answers.GroupId,
+        "evening_id": answers.EveningId,
+    }.get(name, answers.Id)
     schema = TypeAdapter(kind).json_schema()
     return {"name": name, "in": "path", "required": True, "schema": schema}
 
@@ -646,6 +650,95 @@ OPENAPI["paths"].update(
         },
     }
 )
+# --- club evenings: several tables, series, one ranking -----------------------------------------
+
+_EVENING_EDIT: list[dict[str, list[str]]] = [{"eveningEditKey": []}]
+_EVENING_VIEW: list[dict[str, list[str]]] = [{"eveningEditKey": []}, {"eveningViewKey": []}]
+
+
+def _evening_errors(*codes: int) -> dict[str, Any]:
+    """Return the error answers of a request about an evening: its 404 and 409 name it."""
+    refusals = _errors(*(code for code in codes if code not in (404, 409)))
+    if 404 in codes:
+        refusals["404"] = _answer(
+            "No such evening, or the key is missing or wrong (the edit key is needed to write).",
+            answers.Error,
+        )
+    if 409 in codes:
+        refusals["409"] = _answer(
+            "Not now: a table of the series is still playing, every series is seated, play "
+            "has begun (no draw again), or the first request with this Idempotency-Key is "
+            "still being answered.",
+            answers.Error,
+        )
+    return refusals
+
+
+OPENAPI["paths"].update(
+    {
+        "/api/v1/evenings": {
+            "post": {
+                "summary": "Start a club evening (a Spielabend): series 1 drawn, a session a table",
+                "description": "One rule system for every table; 6 to 60 players; a series "
+                "ends after games_per_series games or after minutes_per_series minutes (the "
+                "game being played then is the last). Each table is a session with its own "
+                "edit key (given with the evening's edit key). The rulings are E1-E12 of the "
+                "rules page.",
+                "parameters": [_SECRET_IDEMPOTENCY_KEY],
+                "requestBody": _body(models.NewEvening.request_schema()),
+                "responses": {
+                    "201": _answer(
+                        "The new evening with its keys, handed out only here.",
+                        answers.NewEvening,
+                    ),
+                    **_errors(400, 409, 413, 415, 422),
+                },
+            }
+        },
+        "/api/v1/evenings/{evening_id}": {
+            "parameters": [_id_param("evening_id")],
+            "get": {
+                "security": _EVENING_VIEW,
+                "summary": "An evening's series with their tables, and its ranking",
+                "description": "With the edit key each table carries its session's edit_key; "
+                "with the view key it does not.",
+                "responses": {
+                    "200": _answer("The evening.", answers.Evening),
+                    **_evening_errors(404),
+                },
+            },
+        },
+        "/api/v1/evenings/{evening_id}/series": {
+            "parameters": [_id_param("evening_id")],
+            "post": {
+                "security": _EVENING_EDIT,
+                "summary": "Seat the next series, once every table of the latest has ended",
+                "description": "By the standing (places 1-4 at table 1, …) or drawn, as the "
+                "evening's seating says; 409 while a table still plays.",
+                "parameters": [_IDEMPOTENCY_KEY],
+                "responses": {
+                    "201": _answer("The evening with the new series.", answers.Evening),
+                    **_evening_errors(404, 409, 415),
+                },
+            },
+        },
+        "/api/v1/evenings/{evening_id}/draw": {
+            "parameters": [_id_param("evening_id")],
+            "post": {
+                "security": _EVENING_EDIT,
+                "summary": "Draw the latest series again, before play begins at its tables",
+                "description": "The tables keep their sessions and keys; other players sit "
+                "there. 409 once an entry was recorded or a game ended at a table of it, or "
+                "for a series seated by the standing.",
+                "parameters": [_IDEMPOTENCY_KEY],
+                "responses": {
+                    "200": _answer("The evening as drawn again.", answers.Evening),
+                    **_evening_errors(404, 409, 415),
+                },
+            },
+        },
+    }
+)
 OPENAPI["components"]["securitySchemes"].update(
     {
         "groupEditKey": {
@@ -657,6 +750,16 @@ OPENAPI["components"]["securitySchemes"].update(
             "type": "http",
             "scheme": "bearer",
             "description": "A group's view_key: reads the group and its statistics only.",
+        },
+        "eveningEditKey": {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "An evening's edit_key: seats its series, gives each table's key.",
+        },
+        "eveningViewKey": {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "An evening's view_key: reads its tables and ranking (the board).",
         },
     }
 )

@@ -486,3 +486,49 @@ class Merge(Body):
         ("name", "same_as"),
         _l('name and same_as must be names as text, e.g. "Anni" and "Anna".'),
     )
+
+
+class NewEvening(Body):
+    """A club evening: its players, its series and how they are seated, one rule system."""
+
+    name: str = shown(description="e.g. Spielabend im März", **NAME)
+    variant: str = Field(rules.DEFAULT_VARIANT, json_schema_extra=_shown(variant_name_schema()))
+    house_rules: dict[str, Any] = Field(
+        default_factory=dict,
+        description='House rules for every table, as in a session\'s "rules", without "end": '
+        "a table ends with its series.",
+    )
+    players: list[str] = shown(description="The players' names, 6 to 60.", minItems=6, maxItems=60)
+    series: int = shown(description="How many series the evening has.", minimum=1, maximum=12)
+    games_per_series: int = absent(
+        "Games in each series; or send minutes_per_series.", minimum=1, maximum=100
+    )
+    minutes_per_series: int = absent(
+        "Minutes of each series: the game being played when they run out is the last.",
+        minimum=10,
+        maximum=480,
+    )
+    table_size: int = absent(
+        "Players at a table (within the rule system's limits; default 4). Where it does not "
+        "divide the players, some tables seat one fewer."
+    )
+    seating: str = shown(
+        "standing",
+        'How series 2 and later are seated: "standing" (places 1-4 at table 1, …) or '
+        '"drawn" (by lot). Series 1 is always drawn.',
+        enum=["standing", "drawn"],
+    )
+    small_tables: bool = shown(False, "Whether tables of 2 may be seated.")
+
+    refusals: ClassVar[dict[str, Any]] = {
+        "name": _l('name must be the evening\'s name as text, e.g. "Spielabend im März".'),
+        "variant": _VARIANT_REFUSED,
+        "house_rules": _l("house_rules must be an object of house rules."),
+        "players": _l("players must be a list of names."),
+        "series": _l("series must be a whole number, e.g. 3."),
+        "games_per_series": _l("games_per_series must be a whole number, e.g. 20."),
+        "minutes_per_series": _l("minutes_per_series must be a whole number, e.g. 120."),
+        "table_size": _l("table_size must be a whole number, e.g. 4."),
+        "seating": _l('seating must be "standing" or "drawn".'),
+        "small_tables": _l("small_tables must be true or false."),
+    }

@@ -119,7 +119,9 @@ def _not_found(error: LookupError) -> tuple[Response, int]:
 
 
 @bp.errorhandler(services.ConflictError)
-def _conflict(error: services.ConflictError) -> tuple[Response, int]:
+@bp.errorhandler(rules.NextSeriesError)
+@bp.errorhandler(rules.RedrawError)
+def _conflict(error: services.ConflictError | rules.RulesError) -> tuple[Response, int]:
     store.rollback()
     return jsonify(error=_text(error)), 409
 
@@ -197,6 +199,8 @@ _READS |= {"api.get_sheet", "api.get_sheet_csv", "api.export_session"}
 _READS |= {"api.get_group", "api.group_statistics"}
 # Checking an entry in a game writes nothing: a watching phone may ask too.
 _READS |= {"api.check_in_game"}
+# An evening's series, tables and ranking: read with either of the evening's keys.
+_READS |= {"api.get_evening"}
 _WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 
 
@@ -238,6 +242,11 @@ def _require_key() -> None:
     elif "group_id" in arguments:
         g.api_group, _granted = services.access_to_group(
             arguments["group_id"], _bearer(""), need, reads_only=reads
+        )
+        caller = digest(_bearer("") or "")
+    elif "evening_id" in arguments:
+        g.api_evening, g.api_evening_access = services.access_to_evening(
+            arguments["evening_id"], _bearer(""), need, reads_only=reads
         )
         caller = digest(_bearer("") or "")
     scope_to_caller(caller)
@@ -687,3 +696,70 @@ def _group() -> queries.GroupRow:
     """Return the group the key opened (see ``_require_key``)."""
     group: queries.GroupRow = g.api_group
     return group
+
+
+# --- club evenings -----------------------------------------------------------------------------
+
+
+@bp.post("/evenings")
+@idempotent
+@takes(models.NewEvening)
+def create_evening() -> tuple[Response, int]:
+    """Start a club evening: series 1 drawn, a session at each of its tables."""
+    body = _sent(models.NewEvening)
+    keys = SessionKeys.new()
+    view = services.start_evening(
+        body.name,
+        variant=body.variant,
+        house_rules=body.house_rules,
+        players=body.players,
+        series=body.series,
+        games_per_series=body.games_per_series,
+        minutes_per_series=body.minutes_per_series,
+        table_size=body.table_size,
+        seating=body.seating,
+        small_tables=body.small_tables,
+        keys=keys,
+    )
+    answer = {**answers.Evening.of(view, keys), "edit_key": keys.edit, "view_key": keys.view}
+    return jsonify(answer), 201
+
+
+@bp.get("/evenings/<evening_id>")
+def get_evening(evening_id: str) -> Response:
+    """Return an evening's series with their tables (their keys for the edit key), and ranking."""
+    view = queries.read_evening(_evening())
+    return jsonify(answers.Evening.of(view, _evening_keys()))
+
+
+@bp.post("/evenings/<evening_id>/series")
+@idempotent
+def seat_next_series(evening_id: str) -> tuple[Response, int]:
+    """Seat the next series once every table of the latest one has ended (409 before)."""
+    keys = _evening_keys()
+    assert keys is not None
+    view = services.seat_next_series(_evening().id, keys)
+    return jsonify(answers.Evening.of(view, keys)), 201
+
+
+@bp.post("/evenings/<evening_id>/draw")
+@idempotent
+def draw_again(evening_id: str) -> Response:
+    """Draw the latest series again, before play begins at its tables (409 after)."""
+    view = services.redraw_series(_evening().id)
+    return jsonify(answers.Evening.of(view, _evening_keys()))
+
+
+def _evening() -> queries.EveningRow:
+    """Return the evening the key opened (see ``_require_key``)."""
+    evening: queries.EveningRow = g.api_evening
+    return evening
+
+
+def _evening_keys() -> SessionKeys | None:
+    """Return the evening's keys where the request holds its edit key (for the tables' keys)."""
+    if g.api_evening_access < Access.EDIT:
+        return None
+    key = _bearer("")
+    assert key is not None
+    return SessionKeys.from_edit_key(key)

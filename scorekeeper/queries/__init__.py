@@ -4,6 +4,12 @@ the API show them. It reads through the store and writes nothing; the use cases
 """
 
 from scorekeeper.queries.audit import audit_text, session_audit, with_audit
+from scorekeeper.queries.evenings import (
+    EveningView,
+    TableProgress,
+    evening_version,
+    read_evening,
+)
 from scorekeeper.queries.games import game_points, get_game, hand_groupings, read_game
 from scorekeeper.queries.groups import (
     GroupSessions,
@@ -52,6 +58,7 @@ from scorekeeper.store import (
     table_of,
     variant_of,
 )
+from scorekeeper.store.evenings import EveningRow, SeriesRow, TableRow
 
 __all__ = [
     "HISTORY_GAMES",
@@ -60,6 +67,8 @@ __all__ = [
     "CardRow",
     "Deal",
     "EntryRow",
+    "EveningRow",
+    "EveningView",
     "GameState",
     "GameSummary",
     "GroupRow",
@@ -69,14 +78,18 @@ __all__ = [
     "MergeRow",
     "PlayedGame",
     "PlayerRow",
+    "SeriesRow",
     "SessionRow",
     "SessionScores",
     "SessionSummary",
     "Sheet",
     "SheetRow",
+    "TableProgress",
+    "TableRow",
     "audit_text",
     "deal_of",
     "entry_in",
+    "evening_version",
     "every_session",
     "game_points",
     "game_summaries",
@@ -89,6 +102,7 @@ __all__ = [
     "melds_as_they_lay",
     "next_dealer",
     "open_game",
+    "read_evening",
     "read_game",
     "read_sheet",
     "read_statistics",

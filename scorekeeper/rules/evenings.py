@@ -39,7 +39,7 @@ from scorekeeper.rules.errors import (
 from scorekeeper.rules.messages import AllOf, Message, OneOf
 from scorekeeper.rules.seating import check_names
 from scorekeeper.rules.variants import TREPPENROMME, Variant, find_variant
-from scorekeeper.rules.variants.base import LARGEST_NUMBER
+from scorekeeper.rules.variants.base import LARGEST_NUMBER, MOST_GAMES
 
 __all__ = [
     "EVENING_PLAYERS",
@@ -320,6 +320,19 @@ class SeriesEnd:
             time_up=time_up,
             deadline=deadline,
         )
+
+    def table_rules(self, variant: Variant) -> Variant:
+        """Return the rule system a table of the series plays by: its end is the series' (E8).
+
+        A series of games ends the table's session after them; a series of minutes ends it by
+        the clock (``progress``), the most games a session may have standing as its end.
+
+        >>> SeriesEnd.after_games(20).table_rules(TREPPENROMME).end_said("en")
+        '20 games'
+        >>> SeriesEnd.after_minutes(90).table_rules(TREPPENROMME).end_said("en")
+        '1000 games'
+        """
+        return variant.with_end({"games": self.games if self.games is not None else MOST_GAMES})
 
     def said(self) -> Message:
         """Say how a series ends, e.g. "20 games a series".

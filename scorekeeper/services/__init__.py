@@ -88,6 +88,12 @@ from scorekeeper.services.entries import (
     record_swap,
     undo_last_entry,
 )
+from scorekeeper.services.evenings import (
+    access_to_evening,
+    redraw_series,
+    seat_next_series,
+    start_evening,
+)
 from scorekeeper.services.groups import (
     NewGroup,
     access_to_group,
@@ -149,6 +155,7 @@ __all__ = [
     "SheetRow",
     "Undone",
     "abandon_game",
+    "access_to_evening",
     "access_to_game",
     "access_to_group",
     "access_to_session",
@@ -186,6 +193,7 @@ __all__ = [
     "record_meld",
     "record_melds",
     "record_swap",
+    "redraw_series",
     "refuse_closed",
     "rename_player",
     "reopen_game",
@@ -195,6 +203,7 @@ __all__ = [
     "rule_system",
     "scores_of_games",
     "scores_with_game",
+    "seat_next_series",
     "seat_player",
     "session_audit",
     "session_scores",
@@ -202,6 +211,7 @@ __all__ = [
     "sessions_opened_by",
     "sheet_csv",
     "standings_of",
+    "start_evening",
     "start_game",
     "summarize_session",
     "table_of",

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from scorekeeper import rules
 from scorekeeper.queries import SessionSummary, summary_after
+from scorekeeper.services.evenings import evening_table_of, series_over_at_table
 from scorekeeper.store import (
     BookedLine,
     ConflictError,
@@ -160,7 +161,12 @@ def finish_game(
         uow.sessions.bank({player.id: player.banked for player in players})
         # Games are numbered in order and only the latest can be open: all of them have ended.
         session_status = game.session_status
-        if booking.session_won:
+        table = evening_table_of(uow, game.session_id)
+        # A table of an evening ends with its series, a tie at its top included (E8).
+        over = (
+            booking.session_won if table is None else series_over_at_table(uow, table, game.number)
+        )
+        if over:
             session_status = "finished"
             uow.sessions.set_status(game.session_id, "finished")
         ended = replace(
@@ -197,6 +203,10 @@ def reopen_game(game_id: int) -> GameState:
         # On PostgreSQL the session row and the later games are locked: a start of the next
         # game, or an entry into it, waits, and is then seen here.
         uow.sessions.lock(game.session_id)
+        table = evening_table_of(uow, game.session_id)
+        if table is not None and table.series < table.latest_series:
+            # The next series was seated by the standing this game is part of.
+            raise ConflictError("series_closed", number=table.series)
         later = uow.games.later(game.session_id, game.number)
         if later:
             # Read after the lock: a change of the seating waits for it (sessions.py).

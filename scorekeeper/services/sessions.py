@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from scorekeeper import rules
 from scorekeeper.keys import SessionKeys
+from scorekeeper.services.evenings import deal_at_table, evening_table_of
 from scorekeeper.services.groups import NewGroup, add_group, check_players_in_group
 from scorekeeper.store import (
     ConflictError,
@@ -96,6 +97,9 @@ def start_game(session_id: int) -> GameState:
         if last is not None and last.status == "open":
             raise ConflictError("game_still_open")
         number = last.number + 1 if last is not None else 1
+        table = evening_table_of(uow, session_id)
+        if table is not None:  # a table of an evening: its series says whether it deals on
+            deal_at_table(uow, table, number - 1)
         # The players at the table now are dealt in: seating changes come between games.
         everyone = list(session.players)
         players = [player for player in everyone if player.plays_in(number)]
@@ -128,6 +132,7 @@ def rename_player(session_id: int, player_id: int, name: str) -> SessionRow:
     """Give a player of an open session another name, checked as at the start."""
     with unit_of_work() as uow:
         session = _open_session(uow, session_id)
+        _refuse_at_an_evening(uow, session_id, "evening_table_seats")
         player = next((player for player in session.players if player.id == player_id), None)
         if player is None:
             raise InvalidRequestError("no_such_player")
@@ -157,6 +162,7 @@ def seat_player(
     """
     with unit_of_work() as uow:
         session = _session_between_games(uow, session_id)
+        _refuse_at_an_evening(uow, session_id, "evening_table_seats")
         coming = _next_game_number(uow, session)
         seated = session.seated
         if after is not None:
@@ -196,6 +202,7 @@ def unseat_player(session_id: int, player_id: int) -> SessionRow:
     """
     with unit_of_work() as uow:
         session = _session_between_games(uow, session_id)
+        _refuse_at_an_evening(uow, session_id, "evening_table_seats")
         player = next((player for player in session.players if player.id == player_id), None)
         if player is None:
             raise NotFoundError("no_such_player")
@@ -294,6 +301,7 @@ def change_end(session_id: int, end: Mapping[str, object]) -> SessionRow:
     """
     with unit_of_work() as uow:
         session = _open_session(uow, session_id)
+        _refuse_at_an_evening(uow, session_id, "evening_table_end")
         dealt, open_games = uow.sessions.games_dealt(session.id)
         if open_games:
             raise ConflictError("game_still_open")
@@ -306,6 +314,12 @@ def change_end(session_id: int, end: Mapping[str, object]) -> SessionRow:
         uow.sessions.set_house_rules(session.id, house_rules)
         uow.commit(session.id)
     return replace(session, house_rules=house_rules)
+
+
+def _refuse_at_an_evening(uow: UnitOfWork, session_id: int, reason: str) -> None:
+    """Refuse a change a table of an evening cannot make: its series seats and ends it."""
+    if evening_table_of(uow, session_id) is not None:
+        raise ConflictError(reason)
 
 
 def _open_session(uow: UnitOfWork, session_id: int) -> SessionRow:

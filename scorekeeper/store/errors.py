@@ -18,6 +18,24 @@ MESSAGES: dict[str, rules.Wording] = {
     "no_group": rules.wording(
         "There is no such group, or it needs its key (the link from the phone that started it)."
     ),
+    "no_evening": rules.wording(
+        "There is no such evening, or it needs its key (the link from the phone that started it)."
+    ),
+    "evening_table_end": rules.wording(
+        "This table is part of an evening: it ends with its series, which the organiser set."
+    ),
+    "evening_table_seats": rules.wording(
+        "This table is part of an evening: its players are seated by the series, not here."
+    ),
+    "series_over": rules.wording(
+        "The time of series %(number)s is up: this table has played its last game."
+    ),
+    "series_closed": rules.wording(
+        "Series %(number)s is over and the next one is seated: its games are final."
+    ),
+    "not_drawn": rules.wording(
+        "Series %(number)s was seated by the standing: only a drawn series is drawn again."
+    ),
     "no_entry": rules.wording("There is no such entry in this game."),
     "no_such_meld": rules.wording("That meld is not on the table in this game."),
     "meld_is_no_layoff": rules.wording(

@@ -16,7 +16,7 @@ from scorekeeper.models import utcnow
 from scorekeeper.store.errors import NotFoundError
 from scorekeeper.store.games import player_row
 from scorekeeper.store.rows import LARGEST_ID, PlayerRow, SessionRow
-from scorekeeper.store.tables import GAMES, PLAYERS, SESSIONS
+from scorekeeper.store.tables import EVENING_TABLES, GAMES, PLAYERS, SESSIONS
 
 if TYPE_CHECKING:
     from scorekeeper.store.unit_of_work import UnitOfWork
@@ -325,6 +325,8 @@ _INSERT_PLAYER = sa.insert(PLAYERS)
 _NEVER_PLAYED = sa.select(SESSIONS.c.id).where(
     SESSIONS.c.created_at < sa.bindparam("before"),
     ~sa.exists().where(GAMES.c.session_id == SESSIONS.c.id),
+    # A table of an evening waits for its series, however long: the evening holds it.
+    ~sa.exists().where(EVENING_TABLES.c.session_id == SESSIONS.c.id),
 )
 _FORGET_PLAYERS = sa.delete(PLAYERS).where(PLAYERS.c.session_id.in_(_NEVER_PLAYED))
 _FORGET_SESSIONS = sa.delete(SESSIONS).where(SESSIONS.c.id.in_(_NEVER_PLAYED))

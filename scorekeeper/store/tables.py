@@ -7,6 +7,9 @@ import sqlalchemy as sa
 from scorekeeper.models import (
     AuditLine,
     Entry,
+    Evening,
+    EveningSeries,
+    EveningTable,
     Game,
     GameSession,
     Group,
@@ -34,3 +37,6 @@ AUDIT_LINES = _table(AuditLine)
 GROUPS = _table(Group)
 MERGED_NAMES = _table(MergedName)
 IDEMPOTENCY_RECORDS = _table(IdempotencyRecord)
+EVENINGS = _table(Evening)
+EVENING_SERIES = _table(EveningSeries)
+EVENING_TABLES = _table(EveningTable)

@@ -23,6 +23,7 @@ from scorekeeper.database import READS_ONLY, retry_on_race
 from scorekeeper.extensions import db
 from scorekeeper.store.audit import AuditTrail
 from scorekeeper.store.errors import ConflictError
+from scorekeeper.store.evenings import Evenings
 from scorekeeper.store.games import Games
 from scorekeeper.store.groups import Groups
 from scorekeeper.store.reads import Reads
@@ -55,6 +56,7 @@ class UnitOfWork:
         self.games = Games(self)
         self.sessions = Sessions(self)
         self.groups = Groups(self)
+        self.evenings = Evenings(self)
         self.audit = AuditTrail(self)
         self.reads = Reads(self)
         self.records = Records(self)

@@ -4,6 +4,7 @@
 from scorekeeper.web import (  # noqa: F401
     entries,
     errors,
+    evenings,
     filters,
     game_end,
     groups,

@@ -39,6 +39,8 @@ KEPT_SESSIONS = 20
 # Where the cookie keeps the keys of sessions, and of groups (as many again).
 KEYS = "keys"
 GROUP_KEYS = "group_keys"
+# Where the cookie keeps the keys of club evenings (as many again).
+EVENING_KEYS = "evening_keys"
 # Pages that only the edit key opens, although they are read with GET: they are forms.
 EDIT_PAGES = {
     "web.correct_entry",
@@ -312,6 +314,60 @@ def let_into_group() -> BaseResponse | None:
             return None  # the page itself, with the key in its address this once
         return redirect(url_for(request.endpoint or GROUP_PAGE, **arguments))
     return None
+
+
+def let_into_evening() -> BaseResponse | None:
+    """Open an evening's pages only with its key; take a key from a link into the cookie.
+
+    As a group's (``let_into_group``): its buttons need the edit key; the board's link holds
+    the view key, which only reads.
+    """
+    arguments = request.view_args or {}
+    if "evening_id" not in arguments:
+        return None
+    public_id = arguments["evening_id"]
+    offered = (request.args.get("key") or None) if request.method == "GET" else None
+    need = Access.VIEW if request.method == "GET" else Access.EDIT
+    evening, granted = services.access_to_evening(
+        public_id,
+        offered or held_key(public_id, EVENING_KEYS),
+        need,
+        reads_only=request.method == "GET",
+    )
+    g.evening, g.access = evening, granted
+    if offered is not None:
+        takes_its_place = granted == Access.EDIT or not _holds_edit_key_for(
+            public_id, offered, EVENING_KEYS
+        )
+        edit = granted == Access.EDIT
+        if takes_its_place and not keep_key(
+            public_id, offered, from_link=True, edit=edit, where=EVENING_KEYS
+        ):
+            return None  # the page itself, with the key in its address this once
+        return redirect(url_for(request.endpoint or "web.evening_page", **arguments))
+    return None
+
+
+def evening_keys(public_id: str) -> SessionKeys | None:
+    """Return an evening's keys where this page was opened with its edit key."""
+    key = held_key(public_id, EVENING_KEYS)
+    if not can_edit() or key is None:
+        return None
+    return SessionKeys.from_edit_key(key)
+
+
+def evening_link(endpoint: str, public_id: str, key: str) -> str:
+    """Return the address of an evening's page with a key, as other phones and the TV open it."""
+    names: dict[str, Any] = {"evening_id": public_id, "key": key}
+    return trust.link_for(url_for(endpoint, **names)) or url_for(endpoint, _external=True, **names)
+
+
+def table_link(public_id: str, key: str) -> str:
+    """Return the address that opens a table's session with its edit key (its QR code)."""
+    names: dict[str, Any] = {"public_id": public_id, "key": key}
+    return trust.link_for(url_for(SESSION_PAGE, **names)) or url_for(
+        SESSION_PAGE, _external=True, **names
+    )
 
 
 def _not_kept(offered: str, granted: Access) -> None:

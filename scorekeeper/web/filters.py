@@ -19,6 +19,7 @@ from scorekeeper.web.once import new_token
 bp.before_request(long_reads.admit_first)
 bp.before_request(access.let_in)
 bp.before_request(access.let_into_group)
+bp.before_request(access.let_into_evening)
 
 
 @bp.after_request

@@ -12,6 +12,7 @@ from flask_babel.speaklater import LazyString
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
 from wtforms import (
+    BooleanField,
     FieldList,
     HiddenField,
     IntegerField,
@@ -704,3 +705,51 @@ class MergeForm(OnceForm):
 
     name = StringField(_l("The name"), description=_l("e.g. Anni"))
     same_as = StringField(_l("is the same person as"), description=_l("e.g. Anna"))
+
+
+class EveningForm(OnceForm):
+    """Start a club evening: its name, rule system, players, series and how they are seated."""
+
+    name = StringField(_l("Name of the evening"), description=_l("e.g. Spielabend im März"))
+    variant = RadioField(
+        _l("Rule system"),
+        choices=[SelectChoice(name, variant.title) for name, variant in rules.VARIANTS.items()],
+        default=rules.DEFAULT_VARIANT,
+    )
+    players = TextAreaField(
+        _l("Players"), description=_l("One name a line, 6 to 60; series 1 is drawn by lot.")
+    )
+    series = IntegerField(_l("Series"), default=3, validators=[Optional()])
+    end = RadioField(
+        _l("A series ends"),
+        choices=[
+            SelectChoice("games", _l("after a number of games")),
+            SelectChoice("minutes", _l("after a time")),
+        ],
+        default="games",
+    )
+    length = IntegerField(
+        _l("Games, or minutes, a series"),
+        default=10,
+        validators=[Optional()],
+        description=_l("After the time, the game being played is the last."),
+    )
+    table_size = IntegerField(
+        _l("Players a table"),
+        default=4,
+        validators=[Optional()],
+        description=_l("Where it does not divide the players, some tables seat one fewer."),
+    )
+    seating = RadioField(
+        _l("Series 2 and later are seated"),
+        choices=[
+            SelectChoice("standing", _l("by the standing")),
+            SelectChoice("drawn", _l("drawn by lot")),
+        ],
+        default="standing",
+    )
+    small_tables = BooleanField(_l("Tables of 2 are allowed"))
+
+    def names(self) -> list[str]:
+        """Return the players' names, one a line, empty lines left out."""
+        return [line.strip() for line in (self.players.data or "").splitlines() if line.strip()]

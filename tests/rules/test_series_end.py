@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from scorekeeper.rules import SeriesEnd, SeriesPlanError
+from scorekeeper.rules import SeriesEnd, SeriesPlanError, find_variant
 
 START = datetime(2024, 11, 8, 19, 0, tzinfo=UTC)
 
@@ -98,3 +98,16 @@ def test_a_series_end_of_both_or_neither_is_the_callers_mistake():
         SeriesEnd(games=3, minutes=30)
     with pytest.raises(ValueError, match="not both"):
         SeriesEnd()
+
+
+@pytest.mark.parametrize("name", ["treppenromme", "german_rummy", "boathouse_rum", "rummy_500"])
+def test_a_table_of_a_series_of_games_plays_its_rule_system_to_that_many_games(name):
+    table = SeriesEnd.after_games(6).table_rules(find_variant(name, {}))
+    assert table.name == name
+    assert table.standing({"Ann": 10, "Bob": 3}, 5).winner is None
+    assert table.standing({"Ann": 10, "Bob": 3}, 6).winner == "Ann"
+
+
+def test_a_table_of_a_series_of_minutes_is_ended_by_the_clock_not_by_a_target():
+    table = SeriesEnd.after_minutes(60).table_rules(find_variant())
+    assert not table.standing({"Ann": 5000, "Bob": 3}, 40).over
