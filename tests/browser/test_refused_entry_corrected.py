@@ -48,9 +48,11 @@ def record(phone: Phone, mode: str = "meld") -> None:
 def rows(app: Flask, game: int) -> list[tuple[str, str, str]]:
     """Return the game's entries on the server as (player, kind, cards), in their order."""
     with app.app_context():
+        played = services.get_game(game)
+        names = {player.id: player.name for player in played.everyone}
         return [
-            (entry.player.name, entry.kind, " ".join(card.card for card in entry.cards))
-            for entry in services.get_game(game).entries
+            (names[entry.player_id], entry.kind, " ".join(card.card for card in entry.cards))
+            for entry in played.entries
         ]
 
 

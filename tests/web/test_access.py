@@ -177,6 +177,8 @@ def test_the_openapi_document_names_the_bearer_keys(client: FlaskClient) -> None
         "viewKey",
         "groupEditKey",
         "groupViewKey",
+        "eveningEditKey",
+        "eveningViewKey",
     }
     meld = document["paths"]["/api/v1/games/{game_id}/melds"]["post"]
     assert meld["security"] == [{"editKey": []}]
