@@ -157,6 +157,11 @@ class Evenings:
         row = connection.execute(_BY_PUBLIC_ID, {"public_id": public_id}).one_or_none()
         return _evening_of(row) if row is not None else None
 
+    def of_group(self, group_id: int) -> list[EveningRow]:
+        """Return a group's evenings in the order they were held (its season)."""
+        rows = self._uow.read(_OF_GROUP, {"group": group_id})
+        return [_evening_of(row) for row in rows]
+
     def locked(self, evening_id: int) -> EveningRow:
         """Lock an evening's row (PostgreSQL) and read it: its series are seated one at a time."""
         if not 0 < evening_id <= LARGEST_ID:
@@ -345,6 +350,11 @@ def _evening_of(row: Any) -> EveningRow:
 # --- the statements ------------------------------------------------------------------------------
 
 _BY_PUBLIC_ID = sa.select(EVENINGS).where(EVENINGS.c.public_id == sa.bindparam("public_id"))
+_OF_GROUP = (
+    sa.select(EVENINGS)
+    .where(EVENINGS.c.group_id == sa.bindparam("group"))
+    .order_by(EVENINGS.c.created_at, EVENINGS.c.id)
+)
 _LOCKED = sa.select(EVENINGS).where(EVENINGS.c.id == sa.bindparam("evening")).with_for_update()
 
 _WON = (
