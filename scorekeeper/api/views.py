@@ -27,6 +27,7 @@ from scorekeeper.api.idempotency import (
     scope_to_caller,
 )
 from scorekeeper.api.models import BadBody
+from scorekeeper.http.arguments import whole_argument
 from scorekeeper.keys import Access, SessionKeys, digest
 from scorekeeper.long_reads import RETRY_SECONDS, LongReadsBusy, long_read
 
@@ -687,17 +688,9 @@ def group_season(group_id: str) -> Response:
     """Rank the group's evenings over its season: ``?best=7`` counts each one's best 7."""
     with long_read("group", group_id):
         season = queries.read_season(
-            _group(), best=_whole_arg("best"), evenings=_whole_arg("evenings")
+            _group(), best=whole_argument("best"), evenings=whole_argument("evenings")
         )
         return _answer(answers.Season.of(season))
-
-
-def _whole_arg(name: str) -> object:
-    """Return a query argument as a whole number where it is one, else as sent (or None)."""
-    sent = request.args.get(name)
-    if sent is None or sent == "":
-        return None
-    return int(sent) if sent.isdecimal() and len(sent) < 6 else sent
 
 
 @bp.post("/groups/<group_id>/merges")
