@@ -175,8 +175,12 @@ def watch_board(
         time.sleep(max(0.0, BOARD_SECONDS - (time.perf_counter() - started)))
 
 
-def evening_load(port: int, seconds: float, pace: float) -> dict[str, float]:
-    """Run the evening's load against a server for ``seconds``; return its figures."""
+def evening_load(port: int, pid: int, seconds: float, pace: float) -> dict[str, float]:
+    """Run the evening's load against the server ``pid`` for ``seconds``; return its figures.
+
+    The server's CPU over the measured time tells what the app costs from what waiting for
+    the machine's cores (shared with the load and anything else running) adds.
+    """
     evenings = [start_evening(port, number) for number in range(1, EVENINGS + 1)]
     # Each table with whether the board shows it (the board shows the first evening).
     tables: list[tuple[dict[str, Any], bool]] = []
@@ -195,7 +199,12 @@ def evening_load(port: int, seconds: float, pace: float) -> dict[str, float]:
         table["player_ids"] = [by_name[name] for name in table["players"]]
     records, watching, boards = load.Results(), load.Results(), load.Results()
     settled = Settled()
-    window = load.Window(len(tables) * (1 + WATCHERS_PER_TABLE) + 2, seconds, None)
+    cpu = [0.0]
+
+    def started() -> None:
+        cpu[0] = run.cpu_seconds(pid)
+
+    window = load.Window(len(tables) * (1 + WATCHERS_PER_TABLE) + 2, seconds, started)
     threads = [
         threading.Thread(
             target=record_table,
@@ -227,7 +236,9 @@ def evening_load(port: int, seconds: float, pace: float) -> dict[str, float]:
     window.ready()
     for thread in threads:
         thread.join(seconds + 60)
+    used = run.cpu_seconds(pid) - cpu[0]
     delays, unseen = settled.delays()
+    answered = len(watching.latencies) + len(boards.latencies)
     recorded = run.summarize(records, seconds)
     watched = run.summarize(watching, seconds)
     return {
@@ -244,6 +255,8 @@ def evening_load(port: int, seconds: float, pace: float) -> dict[str, float]:
         "board_unseen": unseen,
         "board_delay_median": run.percentile(delays or [0.0], 0.5),
         "board_delay_max": max(delays or [0.0]),
+        "server_cpu_share_of_a_core": used / seconds,
+        "server_cpu_ms_per_answer": used * 1000 / max(1, len(records.latencies) + answered),
     }
 
 
@@ -251,9 +264,9 @@ def on_sqlite(workdir: Path, seconds: float, pace: float) -> dict[str, float]:
     """Serve the app as ``scorekeeper serve`` does on a fresh SQLite file and run the load."""
     url = f"sqlite:///{workdir / 'evening.sqlite3'}"
     port = run.free_port()
-    with run.server(run.serve_ours(port, url), port, {"DATABASE_URL": url}):
+    with run.server(run.serve_ours(port, url), port, {"DATABASE_URL": url}) as process:
         run.warm_up(port)
-        return evening_load(port, seconds, pace)
+        return evening_load(port, process.pid, seconds, pace)
 
 
 def on_postgres(workdir: Path, seconds: float, pace: float) -> dict[str, float] | None:
@@ -265,9 +278,10 @@ def on_postgres(workdir: Path, seconds: float, pace: float) -> dict[str, float] 
         port = run.free_port()
         workers = run.POSTGRES_WORKERS["3 workers x 4 threads"]
         command = [str(run.VENV_BIN / "gunicorn"), *workers, "--bind", f"127.0.0.1:{port}"]
-        with run.server([*command, "scorekeeper:create_app()"], port, {"DATABASE_URL": url}):
+        served = [*command, "scorekeeper:create_app()"]
+        with run.server(served, port, {"DATABASE_URL": url}) as process:
             run.warm_up(port)
-            return evening_load(port, seconds, pace)
+            return evening_load(port, process.pid, seconds, pace)
 
 
 def main() -> None:
