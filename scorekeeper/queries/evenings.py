@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from scorekeeper import rules
 from scorekeeper.rules.groups import People
 from scorekeeper.store import GroupRow, UnitOfWork, unit_of_work
-from scorekeeper.store.evenings import EveningRow, SeriesRow, TableRow
+from scorekeeper.store.evenings import EveningRow, SeriesRow, TableOfSession, TableRow
 
 
 @dataclass(frozen=True)
@@ -125,6 +125,11 @@ def evening_view(uow: UnitOfWork, evening: EveningRow) -> EveningView:
         redraw_possible=redraw,
         next_series_possible=following,
     )
+
+
+def evening_table(session_id: int) -> TableOfSession | None:
+    """Return the evening, series and table a session is, or None for a session of its own."""
+    return unit_of_work().evenings.table_of_session(session_id)
 
 
 def evening_version(evening: EveningRow) -> str:

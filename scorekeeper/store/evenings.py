@@ -133,6 +133,10 @@ class TableOfSession:
     started_at: datetime | None
     games_per_series: int | None
     minutes_per_series: int | None
+    # What the table's session page says of it: the evening, its series, the table's number.
+    evening_name: str
+    series_count: int
+    table: int
 
     @property
     def end(self) -> rules.SeriesEnd:
@@ -435,6 +439,9 @@ _TABLE_OF_SESSION = (
         SERIES.c.started_at,
         EVENINGS.c.games_per_series,
         EVENINGS.c.minutes_per_series,
+        EVENINGS.c.name.label("evening_name"),
+        EVENINGS.c.series.label("series_count"),
+        TABLES.c.number.label("table"),
     )
     .select_from(
         TABLES.join(SERIES, SERIES.c.id == TABLES.c.series_id).join(
