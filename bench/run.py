@@ -942,6 +942,7 @@ KEPT_SECTIONS = (
     "## The history page by the length of the session",  # bench/history.py
     "## What the removed caches cost (issue 32)",  # bench/versions.py
     "## Another table's meld while one view link reads a long session",  # bench/long_reads.py
+    "## A club evening: 20 tables, 60 watchers, one board",  # bench/evening.py
 )
 
 
