@@ -135,3 +135,13 @@ def test_a_table_of_a_series_of_minutes_counts_no_games_as_its_end(
     page = table_page(client, app, start_evening(client, end="minutes", length="90"))
     assert "90 minutes a series; the game being played then is the last" in page
     assert "1000" not in page and "1,000" not in page
+
+
+def test_the_form_offers_the_rule_systems_house_rules_for_every_table(
+    client: FlaskClient, app
+) -> None:
+    form = client.get("/evenings/new").get_data(as_text=True)
+    assert 'name="romme_doubling"' in form and "data-variant-only" in form
+    evening = start_evening(client, romme_doubling="loser")
+    page = table_page(client, app, evening)
+    assert "the hand of a player who never melded doubles" in page
