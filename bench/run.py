@@ -302,37 +302,12 @@ def postgres_throughput(
     the tables recording through the API, recording while phones watch, and the phones' taps,
     the loads' order turned around in every other round (medians, and ratios round by round).
     """
-    initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
     gunicorn = VENV_BIN / "gunicorn"
-    if not (initdb and pg_ctl and gunicorn.exists()):
+    if not gunicorn.exists():
         return None
-    data = workdir / "pgdata"
-    pg_port = free_port()
-    user = "bench"
-    run_as: list[str] = []
-    if os.geteuid() == 0:
-        # PostgreSQL refuses to run as root: run it as nobody in a folder nobody owns.
-        run_as = ["runuser", "-u", "nobody", "--"]
-        workdir.chmod(0o755)
-        data.mkdir()
-        shutil.chown(data, "nobody")
-    subprocess.run(
-        [*run_as, initdb, "-D", str(data), "-U", user, "--auth=trust"],
-        check=True,
-        capture_output=True,
-    )
-    log = workdir / "pg.log"
-    if run_as:
-        log.touch()
-        shutil.chown(log, "nobody")
-    options = f"-p {pg_port} -k {data} -c listen_addresses=127.0.0.1 -c max_connections=200"
-    subprocess.run(
-        [*run_as, pg_ctl, "-D", str(data), "-o", options, "-l", str(log), "-w", "start"],
-        check=True,
-        capture_output=True,
-    )
-    try:
-        url = f"postgresql+psycopg://{user}@127.0.0.1:{pg_port}/postgres"
+    with postgres(workdir) as url:
+        if url is None:
+            return None
         upgrade(url)
         results: dict[str, dict[str, Any]] = {}
         for name, workers in POSTGRES_WORKERS.items():
@@ -363,6 +338,42 @@ def postgres_throughput(
                     "unchanged": unchanged,
                 }
         return results
+
+
+@contextmanager
+def postgres(workdir: Path) -> Iterator[str | None]:
+    """Run a throwaway PostgreSQL server in a folder for a block; yield its URL (None: no tools)."""
+    initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
+    if not (initdb and pg_ctl):
+        yield None
+        return
+    data = workdir / "pgdata"
+    pg_port = free_port()
+    user = "bench"
+    run_as: list[str] = []
+    if os.geteuid() == 0:
+        # PostgreSQL refuses to run as root: run it as nobody in a folder nobody owns.
+        run_as = ["runuser", "-u", "nobody", "--"]
+        workdir.chmod(0o755)
+        data.mkdir()
+        shutil.chown(data, "nobody")
+    subprocess.run(
+        [*run_as, initdb, "-D", str(data), "-U", user, "--auth=trust"],
+        check=True,
+        capture_output=True,
+    )
+    log = workdir / "pg.log"
+    if run_as:
+        log.touch()
+        shutil.chown(log, "nobody")
+    options = f"-p {pg_port} -k {data} -c listen_addresses=127.0.0.1 -c max_connections=200"
+    subprocess.run(
+        [*run_as, pg_ctl, "-D", str(data), "-o", options, "-l", str(log), "-w", "start"],
+        check=True,
+        capture_output=True,
+    )
+    try:
+        yield f"postgresql+psycopg://{user}@127.0.0.1:{pg_port}/postgres"
     finally:
         subprocess.run(
             [*run_as, pg_ctl, "-D", str(data), "-m", "fast", "-w", "stop"], capture_output=True
@@ -931,6 +942,7 @@ KEPT_SECTIONS = (
     "## The history page by the length of the session",  # bench/history.py
     "## What the removed caches cost (issue 32)",  # bench/versions.py
     "## Another table's meld while one view link reads a long session",  # bench/long_reads.py
+    "## A club evening: 20 tables, 60 watchers, one board",  # bench/evening.py
 )
 
 

@@ -367,6 +367,9 @@ GROUPS_ONLY = {
     ("post", f"{API}/groups/{{group_id}}/merges"),
 }
 
+# A club's season; tests/web/test_season_api.py checks its answers.
+SEASON_ONLY = {("get", f"{API}/groups/{{group_id}}/season")}
+
 EVENINGS_ONLY = {
     ("post", f"{API}/evenings"),
     ("get", f"{API}/evenings/{{evening_id}}"),

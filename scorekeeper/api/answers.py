@@ -1154,6 +1154,64 @@ class NewEvening(Evening):
     view_key: str = Field(description="Send as Authorization: Bearer to read only (the board).")
 
 
+class SeasonEvening(Answer):
+    """An evening of a club's season, in the order held."""
+
+    id: EveningId
+    name: str
+    created_at: Time
+
+
+class SeasonRanking(Answer):
+    """A person's line of a season's ranking (E11)."""
+
+    player: str = Field(description="The name the person played under last (merges followed).")
+    points: int = Field(ge=0, description="The sum of the evenings counted.")
+    evenings: list[int | None] = Field(
+        description="The points of each evening, in the order held (an evening's players less "
+        "the place plus 1); null: not there."
+    )
+    counted: list[bool] = Field(description="Which of those evenings count (the best k).")
+    played: int = Field(ge=0, description="How many of the season's evenings the person played.")
+    place: int = Field(ge=1, description='Shared places skip the next: "1, 2, 2, 4".')
+    shared: bool
+
+
+class Season(Answer):
+    """A club's season: its evenings and each person's points over them, best first."""
+
+    group: GroupId
+    planned: int | None = Field(description="The season's evenings as asked; null: as held.")
+    best: int | None = Field(description="Each person's best evenings counted; null: all.")
+    evenings: list[SeasonEvening] = Field(description="The group's evenings, the first first.")
+    ranking: list[SeasonRanking] = Field(description="Best first.")
+
+    @classmethod
+    def of(cls, season: queries.Season) -> Self:
+        """Return a club's season as the API answers it."""
+        return cls.made(
+            group=season.group.public_id,
+            planned=season.rule.evenings,
+            best=season.rule.best,
+            evenings=[
+                SeasonEvening.made(id=each.public_id, name=each.name, created_at=each.created_at)
+                for each in season.evenings
+            ],
+            ranking=[
+                SeasonRanking.made(
+                    player=row.name,
+                    points=row.points,
+                    evenings=list(row.evenings),
+                    counted=list(row.counted),
+                    played=row.played,
+                    place=row.place,
+                    shared=row.shared,
+                )
+                for row in season.ranking
+            ],
+        )
+
+
 class _Untitled(GenerateJsonSchema):
     """Write schemas without a title on every field: the field's name says it."""
 

@@ -627,6 +627,40 @@ OPENAPI["paths"].update(
                 },
             },
         },
+        "/api/v1/groups/{group_id}/season": {
+            "parameters": [
+                _id_param("group_id"),
+                {
+                    "name": "best",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "integer", "minimum": 1},
+                    "description": "Count each person's best k evenings (e.g. 7); left out: all.",
+                },
+                {
+                    "name": "evenings",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "integer", "minimum": 1},
+                    "description": "The season's evenings (e.g. 12), no fewer than are held; "
+                    "best may not exceed it. Left out: as many as are held.",
+                },
+            ],
+            "get": {
+                "security": _GROUP_VIEW,
+                "summary": "The club's season: its evenings ranked by points for places",
+                "description": "Each evening of the group gives each of its players the players "
+                "ranked less their place plus 1; a person's season is the sum of their evenings, "
+                "or of their best k (ties by the counted evenings, best first). Names merged "
+                "are one person. An evening still being played counts as it stands. A best or "
+                "evenings that cannot be: 422 (ruling E11).",
+                "responses": {
+                    "200": _answer("The season.", answers.Season),
+                    **_group_errors(404, 422),
+                    **_busy(),
+                },
+            },
+        },
         "/api/v1/groups/{group_id}/merges": {
             "parameters": [_id_param("group_id")],
             "post": {

@@ -519,6 +519,15 @@ class NewEvening(Body):
         enum=["standing", "drawn"],
     )
     small_tables: bool = shown(False, "Whether tables of 2 may be seated.")
+    group: str | None = Field(
+        None,
+        description="The club (a group, POST /api/v1/groups) whose season the evening counts "
+        "in; null or left out: none. Needs group_key. Two players whose names the group merged "
+        "into one person: 422.",
+    )
+    group_key: str | None = Field(
+        None, description="The group's edit_key, to add an evening to it."
+    )
 
     refusals: ClassVar[dict[str, Any]] = {
         "name": _l('name must be the evening\'s name as text, e.g. "Spielabend im März".'),
@@ -531,4 +540,6 @@ class NewEvening(Body):
         "table_size": _l("table_size must be a whole number, e.g. 4."),
         "seating": _l('seating must be "standing" or "drawn".'),
         "small_tables": _l("small_tables must be true or false."),
+        "group": _l("group must be a group's id (text), or null for no group."),
+        "group_key": _l("group_key must be the group's edit key (text)."),
     }

@@ -27,6 +27,7 @@ from scorekeeper.api.idempotency import (
     scope_to_caller,
 )
 from scorekeeper.api.models import BadBody
+from scorekeeper.http.arguments import whole_argument
 from scorekeeper.keys import Access, SessionKeys, digest
 from scorekeeper.long_reads import RETRY_SECONDS, LongReadsBusy, long_read
 
@@ -195,8 +196,8 @@ def register_error_pages(app: Flask) -> None:
 _READS = {"api.get_session", "api.get_game", "api.preview_settlement"}
 # The score sheet and the session's files: read with either key, as the session is.
 _READS |= {"api.get_sheet", "api.get_sheet_csv", "api.export_session"}
-# A group's sessions and statistics: read with either of the group's keys.
-_READS |= {"api.get_group", "api.group_statistics"}
+# A group's sessions, statistics and season: read with either of the group's keys.
+_READS |= {"api.get_group", "api.group_statistics", "api.group_season"}
 # Checking an entry in a game writes nothing: a watching phone may ask too.
 _READS |= {"api.check_in_game"}
 # An evening's series, tables and ranking: read with either of the evening's keys.
@@ -409,7 +410,7 @@ def create_session() -> tuple[Response, int]:
     return _answer(answers.NewSession.of_new(summary, keys, group_id)), 201
 
 
-def _group_of(body: models.NewSession) -> queries.GroupRow | None:
+def _group_of(body: models.NewSession | models.NewEvening) -> queries.GroupRow | None:
     """Return the group a new session joins: ``group``, opened by its edit key ``group_key``."""
     if body.group is None:
         return None
@@ -682,6 +683,16 @@ def group_statistics(group_id: str) -> Response:
         return _answer(answers.GroupStatistics.of(statistics, _language()))
 
 
+@bp.get("/groups/<group_id>/season")
+def group_season(group_id: str) -> Response:
+    """Rank the group's evenings over its season: ``?best=7`` counts each one's best 7."""
+    with long_read("group", group_id):
+        season = queries.read_season(
+            _group(), best=whole_argument("best"), evenings=whole_argument("evenings")
+        )
+        return _answer(answers.Season.of(season))
+
+
 @bp.post("/groups/<group_id>/merges")
 @idempotent
 @takes(models.Merge)
@@ -707,6 +718,7 @@ def _group() -> queries.GroupRow:
 def create_evening() -> tuple[Response, int]:
     """Start a club evening: series 1 drawn, a session at each of its tables."""
     body = _sent(models.NewEvening)
+    group = _group_of(body)
     keys = SessionKeys.new()
     view = services.start_evening(
         body.name,
@@ -720,6 +732,7 @@ def create_evening() -> tuple[Response, int]:
         seating=body.seating,
         small_tables=body.small_tables,
         keys=keys,
+        group=group.id if group is not None else None,
     )
     answer = {**answers.Evening.of(view, keys), "edit_key": keys.edit, "view_key": keys.view}
     return jsonify(answer), 201

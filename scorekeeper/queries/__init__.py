@@ -6,9 +6,12 @@ the API show them. It reads through the store and writes nothing; the use cases
 from scorekeeper.queries.audit import audit_text, session_audit, with_audit
 from scorekeeper.queries.evenings import (
     EveningView,
+    Season,
     TableProgress,
+    evening_table,
     evening_version,
     read_evening,
+    read_season,
 )
 from scorekeeper.queries.games import game_points, get_game, hand_groupings, read_game
 from scorekeeper.queries.groups import (
@@ -78,6 +81,7 @@ __all__ = [
     "MergeRow",
     "PlayedGame",
     "PlayerRow",
+    "Season",
     "SeriesRow",
     "SessionRow",
     "SessionScores",
@@ -89,6 +93,7 @@ __all__ = [
     "audit_text",
     "deal_of",
     "entry_in",
+    "evening_table",
     "evening_version",
     "every_session",
     "game_points",
@@ -104,6 +109,7 @@ __all__ = [
     "open_game",
     "read_evening",
     "read_game",
+    "read_season",
     "read_sheet",
     "read_statistics",
     "reopen_possible",

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from scorekeeper import rules
-from scorekeeper.store import UnitOfWork, unit_of_work
-from scorekeeper.store.evenings import EveningRow, SeriesRow, TableRow
+from scorekeeper.rules.groups import People
+from scorekeeper.store import GroupRow, UnitOfWork, unit_of_work
+from scorekeeper.store.evenings import EveningRow, SeriesRow, TableOfSession, TableRow
 
 
 @dataclass(frozen=True)
@@ -126,6 +127,41 @@ def evening_view(uow: UnitOfWork, evening: EveningRow) -> EveningView:
     )
 
 
+def evening_table(session_id: int) -> TableOfSession | None:
+    """Return the evening, series and table a session is, or None for a session of its own."""
+    return unit_of_work().evenings.table_of_session(session_id)
+
+
 def evening_version(evening: EveningRow) -> str:
     """Return an evening's version, as ``EveningView.version`` says it, in one read."""
     return unit_of_work().evenings.version(evening.id)
+
+
+@dataclass(frozen=True)
+class Season:
+    """A club's season: its evenings in the order held and the ranking over them (E11)."""
+
+    group: GroupRow
+    rule: rules.SeasonRule
+    evenings: tuple[EveningRow, ...]
+    ranking: tuple[rules.SeasonRow, ...]
+
+
+def read_season(group: GroupRow, best: object = None, evenings: object = None) -> Season:
+    """Rank a group's evenings over its season, each player's best ``best`` counted (E11).
+
+    ``best`` and ``evenings`` as the club asked (None: all); the rules core refuses what cannot
+    be (``rules.SeasonError``). Names the group merged are one person. An evening still being
+    played counts as it stands.
+    """
+    uow = unit_of_work()
+    held = uow.evenings.of_group(group.id)
+    rule = rules.SeasonRule.from_request(evenings=evenings, best=best, held=len(held))
+    places = [
+        rules.EveningPlaces.from_ranking(
+            evening.public_id, rank(evening, evening.plan, uow.evenings.series_of(evening.id))
+        )
+        for evening in held
+    ]
+    people = People((merge.name, merge.same_as) for merge in uow.groups.merges(group.id))
+    return Season(group, rule, tuple(held), rules.rank_season(places, rule, people))

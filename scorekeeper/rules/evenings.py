@@ -327,12 +327,25 @@ class SeriesEnd:
         A series of games ends the table's session after them; a series of minutes ends it by
         the clock (``progress``), the most games a session may have standing as its end.
 
-        >>> SeriesEnd.after_games(20).table_rules(TREPPENROMME).end_said("en")
+        >>> SeriesEnd.after_games(20).table_rules(TREPPENROMME).words.end_said("en")
         '20 games'
-        >>> SeriesEnd.after_minutes(90).table_rules(TREPPENROMME).end_said("en")
+        >>> SeriesEnd.after_minutes(90).table_rules(TREPPENROMME).words.end_said("en")
         '1000 games'
         """
         return variant.with_end({"games": self.games if self.games is not None else MOST_GAMES})
+
+    def table_rules_said(self, variant: Variant, language: str = "en") -> tuple[str, ...]:
+        """Say the rules of a table of the series: its rule system, the series' end, its house
+        rules (a series of minutes has no number of games to say).
+
+        >>> SeriesEnd.after_minutes(90).table_rules_said(TREPPENROMME)[:2]
+        ('Treppenrommé', '90 minutes a series; the game being played then is the last')
+        >>> SeriesEnd.after_games(20).table_rules_said(TREPPENROMME)[1]
+        '20 games a series'
+        """
+        said = list(self.table_rules(variant).words.rules_said(language))
+        said[1] = self.said().render(language)
+        return tuple(said)
 
     def said(self) -> Message:
         """Say how a series ends, e.g. "20 games a series".

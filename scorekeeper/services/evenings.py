@@ -14,6 +14,7 @@ from scorekeeper import rules
 from scorekeeper.keys import Access, SessionKeys, access
 from scorekeeper.queries.evenings import EveningView, evening_view, now_as_stored
 from scorekeeper.rules.groups import group_name
+from scorekeeper.services.groups import check_players_in_group
 from scorekeeper.store import (
     ConflictError,
     NotFoundError,
@@ -55,8 +56,13 @@ def start_evening(
     seating: object = "standing",
     small_tables: bool = False,
     keys: SessionKeys,
+    group: int | None = None,
 ) -> EveningView:
-    """Plan an evening, draw series 1 and open a session at each of its tables (E1-E4)."""
+    """Plan an evening, draw series 1 and open a session at each of its tables (E1-E4).
+
+    ``group`` is the id of the club whose season the evening counts in (the caller checked its
+    edit key): two players its merges name one person are refused.
+    """
     tidied = group_name(name)
     plan = rules.EveningPlan.from_request(
         variant=variant,
@@ -70,8 +76,10 @@ def start_evening(
         small_tables=small_tables,
     )
     with unit_of_work() as uow:
+        check_players_in_group(uow, group, plan.players)
         evening = uow.evenings.add(
             keys=keys,
+            group_id=group,
             name=tidied,
             variant=plan.variant.name,
             house_rules=json.dumps(dict(house_rules or {}), sort_keys=True),

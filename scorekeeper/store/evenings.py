@@ -133,6 +133,10 @@ class TableOfSession:
     started_at: datetime | None
     games_per_series: int | None
     minutes_per_series: int | None
+    # What the table's session page says of it: the evening, its series, the table's number.
+    evening_name: str
+    series_count: int
+    table: int
 
     @property
     def end(self) -> rules.SeriesEnd:
@@ -156,6 +160,11 @@ class Evenings:
         connection = self._uow.connection(reads_only=reads_only)
         row = connection.execute(_BY_PUBLIC_ID, {"public_id": public_id}).one_or_none()
         return _evening_of(row) if row is not None else None
+
+    def of_group(self, group_id: int) -> list[EveningRow]:
+        """Return a group's evenings in the order they were held (its season)."""
+        rows = self._uow.read(_OF_GROUP, {"group": group_id})
+        return [_evening_of(row) for row in rows]
 
     def locked(self, evening_id: int) -> EveningRow:
         """Lock an evening's row (PostgreSQL) and read it: its series are seated one at a time."""
@@ -345,6 +354,11 @@ def _evening_of(row: Any) -> EveningRow:
 # --- the statements ------------------------------------------------------------------------------
 
 _BY_PUBLIC_ID = sa.select(EVENINGS).where(EVENINGS.c.public_id == sa.bindparam("public_id"))
+_OF_GROUP = (
+    sa.select(EVENINGS)
+    .where(EVENINGS.c.group_id == sa.bindparam("group"))
+    .order_by(EVENINGS.c.created_at, EVENINGS.c.id)
+)
 _LOCKED = sa.select(EVENINGS).where(EVENINGS.c.id == sa.bindparam("evening")).with_for_update()
 
 _WON = (
@@ -425,6 +439,9 @@ _TABLE_OF_SESSION = (
         SERIES.c.started_at,
         EVENINGS.c.games_per_series,
         EVENINGS.c.minutes_per_series,
+        EVENINGS.c.name.label("evening_name"),
+        EVENINGS.c.series.label("series_count"),
+        TABLES.c.number.label("table"),
     )
     .select_from(
         TABLES.join(SERIES, SERIES.c.id == TABLES.c.series_id).join(

@@ -12,7 +12,7 @@ from scorekeeper import queries, rules, services, store
 from scorekeeper.keys import SessionKeys
 from scorekeeper.web import access, words
 from scorekeeper.web.blueprint import bp
-from scorekeeper.web.forms import ButtonForm, EveningForm
+from scorekeeper.web.forms import ButtonForm, new_evening_form
 from scorekeeper.web.once import once_per_form
 from scorekeeper.web.shared import REFUSED, Answer, Page, check_button
 
@@ -32,19 +32,20 @@ _FIELDS = {
 @bp.get("/evenings/new")
 def new_evening() -> Page:
     """Show the form that starts a club evening."""
-    return render_template("evening_new.html", form=EveningForm(formdata=None))
+    return render_template("evening_new.html", form=new_evening_form(formdata=None))
 
 
 @bp.post("/evenings/new")
 @once_per_form
 def start_evening() -> Answer:
     """Start a club evening: series 1 drawn, a session at each table; keep its edit key here."""
-    form = EveningForm()
+    form = new_evening_form()
     if not form.validate_on_submit():
         return render_template("evening_new.html", form=form), 422
     length = form.length.data
     chosen: dict[str, Any] = {
         "variant": form.variant.data,
+        "house_rules": form.house_rules(),
         "players": form.names(),
         "series": form.series.data,
         "games_per_series": length if form.end.data == "games" else None,

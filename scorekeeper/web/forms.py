@@ -301,29 +301,11 @@ class SessionForm(OnceForm):
         # The end chosen with the number typed, or left empty the rule system's usual one.
         end = rules.ENDS.get(str(self.end.data)) or variant.ENDS[0]
         number = self[end.key].data or variant.usual_number(end)
-        chosen: dict[str, object] = {"end": {end.key: number}}
-        wanted = variant.all_house_rules()
-        for rule in wanted:
-            if rule.name != "end" and rule.name in self:
-                data = self[rule.name].data
-                # An opening minimum left empty is the rule system's usual one.
-                chosen[rule.name] = rule.default if data is None else data
-        return chosen
+        return {"end": {end.key: number}, **chosen_house_rules(self, variant)}
 
     def house_rule_parts(self) -> list[tuple[str, list[Any]]]:
-        """Return the house rules' fields, each group with the rule systems it belongs to.
-
-        The names are space-separated (``data-variant-only``); the fields keep the registry's
-        order, those of the same rule systems together.
-        """
-        parts: list[tuple[str, list[Any]]] = []
-        for name, owners in self.house_rule_owners.items():
-            said = " ".join(owners)
-            if parts and parts[-1][0] == said:
-                parts[-1][1].append(self[name])
-            else:
-                parts.append((said, [self[name]]))
-        return parts
+        """Return the house rules' fields, each group with the rule systems it belongs to."""
+        return house_rule_parts(self, self.house_rule_owners)
 
     def player_names(self) -> list[str]:
         """Return the names typed, without the empty seats at the end."""
@@ -342,6 +324,47 @@ def _form_value(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
+
+
+def chosen_house_rules(form: Any, variant: type[rules.Variant]) -> dict[str, object]:
+    """Return the house rules a form chose for a rule system, its end aside."""
+    chosen: dict[str, object] = {}
+    for rule in variant.all_house_rules():
+        if rule.name != "end" and rule.name in form:
+            data = form[rule.name].data
+            # An opening minimum left empty is the rule system's usual one.
+            chosen[rule.name] = rule.default if data is None else data
+    return chosen
+
+
+def house_rule_parts(form: Any, owners: dict[str, list[str]]) -> list[tuple[str, list[Any]]]:
+    """Return a form's house rules' fields, each group with the rule systems it belongs to.
+
+    The names are space-separated (``data-variant-only``); the fields keep the registry's
+    order, those of the same rule systems together.
+    """
+    parts: list[tuple[str, list[Any]]] = []
+    for name, systems in owners.items():
+        said = " ".join(systems)
+        if parts and parts[-1][0] == said:
+            parts[-1][1].append(form[name])
+        else:
+            parts.append((said, [form[name]]))
+    return parts
+
+
+def _house_rule_fields(
+    variants: tuple[type[rules.Variant], ...],
+) -> tuple[dict[str, list[str]], dict[str, Any]]:
+    """Return each house rule's rule systems and its field (the end aside: forms have their own)."""
+    owners: dict[str, list[str]] = {}
+    fields: dict[str, Any] = {}
+    for variant in variants:
+        for rule in variant.HOUSE_RULES:
+            if rule.key not in owners:
+                fields[rule.key] = _house_rule_field(rule)
+            owners.setdefault(rule.key, []).append(variant.name)
+    return owners, fields
 
 
 def _house_rule_field(rule: rules.HouseRule) -> Any:
@@ -393,13 +416,7 @@ def _session_form_class(variants: tuple[type[rules.Variant], ...]) -> type[Sessi
     Made once for each set of registered rule systems: a rule system registered later gets
     its fields and seats the next time the form is asked for.
     """
-    owners: dict[str, list[str]] = {}
-    fields: dict[str, Any] = {}
-    for variant in variants:
-        for rule in variant.HOUSE_RULES:
-            if rule.key not in owners:
-                fields[rule.key] = _house_rule_field(rule)
-            owners.setdefault(rule.key, []).append(variant.name)
+    owners, fields = _house_rule_fields(variants)
     seats = max(variant.most_players() for variant in variants)
     names = FieldList(StringField(_l("Name")), min_entries=seats)
     return type(
@@ -749,7 +766,30 @@ class EveningForm(OnceForm):
         default="standing",
     )
     small_tables = BooleanField(_l("Tables of 2 are allowed"))
+    # Each house rule's key and its rule systems; ``new_evening_form`` adds a field for each.
+    house_rule_owners: ClassVar[dict[str, list[str]]] = {}
+
+    def house_rules(self) -> dict[str, object]:
+        """Return the house rules chosen for every table (a table's end is its series')."""
+        return chosen_house_rules(self, rules.VARIANTS[str(self.variant.data)])
+
+    def house_rule_parts(self) -> list[tuple[str, list[Any]]]:
+        """Return the house rules' fields, each group with the rule systems it belongs to."""
+        return house_rule_parts(self, self.house_rule_owners)
 
     def names(self) -> list[str]:
         """Return the players' names, one a line, empty lines left out."""
         return [line.strip() for line in (self.players.data or "").splitlines() if line.strip()]
+
+
+def new_evening_form(**kwargs: Any) -> EveningForm:
+    """Return the club evening's form with a field for each house rule of the rule systems."""
+    form: EveningForm = _evening_form_class(tuple(rules.VARIANTS.values()))(**kwargs)
+    return form
+
+
+@functools.lru_cache(maxsize=8)
+def _evening_form_class(variants: tuple[type[rules.Variant], ...]) -> type[EveningForm]:
+    """Return the club evening's form with the house rules of the rule systems registered."""
+    owners, fields = _house_rule_fields(variants)
+    return type("EveningForm", (EveningForm,), {"house_rule_owners": owners, **fields})

@@ -7,6 +7,7 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import queries, services, store
+from scorekeeper.http.arguments import whole_argument
 from scorekeeper.keys import Access
 from scorekeeper.long_reads import long_answer
 from scorekeeper.web import access, words
@@ -73,6 +74,13 @@ def _group_page(
     group: queries.GroupRow, *, merge_form: MergeForm | None = None, status: int = 200
 ) -> Page:
     statistics = queries.read_statistics(group)
+    # The club's season, each player's best k evenings counted as the page was asked (?best=7).
+    season_error = None
+    try:
+        season = queries.read_season(group, best=whole_argument("best"))
+    except REFUSED as error:
+        season_error = words.rules_message(error)
+        season = queries.read_season(group)
     share = access.share_links(group.public_id, access.GROUP_KEYS)
     # A page with keys in its links is kept in no cache.
     g.no_store = bool(share)
@@ -84,6 +92,8 @@ def _group_page(
         "group.html",
         group=group,
         statistics=statistics,
+        season=season,
+        season_error=season_error,
         merge_form=merge_form or MergeForm(formdata=None),
         names=names,
         share=share,

@@ -92,6 +92,8 @@ def render_session_page(
     names = names_of(session.players)
     dealer = queries.next_dealer(session, scores.games)
     past = [past for past in scores.games if past.status != "open"][-RECENT_GAMES:]
+    # A table of a club evening: its end is the series' (a series of minutes counts no games).
+    evening_table = queries.evening_table(session.id)
     context: dict[str, Any] = {
         "session": session,
         "variant": variant,
@@ -102,6 +104,7 @@ def render_session_page(
         "standing_rows": view_models.standing_shown(session, variant, scores, dealer.id),
         "deal": queries.deal_of(game) if game is not None else None,
         "house_rules": words.house_rules_in_words(variant),
+        "evening_table": evening_table,
         "game": game,
         "past": past,
         "past_shown": view_models.past_shown(past, scores.game_points, names),
@@ -118,6 +121,10 @@ def render_session_page(
         **looking_back_parts(queries.read_sheet(session, scores), in_play=game is not None),
         "group": group_held(session),
     }
+    # The games left are said where the end counts games (a series of minutes counts none).
+    context["games_left_said"] = evening_table is None or evening_table.end.games is not None
+    if evening_table is not None:
+        context["house_rules"] = evening_table.end.table_rules_said(variant, words.language())
     # A page with keys in its links is kept in no cache.
     g.no_store = bool(context["share"])
     if game is not None and session.status == "open":

@@ -62,3 +62,16 @@ def test_a_game_settled_at_a_table_shows_on_the_board_in_place(
     expect(first).to_contain_text(winner, timeout=8_000)
     expect(tv.page.locator(".board-tables li").first).to_contain_text(re.compile(r"Game 1 of 2"))
     assert tv.page.evaluate("window.notReloaded") is True
+
+
+def test_the_form_shows_the_house_rules_of_the_rule_system_chosen(
+    new_phone: Callable[..., Phone],
+) -> None:
+    organiser = new_phone("en", viewport={"width": 360, "height": 740})
+    organiser.open("/evenings/new")
+    page = organiser.page
+    german_rummy_only = page.locator("[data-variant-only='german_rummy']")
+    expect(german_rummy_only.first).to_be_hidden()
+    organiser.tap(page.locator("label.chip:has(input[name=variant][value=german_rummy])"))
+    expect(german_rummy_only.first).to_be_visible()
+    no_sideways_scrolling(page)

@@ -111,3 +111,37 @@ def test_the_results_list_ranks_every_player(client: FlaskClient) -> None:
     evening = start_evening(client)
     page = text(client.get(f"/evenings/{evening}/results").get_data(as_text=True))
     assert all(name in page for name in NINE)
+
+
+def table_page(client: FlaskClient, app, evening: str) -> str:
+    """Open table 1's session from its QR link on a phone of its own; return its page as text."""
+    page = client.get(f"/evenings/{evening}").get_data(as_text=True)
+    link = re.findall(r'href="([^"]*/sessions/[^"]*\?key=[^"]+)"', page)[0].replace("&amp;", "&")
+    opened = app.test_client().get(link.split("localhost", 1)[-1], follow_redirects=True)
+    assert opened.status_code == 200
+    return text(opened.get_data(as_text=True))
+
+
+def test_a_tables_page_says_its_evening_series_and_end(client: FlaskClient, app) -> None:
+    page = table_page(client, app, start_evening(client, name="Clubabend März", length="5"))
+    assert "Table 1 · series 1 of 2" in page
+    assert "Club evening Clubabend März" in page
+    assert "5 games a series" in page
+
+
+def test_a_table_of_a_series_of_minutes_counts_no_games_as_its_end(
+    client: FlaskClient, app
+) -> None:
+    page = table_page(client, app, start_evening(client, end="minutes", length="90"))
+    assert "90 minutes a series; the game being played then is the last" in page
+    assert "1000" not in page and "1,000" not in page
+
+
+def test_the_form_offers_the_rule_systems_house_rules_for_every_table(
+    client: FlaskClient, app
+) -> None:
+    form = client.get("/evenings/new").get_data(as_text=True)
+    assert 'name="romme_doubling"' in form and "data-variant-only" in form
+    evening = start_evening(client, romme_doubling="loser")
+    page = table_page(client, app, evening)
+    assert "the hand of a player who never melded doubles" in page

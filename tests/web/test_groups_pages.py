@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.i18n import LANGUAGE_COOKIE
+from scorekeeper.keys import SessionKeys
 from scorekeeper.models import GameSession, Group
 from tests.helpers import text
 from tests.pageforms import form_to, links
@@ -235,3 +236,35 @@ def test_the_german_group_page_shows_its_cards_in_their_letters_and_colours(
     page = client.get(f"/groups/{group_of(app, session)}").get_data(as_text=True)
     shown = '<span class="card red">B♦</span> <span class="card red">D♦</span>'
     assert page.count(f'{shown} <span class="card red">K♦</span>') == 2  # best, longest
+
+
+def test_the_group_page_ranks_the_clubs_evenings_over_the_season(
+    app: Flask, client: FlaskClient, played: tuple[str, str]
+) -> None:
+    group, _session = played
+    six = ["Ann", "Bob", "Cid", "Dan", "Eva", "Flo"]
+    with app.app_context():
+        group_id = db.session.scalar(sa.select(Group.id).where(Group.public_id == group))
+        for name in ("Clubabend März", "Clubabend April"):
+            services.start_evening(
+                name,
+                players=six,
+                series=1,
+                games_per_series=1,
+                table_size=3,
+                keys=SessionKeys.new(),
+                group=group_id,
+            )
+        # An evening of no group is in no season.
+        services.start_evening(
+            "Anderswo", players=six, series=1, games_per_series=1, keys=SessionKeys.new()
+        )
+    page = text(client.get(f"/groups/{group}").get_data(as_text=True))
+    assert "The season 2 evenings" in page
+    # Nobody has played yet: all six share the first place, 6 points an evening.
+    assert "1= Ann 2 12" in page and "1= Flo 2 12" in page
+    assert "Clubabend April" in page and "Anderswo" not in page
+    best = text(client.get(f"/groups/{group}?best=1").get_data(as_text=True))
+    assert "each player's best evening counts" in best and "1= Ann 2 6" in best
+    refused = text(client.get(f"/groups/{group}?best=0").get_data(as_text=True))
+    assert "A season counts each player's best 1 to" in refused and "1= Ann 2 12" in refused
