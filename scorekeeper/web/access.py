@@ -139,8 +139,8 @@ def keep_key(
         # A form's answer: a repeat of the form must hand out the key too.
         if where == KEYS:
             g.kept_keys[public_id] = key
-        else:
-            g.setdefault("kept_group_keys", {})[public_id] = key
+        else:  # kept_group_keys, kept_evening_keys
+            g.setdefault(f"kept_{where}", {})[public_id] = key
     return True
 
 

@@ -105,6 +105,7 @@ def _remember(response: BaseResponse) -> str:
             "location": response.headers.get("Location"),
             "keys": g.kept_keys,
             "group_keys": g.get("kept_group_keys", {}),
+            "evening_keys": g.get("kept_evening_keys", {}),
             "answer": answered,
             "status": response.status_code,
         }
@@ -119,6 +120,8 @@ def _replay(record: store.RecordRow) -> BaseResponse:
         access.keep_key(public_id, key)
     for public_id, key in stored.get("group_keys", {}).items():
         access.keep_key(public_id, key, where=access.GROUP_KEYS)
+    for public_id, key in stored.get("evening_keys", {}).items():
+        access.keep_key(public_id, key, where=access.EVENING_KEYS)
     return redirect(stored.get("location") or _back(), 303)
 
 

@@ -145,3 +145,29 @@ def test_the_form_offers_the_rule_systems_house_rules_for_every_table(
     evening = start_evening(client, romme_doubling="loser")
     page = table_page(client, app, evening)
     assert "the hand of a player who never melded doubles" in page
+
+
+def test_a_repeated_start_of_an_evening_starts_one_and_opens_it_for_the_repeat(app) -> None:
+    tapped_twice, other_tab = app.test_client(), app.test_client()
+    form = tapped_twice.get("/evenings/new").get_data(as_text=True)
+    once = re.search(r'name="once" type="hidden" value="([^"]+)"', form)
+    assert once is not None
+    data = {
+        "name": "Spielabend",
+        "variant": "treppenromme",
+        "players": "\n".join(NINE),
+        "series": "2",
+        "end": "games",
+        "length": "1",
+        "table_size": "3",
+        "seating": "standing",
+        "once": once.group(1),
+    }
+    first = tapped_twice.post("/evenings/new", data=data)
+    # The repeat arrives without the first answer's cookie, as when the browser dropped it.
+    again = other_tab.post("/evenings/new", data=data)
+    assert again.status_code == 303
+    assert again.headers["Location"] == first.headers["Location"]
+    page = other_tab.get(again.headers["Location"])
+    assert page.status_code == 200
+    assert page.get_data(as_text=True).count('class="evening-table"') == 3
