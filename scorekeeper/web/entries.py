@@ -88,10 +88,18 @@ def record_meld(game_id: int) -> Answer:
         melds = form.meld_lines()
         if len(melds) == 1:
             return read_back.describe_recorded(
-                services.record_meld(game.id, form.player.data, melds[0], form.restores.data),
+                services.record_meld(
+                    game.id,
+                    form.player.data,
+                    melds[0],
+                    form.restores.data,
+                    tapped_at=form.tap_time,
+                ),
                 names,
             )
-        recorded = services.record_melds(game.id, form.player.data, melds, form.restores.data)
+        recorded = services.record_melds(
+            game.id, form.player.data, melds, form.restores.data, tapped_at=form.tap_time
+        )
         return read_back.describe_recorded_melds(recorded, names)
 
     recorded = _record_entry(form, record)
@@ -107,7 +115,12 @@ def record_layoff(game_id: int) -> Answer:
 
     def record() -> str:
         recorded = services.record_layoff(
-            game.id, form.player.data, form.meld.data, form.cards.data, form.restores.data
+            game.id,
+            form.player.data,
+            form.meld.data,
+            form.cards.data,
+            form.restores.data,
+            tapped_at=form.tap_time,
         )
         return read_back.describe_recorded(recorded, names_of(game.players))
 
@@ -130,6 +143,7 @@ def record_swap(game_id: int) -> Answer:
             form.cards.data,
             form.new_meld.data,
             form.restores.data,
+            tapped_at=form.tap_time,
         )
         # Said as the game lies after the swap: the meld the joker left, and its new meld.
         after = queries.read_game(game.id)
