@@ -405,12 +405,7 @@ def correct_entry(
     with unit_of_work() as uow:
         game = uow.games.get(game_id)
         entry = entry_in(game.entries, entry_id)
-        refuse_closed(game)
-        player = entry.player_id if player_id is None else player_of(game, player_id).id
-        new_cards = None if cards is None else game.variant.read_cards(cards)
-        correction = record_of(game).correction(entry.id, new_cards, meld_id, player)
-        if isinstance(correction, rules.EntryRefusal):
-            raise _refusal(game, correction)
+        player, correction = _correction(game, entry, cards, player_id, meld_id)
         corrected = correction.played
         mended = uow.games.correct_entry(
             game,
@@ -430,6 +425,50 @@ def correct_entry(
         audit = uow.audit.of_game(game.id)
         uow.commit(game.session_id)
     return Corrected(mended, replace(game, entries=after, audit=audit))
+
+
+@dataclass(frozen=True)
+class CheckedCorrection:
+    """A correction as saving it would make it: the meld or layoff the entry's cards become."""
+
+    played: rules.Meld | rules.Layoff
+    variant: rules.Variant
+
+
+def check_correction(
+    game_id: int,
+    entry_id: int,
+    cards: str | None,
+    player_id: int | None = None,
+    meld_id: int | None = None,
+) -> CheckedCorrection:
+    """Check a correction of an entry as ``correct_entry`` would save it, and write nothing.
+
+    The correction page's live check: what saving would refuse (a card on the table, an
+    opening short of its minimum, a later entry in the way) raises here with the same error.
+    """
+    with unit_of_work() as uow:
+        game = uow.games.get(game_id, lock=False)
+    entry = entry_in(game.entries, entry_id)
+    _player, correction = _correction(game, entry, cards, player_id, meld_id)
+    return CheckedCorrection(correction.played, game.variant)
+
+
+def _correction(
+    game: GameState,
+    entry: EntryRow,
+    cards: str | None,
+    player_id: int | None,
+    meld_id: int | None,
+) -> tuple[int, rules.Correction]:
+    """Ask the rules about a correction of an entry; return whose it becomes and what it is."""
+    refuse_closed(game)
+    player = entry.player_id if player_id is None else player_of(game, player_id).id
+    new_cards = None if cards is None else game.variant.read_cards(cards)
+    correction = record_of(game).correction(entry.id, new_cards, meld_id, player)
+    if isinstance(correction, rules.EntryRefusal):
+        raise _refusal(game, correction)
+    return player, correction
 
 
 # The refusals of a correction that are about the request, not about the table.
