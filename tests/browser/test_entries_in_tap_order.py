@@ -100,7 +100,7 @@ def gain_of(app: Flask, game: int, name: str) -> int:
     with app.app_context():
         booked = services.get_game(game)
         assert booked.status == "finished"
-        names = {player.id: player.name for player in booked.session.players}
+        names = {player.id: player.name for player in booked.players}
         return next(line.gain for line in booked.settlement_lines if names[line.player_id] == name)
 
 
