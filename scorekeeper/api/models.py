@@ -343,7 +343,7 @@ class NewPlayer(Body):
 class Tapped(Body):
     """A write that may say when it was tapped (``tapped_at``)."""
 
-    tapped_at: str = absent(TAPPED_AT, format="date-time")
+    tapped_at: str = absent(TAPPED_AT)
 
     _tapped_readable = field_validator("tapped_at")(_tap_time)
 
