@@ -183,6 +183,9 @@ class Entry(db.Model):  # type: ignore[name-defined,misc]
     group_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("entries.id"), index=True)
     value: so.Mapped[int]
     created_at: so.Mapped[datetime] = so.mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    # When the entry was tapped on the phone (its clock), where it sent a time the server could
+    # keep; an entry sent offline arrives (created_at) minutes after it was played.
+    tapped_at: so.Mapped[datetime | None] = so.mapped_column(sa.DateTime(timezone=True))
 
     game: so.Mapped[Game] = so.relationship(back_populates="entries")
     player: so.Mapped[Player] = so.relationship()

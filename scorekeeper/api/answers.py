@@ -80,6 +80,10 @@ SessionStatus = Literal["open", "finished"]
 EntryType = Literal["meld", "layoff", "swap"]
 
 # What a meld as it was put down counts towards an opening, in the answers about melds.
+_TAPPED_AT = (
+    "When the entry was tapped on the client that recorded it, where it sent a time the server "
+    "kept (null otherwise); created_at is when it reached the server."
+)
 _MELD_OPENING_VALUE = (
     "Where the rule system has an opening (German Rummy, G3): what the meld as it was put down "
     "counts towards an opening (layoffs onto it never count); of a meld entry, its melds "
@@ -413,6 +417,7 @@ class Entry(Answer):
     opening_value: int = absent(_MELD_OPENING_VALUE)
     position: int = absent()
     created_at: Time = absent()
+    tapped_at: Time | None = Field(None, description=_TAPPED_AT)
 
     @classmethod
     def fields_of(cls, entry: services.EntryRow) -> dict[str, Any]:
@@ -431,6 +436,7 @@ class Entry(Answer):
             "value": entry.value,
             "position": entry.position,
             "created_at": entry.created_at,
+            "tapped_at": entry.tapped_at,
         }
 
     @classmethod
@@ -659,6 +665,7 @@ class Layoff(Answer):
     value: int
     position: int = absent()
     created_at: Time = absent()
+    tapped_at: Time | None = Field(None, description=_TAPPED_AT)
     meld: Meld
 
     @classmethod

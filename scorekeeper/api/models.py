@@ -10,6 +10,7 @@ one ``{"error": ...}`` sentence and never with the library's list of errors.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Annotated, Any, ClassVar
 
 from flask_babel import lazy_gettext as _l
@@ -21,6 +22,7 @@ from pydantic import (
     StringConstraints,
     ValidationError,
     WithJsonSchema,
+    field_validator,
     model_validator,
 )
 
@@ -31,6 +33,7 @@ from scorekeeper.api.rules_schema import (
     target_schema,
     variant_name_schema,
 )
+from scorekeeper.http import taps
 from scorekeeper.http.answers import absent
 
 
@@ -102,6 +105,22 @@ _VARIANT_REFUSED = _l(
     "%(field)s must be a name, e.g. “%(example)s”.", field="variant", example=rules.DEFAULT_VARIANT
 )
 _NOT_BOTH = _l("Send the cards of one meld or several melds, not both.")
+_TAPPED_REFUSED = _l(
+    'tapped_at must be the time the entry was tapped, with its zone, e.g. "%(example)s".',
+    example="2026-11-28T17:06:05+01:00",
+)
+TAPPED_AT = (
+    "When the entry was tapped on the client (ISO 8601 with its zone); kept beside the time "
+    "it reached the server. A time more than a minute ahead of the server's clock is not kept "
+    "(the entry is recorded without it); one that cannot be read is refused (422)."
+)
+
+
+def _tap_time(text: str | None) -> str | None:
+    """Refuse a tap time that cannot be read as a time with its zone."""
+    if text is not None and taps.read_tap_time(text) is None:
+        raise BadBody(_TAPPED_REFUSED)
+    return text
 
 
 class Body(BaseModel):
@@ -321,7 +340,20 @@ class NewPlayer(Body):
         return self
 
 
-class NewMeld(Body):
+class Tapped(Body):
+    """A write that may say when it was tapped (``tapped_at``)."""
+
+    tapped_at: str = absent(TAPPED_AT)
+
+    _tapped_readable = field_validator("tapped_at")(_tap_time)
+
+    @property
+    def tap_time(self) -> datetime | None:
+        """Return the tap time sent, where it is kept (``http.taps``)."""
+        return taps.tap_time_kept(taps.read_tap_time(self.tapped_at))
+
+
+class NewMeld(Tapped):
     """Either cards (one meld) or melds (several, one entry)."""
 
     player: int = shown(**ID)
@@ -332,6 +364,7 @@ class NewMeld(Body):
         "player": _id_refused("player"),
         "melds": _MELDS_REFUSED,
         "cards": _cards_refused("cards"),
+        "tapped_at": _TAPPED_REFUSED,
     }
 
     @model_validator(mode="after")
@@ -346,7 +379,7 @@ class NewMeld(Body):
         return self
 
 
-class NewSwap(Body):
+class NewSwap(Tapped):
     """A joker swap (G4): cards put in the joker's place in a meld, and the joker's new meld."""
 
     player: int = shown(**ID)
@@ -363,10 +396,11 @@ class NewSwap(Body):
         "meld": _id_refused("meld"),
         "cards": _cards_refused("cards"),
         "new_meld": _cards_refused("new_meld"),
+        "tapped_at": _TAPPED_REFUSED,
     }
 
 
-class NewLayoff(Body):
+class NewLayoff(Tapped):
     """Cards laid off onto a meld on the table."""
 
     player: int = shown(**ID)
@@ -377,6 +411,7 @@ class NewLayoff(Body):
         "player": _id_refused("player"),
         "meld": _id_refused("meld"),
         "cards": _cards_refused("cards"),
+        "tapped_at": _TAPPED_REFUSED,
     }
 
 

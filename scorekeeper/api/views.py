@@ -528,9 +528,9 @@ def record_meld(game_id: int) -> tuple[Response, int]:
     """Record a new meld (``cards``), or several put down at once as one entry (``melds``)."""
     body = _sent(models.NewMeld)
     if body.sent("melds"):
-        several = services.record_melds(game_id, body.player, body.melds)
+        several = services.record_melds(game_id, body.player, body.melds, tapped_at=body.tap_time)
         return _answer(answers.SeveralMelds.of(several)), 201
-    recorded = services.record_meld(game_id, body.player, body.cards)
+    recorded = services.record_meld(game_id, body.player, body.cards, tapped_at=body.tap_time)
     return _answer(answers.MeldWithEntry.of_recorded(recorded)), 201
 
 
@@ -540,7 +540,9 @@ def record_meld(game_id: int) -> tuple[Response, int]:
 def record_swap(game_id: int) -> tuple[Response, int]:
     """Record a joker swap (G4): ``cards`` put in the joker's place in ``meld``, ``new_meld``."""
     body = _sent(models.NewSwap)
-    swap = services.record_swap(game_id, body.player, body.meld, body.cards, body.new_meld)
+    swap = services.record_swap(
+        game_id, body.player, body.meld, body.cards, body.new_meld, tapped_at=body.tap_time
+    )
     return _answer(answers.Swap.of(swap)), 201
 
 
@@ -550,7 +552,9 @@ def record_swap(game_id: int) -> tuple[Response, int]:
 def record_layoff(game_id: int) -> tuple[Response, int]:
     """Record cards laid off onto a meld on the table."""
     body = _sent(models.NewLayoff)
-    recorded = services.record_layoff(game_id, body.player, body.meld, body.cards)
+    recorded = services.record_layoff(
+        game_id, body.player, body.meld, body.cards, tapped_at=body.tap_time
+    )
     return _answer(answers.Layoff.of(recorded)), 201
 
 

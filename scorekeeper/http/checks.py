@@ -232,3 +232,27 @@ def game_check(game_id: int, player: int | None, fields: dict[str, Any], languag
     except rules.RulesError as error:
         return Check.refused(error, language)
     return Check.of_entry(checked, language)
+
+
+def correction_check(
+    game_id: int,
+    entry_id: int,
+    fields: dict[str, Any],
+    language: str,
+) -> Check:
+    """Answer a check of a correction (``services.check_correction``), as saving it would judge.
+
+    ``fields``: ``cards``, ``player_id``, ``meld_id``. What the rules refuse, and a later entry
+    in the way, is ``valid: false`` with the ``error``; a card that cannot be read raises.
+    """
+    try:
+        checked = services.check_correction(game_id, entry_id, **fields)
+    except rules.CardNotationError:
+        raise
+    except rules.RulesError as error:
+        return Check.refused(error, language)
+    except services.ServiceError as error:
+        return Check.made(valid=False, error=error.message(language))
+    if isinstance(checked.played, rules.Layoff):
+        return Check.of_layoff(checked.played, checked.variant)
+    return Check.of_meld(checked.played, checked.variant)

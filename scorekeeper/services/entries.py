@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from scorekeeper import rules
 from scorekeeper.store import (
@@ -108,29 +109,47 @@ class Undone:
 
 
 @write_use_case
-def record_meld(game_id: int, player_id: int, cards: str, restores: int | None = None) -> Recorded:
+def record_meld(
+    game_id: int,
+    player_id: int,
+    cards: str,
+    restores: int | None = None,
+    *,
+    tapped_at: datetime | None = None,
+) -> Recorded:
     """Record a player's new meld and the value written for it.
 
     ``restores`` names an entry undone or deleted a moment ago that this one records again
-    ("Restore"): the trail keeps a line of it beside the undo.
+    ("Restore"): the trail keeps a line of it beside the undo. ``tapped_at``: when the phone
+    says it was tapped, stored beside its arrival (``http.taps`` says which times are kept).
     """
     with unit_of_work() as uow:
-        recorded = _record_melds(uow, game_id, player_id, [cards], restores)
+        recorded = _record_melds(uow, game_id, player_id, [cards], restores, tapped_at)
     row, meld = recorded.melds[0]
     return Recorded(row, row, meld, recorded.variant)
 
 
 @write_use_case
 def record_melds(
-    game_id: int, player_id: int, melds: list[str], restores: int | None = None
+    game_id: int,
+    player_id: int,
+    melds: list[str],
+    restores: int | None = None,
+    *,
+    tapped_at: datetime | None = None,
 ) -> RecordedMelds:
     """Record the melds a player put down in one go as one entry (e.g. an opening, G3)."""
     with unit_of_work() as uow:
-        return _record_melds(uow, game_id, player_id, melds, restores)
+        return _record_melds(uow, game_id, player_id, melds, restores, tapped_at)
 
 
 def _record_melds(
-    uow: UnitOfWork, game_id: int, player_id: int, melds: list[str], restores: int | None
+    uow: UnitOfWork,
+    game_id: int,
+    player_id: int,
+    melds: list[str],
+    restores: int | None,
+    tapped_at: datetime | None,
 ) -> RecordedMelds:
     if not melds:
         raise InvalidRequestError("no_melds")
@@ -144,7 +163,9 @@ def _record_melds(
     written: list[tuple[EntryRow, rules.Meld]] = []
     for meld in played:
         group = written[0][0].id if written else None
-        row = uow.games.add_entry(game, "meld", player.id, meld, group_id=group)
+        row = uow.games.add_entry(
+            game, "meld", player.id, meld, group_id=group, tapped_at=tapped_at
+        )
         game = replace(game, entries=[*game.entries, row])
         written.append((row, meld))
     _note_restored(uow, game, restores, written[0][0])
@@ -154,7 +175,13 @@ def _record_melds(
 
 @write_use_case
 def record_layoff(
-    game_id: int, player_id: int, meld_id: int, cards: str, restores: int | None = None
+    game_id: int,
+    player_id: int,
+    meld_id: int,
+    cards: str,
+    restores: int | None = None,
+    *,
+    tapped_at: datetime | None = None,
 ) -> Recorded:
     """Record cards a player lays off onto a meld on the table, valued where they lie (R2)."""
     with unit_of_work() as uow:
@@ -163,7 +190,9 @@ def record_layoff(
         meld_entry = _meld_on_table(game, meld_id)
         _refuse_turn(game, player, "layoff")
         layoff = table_of(game).lay_off(-1, meld_entry.id, game.variant.read_cards(cards))
-        entry = uow.games.add_entry(game, "layoff", player.id, layoff, meld_id=meld_entry.id)
+        entry = uow.games.add_entry(
+            game, "layoff", player.id, layoff, meld_id=meld_entry.id, tapped_at=tapped_at
+        )
         game = replace(game, entries=[*game.entries, entry])
         _note_restored(uow, game, restores, entry)
         uow.commit(game.session_id)
@@ -178,6 +207,8 @@ def record_swap(
     cards: str,
     new_meld: str,
     restores: int | None = None,
+    *,
+    tapped_at: datetime | None = None,
 ) -> RecordedSwap:
     """Record a joker swap (G4): cards put in a joker's place, the joker in a new meld."""
     with unit_of_work() as uow:
@@ -188,9 +219,13 @@ def record_swap(
         read = game.variant.read_cards
         swap = table_of(game).swap(-1, meld_entry.id, read(cards), read(new_meld))
         put_in = rules.Layoff(meld=swap.meld, cards=swap.cards, values=swap.values)
-        swap_row = uow.games.add_entry(game, "swap", player.id, put_in, meld_id=meld_entry.id)
+        swap_row = uow.games.add_entry(
+            game, "swap", player.id, put_in, meld_id=meld_entry.id, tapped_at=tapped_at
+        )
         game = replace(game, entries=[*game.entries, swap_row])
-        meld_row = uow.games.add_entry(game, "meld", player.id, swap.new_meld, group_id=swap_row.id)
+        meld_row = uow.games.add_entry(
+            game, "meld", player.id, swap.new_meld, group_id=swap_row.id, tapped_at=tapped_at
+        )
         game = replace(game, entries=[*game.entries, meld_row])
         _note_restored(uow, game, restores, swap_row)
         uow.commit(game.session_id)
@@ -370,12 +405,7 @@ def correct_entry(
     with unit_of_work() as uow:
         game = uow.games.get(game_id)
         entry = entry_in(game.entries, entry_id)
-        refuse_closed(game)
-        player = entry.player_id if player_id is None else player_of(game, player_id).id
-        new_cards = None if cards is None else game.variant.read_cards(cards)
-        correction = record_of(game).correction(entry.id, new_cards, meld_id, player)
-        if isinstance(correction, rules.EntryRefusal):
-            raise _refusal(game, correction)
+        player, correction = _correction(game, entry, cards, player_id, meld_id)
         corrected = correction.played
         mended = uow.games.correct_entry(
             game,
@@ -395,6 +425,50 @@ def correct_entry(
         audit = uow.audit.of_game(game.id)
         uow.commit(game.session_id)
     return Corrected(mended, replace(game, entries=after, audit=audit))
+
+
+@dataclass(frozen=True)
+class CheckedCorrection:
+    """A correction as saving it would make it: the meld or layoff the entry's cards become."""
+
+    played: rules.Meld | rules.Layoff
+    variant: rules.Variant
+
+
+def check_correction(
+    game_id: int,
+    entry_id: int,
+    cards: str | None,
+    player_id: int | None = None,
+    meld_id: int | None = None,
+) -> CheckedCorrection:
+    """Check a correction of an entry as ``correct_entry`` would save it, and write nothing.
+
+    The correction page's live check: what saving would refuse (a card on the table, an
+    opening short of its minimum, a later entry in the way) raises here with the same error.
+    """
+    with unit_of_work() as uow:
+        game = uow.games.get(game_id, lock=False)
+    entry = entry_in(game.entries, entry_id)
+    _player, correction = _correction(game, entry, cards, player_id, meld_id)
+    return CheckedCorrection(correction.played, game.variant)
+
+
+def _correction(
+    game: GameState,
+    entry: EntryRow,
+    cards: str | None,
+    player_id: int | None,
+    meld_id: int | None,
+) -> tuple[int, rules.Correction]:
+    """Ask the rules about a correction of an entry; return whose it becomes and what it is."""
+    refuse_closed(game)
+    player = entry.player_id if player_id is None else player_of(game, player_id).id
+    new_cards = None if cards is None else game.variant.read_cards(cards)
+    correction = record_of(game).correction(entry.id, new_cards, meld_id, player)
+    if isinstance(correction, rules.EntryRefusal):
+        raise _refusal(game, correction)
+    return player, correction
 
 
 # The refusals of a correction that are about the request, not about the table.

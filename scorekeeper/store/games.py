@@ -6,6 +6,7 @@ than running it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
@@ -118,8 +119,12 @@ class Games:
         *,
         meld_id: int | None = None,
         group_id: int | None = None,
+        tapped_at: datetime | None = None,
     ) -> EntryRow:
-        """Insert an entry and its cards after the game's latest entry; return it as stored."""
+        """Insert an entry and its cards after the game's latest entry; return it as stored.
+
+        ``tapped_at``: when the phone says it was tapped (``http.taps`` says which are kept).
+        """
         entry = EntryRow(
             id=0,
             position=(game.entries[-1].position + 1) if game.entries else 1,
@@ -131,6 +136,7 @@ class Games:
             created_at=self._uow.time_as_read(utcnow()),
             group_id=group_id,
             cards=[],
+            tapped_at=self._uow.time_as_read(tapped_at) if tapped_at is not None else None,
         )
         stored = entry._asdict()
         del stored["id"], stored["cards"]
@@ -295,6 +301,7 @@ def add_entry_row(entries: list[EntryRow], row: Any) -> None:
                 created_at=row.created_at,
                 group_id=row.group_id,
                 cards=[],
+                tapped_at=row.tapped_at,
             )
         )
     if row.card_id is not None:
@@ -367,6 +374,7 @@ ENTRY_ROWS = (
         ENTRIES.c.value,
         ENTRIES.c.created_at,
         ENTRIES.c.group_id,
+        ENTRIES.c.tapped_at,
         TABLE_CARDS.c.id.label("card_id"),
         TABLE_CARDS.c.card,
         TABLE_CARDS.c.value.label("card_value"),

@@ -142,6 +142,8 @@ class EntryRow(NamedTuple):
     # The first meld of the entry this meld was recorded with, when that entry has several.
     group_id: int | None
     cards: list[CardRow]
+    # When it was tapped on the phone, where the phone sent a time the server kept.
+    tapped_at: datetime | None = None
 
     @property
     def entry_id(self) -> int:

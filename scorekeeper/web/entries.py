@@ -88,10 +88,18 @@ def record_meld(game_id: int) -> Answer:
         melds = form.meld_lines()
         if len(melds) == 1:
             return read_back.describe_recorded(
-                services.record_meld(game.id, form.player.data, melds[0], form.restores.data),
+                services.record_meld(
+                    game.id,
+                    form.player.data,
+                    melds[0],
+                    form.restores.data,
+                    tapped_at=form.tap_time,
+                ),
                 names,
             )
-        recorded = services.record_melds(game.id, form.player.data, melds, form.restores.data)
+        recorded = services.record_melds(
+            game.id, form.player.data, melds, form.restores.data, tapped_at=form.tap_time
+        )
         return read_back.describe_recorded_melds(recorded, names)
 
     recorded = _record_entry(form, record)
@@ -107,7 +115,12 @@ def record_layoff(game_id: int) -> Answer:
 
     def record() -> str:
         recorded = services.record_layoff(
-            game.id, form.player.data, form.meld.data, form.cards.data, form.restores.data
+            game.id,
+            form.player.data,
+            form.meld.data,
+            form.cards.data,
+            form.restores.data,
+            tapped_at=form.tap_time,
         )
         return read_back.describe_recorded(recorded, names_of(game.players))
 
@@ -130,6 +143,7 @@ def record_swap(game_id: int) -> Answer:
             form.cards.data,
             form.new_meld.data,
             form.restores.data,
+            tapped_at=form.tap_time,
         )
         # Said as the game lies after the swap: the meld the joker left, and its new meld.
         after = queries.read_game(game.id)
@@ -195,6 +209,36 @@ def check_entry(game_id: int) -> BaseResponse | tuple[BaseResponse, int]:
         return jsonify(checks.game_check(game_id, player, fields, lang).sent())
     except REFUSED as error:
         # Cards the server cannot read are said as a check that fails, as the rules' refusals.
+        store.rollback()
+        return jsonify(valid=False, error=words.rules_message(error))
+    finally:
+        store.rollback()
+
+
+@bp.post("/games/<int:game_id>/entries/<int:entry_id>/check")
+def check_correction(game_id: int, entry_id: int) -> BaseResponse | tuple[BaseResponse, int]:
+    """Check a correction begun on an entry's page as saving it would, and write nothing.
+
+    The live check of static/js/correct.js: JSON in (``cards``, ``player``, ``meld``), the
+    answer of ``/check`` out (``http.checks.correction_check``), in the page's language: ✓
+    only for what "Save the correction" would accept.
+    """
+    body = request.get_json(silent=True)
+    try:
+        if not isinstance(body, dict):
+            raise _WrongKind(_l("The body must be a JSON object."))
+        fields = {
+            "cards": _text_field(body, "cards"),
+            "player_id": _id_field(body, "player"),
+            "meld_id": _id_field(body, "meld"),
+        }
+    except _WrongKind as wrong:
+        store.rollback()
+        return jsonify(error=str(wrong.sentence)), 422
+    try:
+        return jsonify(checks.correction_check(game_id, entry_id, fields, str(get_locale())).sent())
+    except REFUSED as error:
+        # Cards the server cannot read, an entry or game gone: a check that fails, in words.
         store.rollback()
         return jsonify(valid=False, error=words.rules_message(error))
     finally:
@@ -371,6 +415,8 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
     entry = queries.entry_in(game.entries, entry_id)
     form = _correct_form(game, entry)
     status = 422 if request.method == "POST" else 200
+    if request.method == "POST" and in_place() and not form.validate_on_submit():
+        return refusal_in_place(form)
     if form.validate_on_submit():
         onto = form.meld.data if "meld" in form else None
         try:
@@ -381,6 +427,9 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
             # Said beside the field, so that what was typed stays to be mended.
             store.rollback()
             form.cards.errors = [words.rules_message(error)]
+            if in_place():
+                # Said in the bar under the picker, where the thumb is, like the game page.
+                return refusal_in_place(form)
             if isinstance(error, services.ConflictError):
                 status = 409
         else:
@@ -390,6 +439,8 @@ def correct_entry(game_id: int, entry_id: int) -> Answer:
             table = queries.table_of(after)
             sentence = read_back.describe(corrected, after.entries, names_of(after.players), table)
             flash(gettext("Corrected: %(entry)s", entry=sentence), "success")
+            if in_place():
+                return jsonify(to=to_session().location)
             return to_session()
     return _entry_page(game, entry_id, form, status)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any, ClassVar
 
 from flask_babel import gettext
@@ -31,6 +32,7 @@ from wtforms.widgets import HiddenInput, TextInput
 from wtforms.widgets.core import clean_key
 
 from scorekeeper import queries, rules
+from scorekeeper.http import taps
 from scorekeeper.rules import groups as rules_groups
 from scorekeeper.web.once import new_token
 from scorekeeper.web.words import language as _language
@@ -432,6 +434,14 @@ class EntryForm(OnceForm):
     # Sent only by "Restore" after an undo or delete: the entry this one records again, so the
     # audit trail says so. Never drawn on the page.
     restores = WholeNumberField("Restores", validators=[Optional()])
+    # When the entry was tapped on the phone (ISO 8601 with its zone), set by the script as it
+    # sends; read by ``http.taps``, which leaves out a time it cannot read or keep. Never drawn.
+    tapped_at = StringField("Tapped at")
+
+    @property
+    def tap_time(self) -> datetime | None:
+        """Return the tap time sent, where it can be read and kept."""
+        return taps.tap_time_sent(self.tapped_at.data)
 
 
 class MeldForm(EntryForm):

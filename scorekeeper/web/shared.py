@@ -13,6 +13,7 @@ from scorekeeper import queries, rules, services
 from scorekeeper.web import playing_cards, view_models
 from scorekeeper.web.forms import (
     ButtonForm,
+    CorrectForm,
     FinishForm,
     LayoffForm,
     MeldForm,
@@ -37,7 +38,7 @@ def in_place() -> bool:
 
 
 def refusal_in_place(
-    form: MeldForm | LayoffForm | SwapForm | ButtonForm | FinishForm,
+    form: MeldForm | LayoffForm | SwapForm | ButtonForm | FinishForm | CorrectForm,
 ) -> BaseResponse:
     """Answer a refusal in place: the first reason the form or the rules gave.
 

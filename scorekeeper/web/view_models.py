@@ -5,7 +5,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from scorekeeper import queries, rules
 from scorekeeper.web.playing_cards import card_label
@@ -113,6 +113,21 @@ class EntryShown:
     onto: str
     joker_to: str
     value: int
+    # When it was tapped on the phone, where that was more than a minute before it arrived
+    # (``at``): sent from a phone that was offline. None where the two say the same.
+    played: datetime | None = None
+
+
+# Closer than this, the tap and the arrival are one moment to the people at the table.
+_SAME_MOMENT = timedelta(minutes=1)
+
+
+def played_apart(tapped: datetime | None, arrived: datetime) -> datetime | None:
+    """Return the time an entry was tapped, where it differs from its arrival by over a minute."""
+    if tapped is None:
+        return None
+    tapped, arrived = _utc_time(tapped), _utc_time(arrived)
+    return tapped if abs(arrived - tapped) > _SAME_MOMENT else None
 
 
 def entries_shown(
@@ -145,6 +160,7 @@ def entries_shown(
                 onto=lay.get(first.id) or cards.get(first.meld_id or 0, ""),
                 joker_to=cards[new_melds[0].id] if line.kind == "swap" and new_melds else "",
                 value=line.value,
+                played=played_apart(first.tapped_at, first.created_at),
             )
         )
     return shown

@@ -625,3 +625,38 @@ def test_merged_names_get_keys_in_nfkc_with_0017_and_merges_that_say_nothing_new
         upgrade()
         assert differences() == []
         db.engine.dispose()
+
+
+def test_tap_times_come_with_0021_and_go_on_the_way_down_with_every_entry_kept(
+    empty_url: str,
+) -> None:
+    app = empty_app(empty_url)
+    with app.app_context():
+        upgrade()
+        session = services.create_session(["Ann", "Bob", "Cid"], target=500)
+        ann, bob, _cid = (player.id for player in session.players)
+        game = services.start_game(session.id).id
+        tapped = utcnow() - timedelta(minutes=5)
+        meld = services.record_meld(game, ann, "Q♣ K♣ A♣", tapped_at=tapped)
+        services.record_layoff(game, bob, meld.id, "J♣")
+        entries = "SELECT id, position, kind, player_id, value FROM entries ORDER BY id"
+        with db.engine.connect() as connection:
+            before = [tuple(row) for row in connection.execute(sa.text(entries))]
+            kept = connection.execute(sa.text("SELECT tapped_at FROM entries ORDER BY id")).all()
+        assert [row.tapped_at is not None for row in kept] == [True, False]
+        db.session.remove()
+        downgrade(revision="0020_evenings")
+        with db.engine.connect() as connection:
+            columns = {column["name"] for column in sa.inspect(connection).get_columns("entries")}
+            assert [tuple(row) for row in connection.execute(sa.text(entries))] == before
+        assert "tapped_at" not in columns
+        upgrade()
+        assert differences() == []
+        with db.engine.connect() as connection:
+            again = connection.execute(sa.text("SELECT tapped_at FROM entries")).all()
+        assert [row.tapped_at for row in again] == [None, None]
+        assert [(e.id, e.tapped_at) for e in services.get_game(game).entries] == [
+            (row[0], None) for row in before
+        ]
+        db.session.remove()
+        db.engine.dispose()

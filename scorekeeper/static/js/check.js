@@ -19,18 +19,6 @@ export function ask(url, body, renewed) {
   });
 }
 
-/* Ask the rules' check (POST /api/v1/check) about cards under the session's rule system and house rules. */
-export function rulesCheck(form) {
-  const url = form.getAttribute("data-check") + "?lang=" + encodeURIComponent(form.getAttribute("data-lang") || "en");
-  const rules = JSON.parse(form.getAttribute("data-rules") || "null");
-  return (body) => {
-    if (form.getAttribute("data-variant")) { body.variant = form.getAttribute("data-variant"); }
-    if (rules) { body.rules = rules; }
-    return fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
-      .then((response) => response.json());
-  };
-}
-
 /* Say what a check answered: the meld (or layoff) in playing order, its value and why.
    ``text(name)`` gives the page's words, ``counted`` says the opening's value is asked. */
 export function said(answer, meld, counted, text, letters) {

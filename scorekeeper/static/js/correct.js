@@ -1,8 +1,9 @@
-/* Correcting an entry on its page: its own cards free to tap, the rest of the table not; the cards checked as they are tapped. */
+/* Correcting an entry on its page: its own cards free to tap, the rest of the table not; the correction checked by the game as saving it would, as the cards are tapped. */
 import { $, $$, wordsOf } from "./page.js";
 import { JOKER, Letters } from "./cards.js";
 import { Grid } from "./grid.js";
-import { Reader, rulesCheck, said } from "./check.js";
+import { Reader, ask, said } from "./check.js";
+import { newKey } from "./send.js";
 
 /* The picker of a form with one cards field: a tap adds or takes away a card, typing shows. */
 export function fillsField(form, field, letters, changed) {
@@ -31,7 +32,8 @@ function correct(form) {
   const field = $(form, "input[name=cards]");
   const preview = $(form, "[data-preview]");
   const onto = JSON.parse(form.getAttribute("data-onto") || "{}");
-  const ask = rulesCheck(form);
+  // The server checks the correction as saving it would (the game's rules, the later entries).
+  const url = form.getAttribute("data-check");
   const text = wordsOf(form);
   let asked = 0;
   let timer = null;
@@ -46,9 +48,9 @@ function correct(form) {
     const meld = chosen ? onto[chosen.value] : null;
     const number = ++asked;
     if (!cards) { say(""); return; }
-    const body = { cards };
-    if (meld) { body.onto = meld; }
-    ask(body).then((answer) => {
+    const player = $(form, "input[name=player]:checked");
+    const body = { cards, player: player ? player.value : null, meld: chosen ? chosen.value : null };
+    ask(url, body).then((answer) => {
       if (number !== asked) { return; }
       if (answer.valid) { say("✓ " + said(answer, meld, false, text, letters), "ok"); return; }
       say("✗ " + answer.error, "bad");
@@ -56,8 +58,27 @@ function correct(form) {
   };
   const soon = () => { clearTimeout(timer); timer = setTimeout(check, 120); };
   fillsField(form, field, letters, soon);
-  $$(form, "input[name=meld]").forEach((radio) => radio.addEventListener("change", soon));
+  $$(form, "input[name=meld], input[name=player]").forEach((radio) => radio.addEventListener("change", soon));
   check();
+  // Saved in place: a refusal is said in the bar under the picker, where the thumb is, and
+  // the page stays where it was; a correction saved goes back to the game.
+  const save = $(form, "button[type=submit]");
+  form.addEventListener("submit", (event) => {
+    if (!window.fetch) { return; }
+    event.preventDefault();
+    if (save) { save.disabled = true; }
+    fetch(form.action, {
+      method: "POST", body: new URLSearchParams(new FormData(form)), credentials: "same-origin",
+      headers: { Accept: "application/json" },
+    }).then((response) => response.json()).then((answer) => {
+      if (answer.to) { location.assign(answer.to); return; }
+      say("✗ " + (answer.error || ""), "bad");
+      // Nothing was saved: the next try is a send of its own.
+      const once = $(form, "input[name=once]");
+      if (once) { once.value = newKey(); }
+    }).catch(() => say(text("offline"), "bad"))
+      .then(() => { if (save) { save.disabled = false; } });
+  });
 }
 
 $$(document, "form[data-correct]").forEach(correct);

@@ -16,8 +16,8 @@ export function onRedrawn(listener) {
 }
 
 /* Read the page again and put its content in place; the entry begun stays, and the bar keeps
-   ``said`` (else the words it said last). */
-export function redraw(said) {
+   ``said`` (else the words it said last), about the entry of id ``about`` if they name one. */
+export function redraw(said, about) {
   // An entry sent and not yet answered would vanish: its answer redraws.
   if (document.querySelector("[data-waiting]")) { return Promise.resolve(); }
   return fetch(location.pathname, { credentials: "same-origin", cache: "no-store" })
@@ -50,9 +50,17 @@ export function redraw(said) {
         });
         if (form && kept) { kept.into(form); }
       });
-      // A redraw of its own (another phone, the version) keeps the words the bar said last.
-      const words = said || (old?.getAttribute("data-said"));
+      // A redraw of its own (another phone, the version) keeps the words the bar said last,
+      // unless they name an entry the table no longer holds (deleted or undone on another
+      // phone): "✓ Jürgen: 8♣ laid off" would say what is no longer so.
+      let words = said || old?.getAttribute("data-said");
+      let named = said ? about : old?.getAttribute("data-said-entry");
+      if (!said && named && !fresh.querySelector('[data-entry-line="' + CSS.escape(named) + '"]')) {
+        words = null;
+        named = null;
+      }
       if (form && words) { form.setAttribute("data-said", words); }
+      if (form && words && named) { form.setAttribute("data-said-entry", named); }
       const live = fresh.querySelector("[data-live]");
       if (live) { seen = live.getAttribute("data-version"); }
       redrawnListeners.forEach((listener) => listener());

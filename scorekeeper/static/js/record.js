@@ -107,7 +107,7 @@ function answered(tapped, line, kept, result, cards, named) {
   }
   entry.idle = "✓ " + result.body.said;
   if (!entry.field.value.trim() && !entry.lines().length) { entry.say(entry.idle, "ok", true); }
-  return redraw(entry.idle);
+  return redraw(entry.idle, result.body.entry == null ? null : String(result.body.entry));
 }
 
 /* An entry that waits unsent with an undo tapped behind it: both go, as if never tapped. */

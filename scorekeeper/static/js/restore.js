@@ -35,7 +35,7 @@ export function offerRestore(restore, said) {
       const now = preview();
       const words = result.body.line ? "✓ " + result.body.said : "✗ " + result.body.error;
       if (now) { now.innerHTML = words; now.className = "preview " + (result.body.line ? "ok" : "bad"); }
-      if (result.body.line) { redraw(words); }
+      if (result.body.line) { redraw(words, result.body.entry == null ? null : String(result.body.entry)); }
     })).catch(() => { b.disabled = false; });
   });
   const put = () => {

@@ -10,6 +10,8 @@ const LEASE_MS = 30 * 1000;
 const BUSY_MS = 500;
 const TAPS = "scorekeeper-tap";
 const ARRIVED = "scorekeeper-arrived ";
+// The writes that record an entry, which say when they were tapped (web/forms.py, EntryForm).
+const RECORDS = /\/games\/\d+\/(melds|layoffs|swaps)$/;
 
 /* How a write goes to the server; the tests may put a lossy one in its place (window.Outbox.send). */
 export const transport = { send: (entry, csrf) => sendForm(entry, csrf, false) };
@@ -59,6 +61,10 @@ export function sendForm(entry, csrf, renewed) {
   const body = new URLSearchParams(entry.fields);
   body.set("csrf_token", csrf);
   body.set("once", entry.idempotencyKey);
+  if (entry.tapped && RECORDS.test(entry.url)) {
+    // When it was tapped, on the phone's clock: kept beside its arrival (sent later offline).
+    body.set("tapped_at", new Date(entry.tapped).toISOString());
+  }
   return fetch(entry.url, {
     method: "POST", body, credentials: "same-origin", redirect: "manual",
     headers: { Accept: "application/json, text/html;q=0.9" },
