@@ -227,7 +227,8 @@ def test_the_correction_page_has_the_live_check_of_the_game_page(
     )
     layoff = meld_id(app, table, 2)
     page = client.get(f"/games/{table.game}/entries/{layoff}/edit").get_data(as_text=True)
-    assert 'data-check="/api/v1/check"' in page
+    # It asks the game, as saving the correction would (not the cards alone).
+    assert f'data-check="/games/{table.game}/entries/{layoff}/check"' in page
     assert "data-preview" in page and 'data-t-layoff="Layoff {cards} → {meld}: {value}"' in page
     onto = re.search(r'data-onto="([^"]*)"', page)
     assert onto is not None

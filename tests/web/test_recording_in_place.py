@@ -20,7 +20,7 @@ def test_a_meld_sent_in_place_answers_its_line_and_words_and_a_repeat_counts_onc
     assert first.status_code == 200
     answer = first.get_json()
     assert "Ann" in answer["said"] and "30" in answer["said"]
-    assert answer["line"].startswith("<li>")
+    assert answer["line"].startswith("<li ")
     assert "Q" in answer["line"] and "♣" in answer["line"]
     again = client.post(f"/games/{table.game}/melds", data=form, headers=IN_PLACE)
     assert again.get_json() == answer

@@ -55,7 +55,7 @@ export function redraw(said, about) {
       // phone): "✓ Jürgen: 8♣ laid off" would say what is no longer so.
       let words = said || old?.getAttribute("data-said");
       let named = said ? about : old?.getAttribute("data-said-entry");
-      if (!said && named && !fresh.querySelector('[data-entry-line="' + CSS.escape(named) + '"]')) {
+      if (!said && named && !fresh.querySelector('[data-line-of="' + CSS.escape(named) + '"]')) {
         words = null;
         named = null;
       }
