@@ -7,6 +7,7 @@ import { Reader, ask, said } from "./check.js";
 import * as outbox from "./outbox.js";
 import { onRedrawn, redraw } from "./live.js";
 import { holdingStill } from "./still.js";
+import { checkSwap, showPlaces, swapWhenItFits } from "./swap.js";
 import "./wake.js";
 
 // Recording, the undo and the queue (record.js, send.js) come when the recorder begins an entry.
@@ -118,7 +119,7 @@ export class Entry {
     const meld = this.onto();
     const cards = this.field.value.trim();
     this.offer([]);
-    if (now === "swap") { this.checkSwap(meld, cards); return; }
+    if (now === "swap") { checkSwap(this, meld, cards); return; }
     const earlier = now === "meld" ? this.lines() : [];
     if (!cards && !earlier.length) {
       if (this.refusal && !meld) { this.refusal(); return; }
@@ -155,28 +156,6 @@ export class Entry {
       let words = (answer.melds || [answer]).map((one) => this.describe(one, null, counted)).join(" · ");
       if (counted) { words += " — " + opening(); }
       this.say("✓ " + words, "ok");
-    }).catch(() => { if (number === this.asked) { this.say(this.text("offline")); } });
-  }
-
-  checkSwap(meld, cards) {
-    const joined = this.newMeld ? this.newMeld.value.trim() : "";
-    if (!cards || !this.read(joined).some((code) => !isJoker(code))) {
-      this.say(this.text("swap-hint"));
-      return;
-    }
-    const number = ++this.asked;
-    this.ask({ onto: meld.value, cards, new_meld: joined }).then((answer) => {
-      if (number !== this.asked) { return; }
-      if (answer.valid) {
-        this.say("✓ " + fill(this.text("swap"), {
-          cards: this.letters.labels(answer.added || this.read(cards)),
-          meld: this.letters.labels(answer.meld.cards),
-          new_meld: this.letters.labels(answer.new_meld.cards),
-        }), "ok");
-        return;
-      }
-      this.say("✗ " + answer.error, "bad");
-      this.offer(answer.joker_choices, this.newMeld);
     }).catch(() => { if (number === this.asked) { this.say(this.text("offline")); } });
   }
 
@@ -229,40 +208,6 @@ export class Entry {
   }
   showPicked() { this.grid.show(this.fromHand(this.read(this.target().value)), this.elsewhere()); }
 
-  /* The cards a joker of the chosen meld stands for: one tap puts the card in its place. */
-  showPlaces(meld) {
-    const holder = $(this.form, "[data-places-buttons]");
-    if (!holder) { return; }
-    holder.textContent = "";
-    const cards = meld?.getAttribute("data-places") ? meld.getAttribute("data-places").split(" ") : [];
-    cards.forEach((card) => {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "pick choice" + (isRed(card) ? " red" : "");
-      b.setAttribute("data-place", card);
-      const put = () => this.read(this.field.value).indexOf(card) >= 0;
-      b.setAttribute("aria-pressed", String(put()));
-      b.textContent = this.letters.label(card);
-      b.addEventListener("click", () => {
-        const now = this.read(this.field.value);
-        this.field.value = this.letters.labels(put() ? now.filter((c) => c !== card) : now.concat([card]));
-        b.setAttribute("aria-pressed", String(put()));
-        this.showPicked();
-        this.soon();
-      });
-      holder.appendChild(b);
-    });
-    if (cards.length === 1 && !this.field.value.trim()) { this.field.value = this.letters.label(cards[0]); holder.firstChild.setAttribute("aria-pressed", "true"); }
-  }
-  /* A meld with a joker tapped after the card picked: the swap is offered at once when the
-     card is one the server says the joker stands for (data-places). */
-  swapWhenItFits() {
-    const meld = this.onto();
-    const swap = $(this.form, "input[name=onto_action][value=swap]");
-    if (!meld || !swap || !meld.getAttribute("data-places")) { return; }
-    const picked = this.read(this.field.value);
-    if (picked.length === 1 && meld.getAttribute("data-places").split(" ").indexOf(picked[0]) >= 0) { swap.checked = true; }
-  }
   clearPlaces() { if (this.places) { $(this.places, "[data-places-buttons]").textContent = ""; } }
 
   /* Draw the entry's mode and check it; the picker stays where the thumb found it. */
@@ -288,7 +233,7 @@ export class Entry {
     if (this.places) { this.places.hidden = now !== "swap"; }
     $$(this.form, "[data-swap-only]").forEach((part) => { part.hidden = now !== "swap"; });
     if (now === "swap") {
-      if (!$(this.places, "[data-place]")) { this.showPlaces(meld); }
+      if (!$(this.places, "[data-place]")) { showPlaces(this, meld); }
       if (this.newMeld && !this.newMeld.value.trim()) { this.newMeld.value = JOKER; }
     } else {
       this.clearPlaces();
@@ -350,7 +295,7 @@ export class Entry {
     $$(form, "input[name=meld], input[name=onto_action]").forEach((radio) => {
       radio.addEventListener("change", () => this.refresh(() => {
         this.clearPlaces();
-        if (radio.name === "meld") { this.swapWhenItFits(); }
+        if (radio.name === "meld") { swapWhenItFits(this); }
       }));
     });
     $$(form, "input[name=player]").forEach((radio) => {
