@@ -302,18 +302,9 @@ def let_into_group() -> BaseResponse | None:
         reads_only=request.method == "GET",
     )
     g.group, g.access = group, granted
-    if offered is not None:
-        takes_its_place = granted == Access.EDIT or not _holds_edit_key_for(
-            public_id, offered, GROUP_KEYS
-        )
-        edit = granted == Access.EDIT
-        if takes_its_place and not keep_key(
-            public_id, offered, from_link=True, edit=edit, where=GROUP_KEYS
-        ):
-            g.key_not_kept = offered
-            return None  # the page itself, with the key in its address this once
-        return redirect(url_for(request.endpoint or GROUP_PAGE, **arguments))
-    return None
+    if offered is None:
+        return None
+    return _keep_offered_key(public_id, offered, granted, GROUP_KEYS, GROUP_PAGE)
 
 
 def let_into_evening() -> BaseResponse | None:
@@ -335,17 +326,25 @@ def let_into_evening() -> BaseResponse | None:
         reads_only=request.method == "GET",
     )
     g.evening, g.access = evening, granted
-    if offered is not None:
-        takes_its_place = granted == Access.EDIT or not _holds_edit_key_for(
-            public_id, offered, EVENING_KEYS
-        )
-        edit = granted == Access.EDIT
-        if takes_its_place and not keep_key(
-            public_id, offered, from_link=True, edit=edit, where=EVENING_KEYS
-        ):
-            return None  # the page itself, with the key in its address this once
-        return redirect(url_for(request.endpoint or "web.evening_page", **arguments))
-    return None
+    if offered is None:
+        return None
+    return _keep_offered_key(public_id, offered, granted, EVENING_KEYS, "web.evening_page")
+
+
+def _keep_offered_key(
+    public_id: str, offered: str, granted: Access, where: str, page: str
+) -> BaseResponse | None:
+    """Keep a key from a link (a group's or an evening's) and open its address without it.
+
+    Where the cookie has no room for it, the page itself is shown, the key in its address this
+    once.
+    """
+    takes_its_place = granted == Access.EDIT or not _holds_edit_key_for(public_id, offered, where)
+    edit = granted == Access.EDIT
+    if takes_its_place and not keep_key(public_id, offered, from_link=True, edit=edit, where=where):
+        g.key_not_kept = offered
+        return None
+    return redirect(url_for(request.endpoint or page, **(request.view_args or {})))
 
 
 def evening_keys(public_id: str) -> SessionKeys | None:
