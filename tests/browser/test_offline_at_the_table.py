@@ -8,13 +8,14 @@ as the recorder will drive it.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, BrowserContext, Page, Response, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Request, Response, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from scorekeeper import services
@@ -597,3 +598,51 @@ def test_after_a_record_offline_the_bar_names_what_waits_and_the_banner_stays(
     expect(banner).to_be_visible()
     expect(banner).to_contain_text(WAITING[language].format(count=3))
     phone.errors.clear()  # the sends that found no network said so on the console
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_session_page_the_worker_took_over_while_it_loaded_is_kept_for_offline(
+    new_phone: Callable[..., Phone], language: str
+) -> None:
+    phone = new_phone(language, viewport=NARROW)
+    page = phone.page
+    # The worker's install is held at one of its files, and the session page's first module
+    # until the worker activated: it claims the page then, a page it never saw load.
+    held_install: list[Route] = []
+    held_module: list[Route] = []
+    submitted: list[bool] = []
+
+    def install(route: Route, request: Request) -> None:
+        if request.service_worker is not None and not held_install:
+            held_install.append(route)
+            return
+        route.continue_()
+
+    def module(route: Route, request: Request) -> None:
+        if request.service_worker is None and submitted and not held_module:
+            held_module.append(route)
+            return
+        route.continue_()
+
+    page.context.route("**/static/js/*/wake.js", install)
+    page.context.route("**/static/js/*/offline.js", module)
+    page.goto(phone.base + "/")
+    page.fill("#names-0", "Ann")
+    page.fill("#names-1", "Bob")
+    submitted.append(True)
+    page.locator("form button[type=submit]").tap(no_wait_after=True)
+    deadline = time.monotonic() + 30
+    while not (held_install and held_module) and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert held_install and held_module
+    held_install[0].continue_()
+    # The worker installs, activates and claims the page, whose scripts have not run yet.
+    until(page, "Boolean(navigator.serviceWorker.controller)")
+    held_module[0].continue_()
+    page.wait_for_load_state("load")
+    kept_by_the_worker(page)
+    heading = page.locator("h1").inner_text()
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("h1")).to_have_text(heading)
+    assert page.locator("html").get_attribute("data-offline-copy")

@@ -23,9 +23,11 @@ const offlineSince = () => Number(localStorage.getItem(SINCE)) || null;
 const lost = (when) => { if (!offlineSince()) { localStorage.setItem(SINCE, String(when || Date.now())); } };
 const found = () => localStorage.removeItem(SINCE);
 
-// Whether the worker answered this page's load: it claims the page when it starts, so
-// ``controller`` may be set by the time it is ready although it never saw this page.
-const seenByTheWorker = Boolean(navigator.serviceWorker?.controller);
+// Whether the worker answered this page's load. Not ``controller``: the worker claims the pages
+// open when it starts, so one that activated while this page loaded controls it already,
+// although it never saw it; the load's timing says whether a worker was asked.
+const loaded = window.performance?.getEntriesByType?.("navigation")[0];
+const seenByTheWorker = loaded ? loaded.workerStart > 0 : Boolean(navigator.serviceWorker?.controller);
 
 /* Opened before the worker controlled it: the worker never saw this page, so keep it now. */
 function keepThisPage() {
