@@ -7,6 +7,8 @@ Debian's Chromium at 360 px, and for each network (loopback, and DevTools' own "
 taps on the picker and the record button. Each tap is timed in the page, from the button's click
 to the first animation frame where
 
+- *taken*: its cards are taken in the picker (disabled) and its meld lies on the table, greyed
+  while it waits, so that a layoff onto it can be tapped;
 - *screen*: the recorded entry is shown in the page's list of entries (sent or confirmed);
 - *confirmed*: that entry is the server's answer (no longer marked as waiting).
 
@@ -166,8 +168,8 @@ def trusting_home(folder: Path) -> Path:
     return folder
 
 
-def one_tap(page: Page, cards: list[str]) -> tuple[float, float]:
-    """Pick a meld's cards, tap record and return (ms to screen, ms to confirmed)."""
+def one_tap(page: Page, cards: list[str]) -> tuple[float, float, float]:
+    """Pick a meld's cards, tap record and return ms to taken, to screen and to confirmed."""
     for card in cards:
         page.locator(f'[data-picker] button[data-card="{card}"]').click()
     page.wait_for_function(
@@ -187,6 +189,15 @@ def one_tap(page: Page, cards: list[str]) -> tuple[float, float]:
         (waiting || !li.hasAttribute("data-waiting")));
       return start && hit ? Date.now() - start : false;
     }"""
+    taken = """(cards) => {
+      const start = Number(sessionStorage.getItem("bench-start"));
+      const free = cards.some((card) => !document.querySelector(
+        `[data-picker] button[data-card="${card}"]`).disabled);
+      const lies = Array.from(document.querySelectorAll("label.meld-choice .cards")).some((c) =>
+        cards.every((card) => c.textContent.includes(card)));
+      return start && !free && lies ? Date.now() - start : false;
+    }"""
+    gone = page.wait_for_function(taken, arg=cards, polling="raf").json_value()
     screen = page.wait_for_function(found, arg=[label, True], polling="raf").json_value()
     confirmed = page.wait_for_function(found, arg=[label, False], polling="raf").json_value()
     page.evaluate("() => sessionStorage.removeItem('bench-start')")
@@ -197,7 +208,7 @@ def one_tap(page: Page, cards: list[str]) -> tuple[float, float]:
         arg=cards[0],
         polling="raf",
     )
-    return float(screen), float(confirmed)
+    return float(gone), float(screen), float(confirmed)
 
 
 def measure(taps: int, https: bool) -> dict[str, dict[str, Any]]:
@@ -223,17 +234,19 @@ def measure(taps: int, https: bool) -> dict[str, dict[str, Any]]:
             start_session(page, base)
             opening = handshakes(records)
             throttle(cdp, network)
-            screens, confirms = [], []
+            takes, screens, confirms = [], [], []
             # One tap more than measured: the first warms the server and the page's caches.
             for number in range(taps + 1):
                 if number == 1:
                     records.clear()
                 rank = RANKS[number % len(RANKS)]
-                screen, confirmed = one_tap(page, [rank + suit for suit in SUITS])
+                gone, screen, confirmed = one_tap(page, [rank + suit for suit in SUITS])
                 if number:
+                    takes.append(gone)
                     screens.append(screen)
                     confirms.append(confirmed)
             results[name] = {
+                "taken": takes,
                 "screen": screens,
                 "confirmed": confirms,
                 "network": network,
@@ -254,18 +267,21 @@ def report(results: dict[str, dict[str, Any]], label: str, taps: int) -> str:
         f"### {label} ({when}, {os.cpu_count()} cores, Python {platform.python_version()}, "
         f"medians of {taps} taps)",
         "",
-        "| network | latency ms | tap to screen ms | tap to confirmed ms "
-        "| every tap (screen / confirmed) | the taps' requests / connections / TLS handshakes "
+        "| network | latency ms | tap to cards taken ms | tap to screen ms | tap to confirmed ms "
+        "| every tap (taken / screen / confirmed) "
+        "| the taps' requests / connections / TLS handshakes "
         "| TLS handshakes opening the page |",
-        "|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for name, result in results.items():
         latency = result["network"]["latency"] if result["network"] else 0
         every = ", ".join(
-            f"{s:.0f}/{c:.0f}" for s, c in zip(result["screen"], result["confirmed"], strict=True)
+            f"{t:.0f}/{s:.0f}/{c:.0f}"
+            for t, s, c in zip(result["taken"], result["screen"], result["confirmed"], strict=True)
         )
         lines.append(
-            f"| {name} | {latency:g} | {statistics.median(result['screen']):.0f} "
+            f"| {name} | {latency:g} | {statistics.median(result['taken']):.0f} "
+            f"| {statistics.median(result['screen']):.0f} "
             f"| {statistics.median(result['confirmed']):.0f} | {every} "
             f"| {result['requests']} / {result['connections']} / {result['handshakes']} "
             f"| {result['opening']} |"

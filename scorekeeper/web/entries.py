@@ -185,8 +185,15 @@ def _answered_in_place(sentence: str, game_id: int) -> BaseResponse:
         after.entries, names_of(after.players), after.id, after.variant
     )
     line = get_template_attribute(PARTS, "entry")(shown[-1], True) if shown else ""
+    # The melds it put down, in the order typed: a layoff tapped onto one of them before this
+    # answer came waits in the outbox for its id (static/js/outbox.js: done).
+    last = view_models.entry_lines(after.entries)[-1] if after.entries else None
+    melds = [row.id for row in last.rows] if last and last.kind in ("meld", "melds") else []
     return jsonify(
-        said=str(playing_cards.suits(sentence)), entry=shown[-1].id if shown else None, line=line
+        said=str(playing_cards.suits(sentence)),
+        entry=shown[-1].id if shown else None,
+        line=line,
+        melds=melds,
     )
 
 

@@ -62,7 +62,7 @@ def test_the_game_page_with_its_css_and_js_weighs_at_most_30_kb_compressed(
             assert script.rsplit("/", 1)[0] + "/" + imported in scripts, (script, imported)
     loaded = {script.rsplit("/", 1)[1] for script in scripts}
     assert {"entry.js", "live.js", "offline.js", "grid.js", "check.js"} <= loaded
-    on_demand = {"record.js", "send.js", "restore.js", "waiting.js", "correct.js", "finish.js"}
+    on_demand = {"record.js", "send.js", "restore.js", "waiting.js", "correct.js", "finish.js", "swap.js"}
     assert not loaded & (on_demand | {"seating.js"})
     assert len(assets - scripts) == 1  # app.css
     weight = len(page.get_data())

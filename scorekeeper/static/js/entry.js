@@ -7,11 +7,12 @@ import { Reader, ask, said } from "./check.js";
 import * as outbox from "./outbox.js";
 import { onRedrawn, redraw } from "./live.js";
 import { holdingStill } from "./still.js";
-import { checkSwap, showPlaces, swapWhenItFits } from "./swap.js";
 import "./wake.js";
 
 // Recording, the undo and the queue (record.js, send.js) come when the recorder begins an entry.
 const recording = () => import("./record.js");
+// The joker swap (swap.js) comes where a meld on the table holds a joker, as the page opens.
+let swap = null;
 
 // How the bar shows the words it keeps, by their first sign.
 const SAID = { "…": "waiting", "✗": "bad", "⚠": "bad", "↶": "undone" };
@@ -48,6 +49,7 @@ export class Entry {
     this.refusal = null;
     this.grid = new Grid($(form, "[data-picker]"), (code) => this.toggle(code));
     this.listen();
+    if (this.places && !swap) { import("./swap.js").then((module) => { swap = module; if (this.form.isConnected) { this.refresh(); } }); }
   }
 
   read(value) { return this.reader.codes(value); }
@@ -119,7 +121,7 @@ export class Entry {
     const meld = this.onto();
     const cards = this.field.value.trim();
     this.offer([]);
-    if (now === "swap") { checkSwap(this, meld, cards); return; }
+    if (now === "swap") { swap?.checkSwap(this, meld, cards); return; }
     const earlier = now === "meld" ? this.lines() : [];
     if (!cards && !earlier.length) {
       if (this.refusal && !meld) { this.refusal(); return; }
@@ -134,6 +136,8 @@ export class Entry {
     // (an opening short of its minimum) is said again with the next meld's cards.
     if (!cards && now === "meld") { this.say(this.text("meld-hint")); return; }
     if (!navigator.onLine) { this.showPicked(); this.say(this.text("checked-later")); return; }
+    // Onto a meld still waiting on this phone: the server checks the layoff once it has the meld.
+    if (meld?.hasAttribute("data-pending")) { this.showPicked(); this.say(fill(this.text("pending-layoff"), { meld: meld.getAttribute("data-label") })); return; }
     const body = meld ? { cards, onto: meld.value } : { cards, melds: earlier };
     this.ask(body).then((answer) => {
       if (number !== this.asked) { return; }
@@ -233,7 +237,7 @@ export class Entry {
     if (this.places) { this.places.hidden = now !== "swap"; }
     $$(this.form, "[data-swap-only]").forEach((part) => { part.hidden = now !== "swap"; });
     if (now === "swap") {
-      if (!$(this.places, "[data-place]")) { showPlaces(this, meld); }
+      if (!$(this.places, "[data-place]")) { swap?.showPlaces(this, meld); }
       if (this.newMeld && !this.newMeld.value.trim()) { this.newMeld.value = JOKER; }
     } else {
       this.clearPlaces();
@@ -295,7 +299,7 @@ export class Entry {
     $$(form, "input[name=meld], input[name=onto_action]").forEach((radio) => {
       radio.addEventListener("change", () => this.refresh(() => {
         this.clearPlaces();
-        if (radio.name === "meld") { swapWhenItFits(this); }
+        if (radio.name === "meld") { swap?.swapWhenItFits(this); }
       }));
     });
     $$(form, "input[name=player]").forEach((radio) => {

@@ -1,6 +1,7 @@
 /* The live table: the session page asks every few seconds whether anything changed and draws the change in place, keeping the entry begun. */
 import { Draft } from "./draft.js";
 import { holdingStill } from "./still.js";
+import { meldOf } from "./outbox.js";
 
 // The question is cheap: the session's version as an ETag, "304 Not Modified" while nothing
 // changed. A change reads the page again and puts its content where the old one was, at the same
@@ -32,7 +33,9 @@ export function redraw(said, about) {
       const main = document.querySelector("main");
       if (!fresh || !main) { return; }
       const old = main.querySelector("form[data-entry]");
-      const kept = old ? Draft.of(old) : null;
+      let kept = old ? Draft.of(old) : null;
+      // A layoff begun onto a meld that waited stays on it once it is recorded (outbox.js).
+      if (kept && meldOf(kept.meld)) { kept = kept.with({ meld: meldOf(kept.meld) }); }
       const y = window.scrollY;
       const details = Array.from(main.querySelectorAll("details"), (d) => d.open);
       // The page never gets shorter under the recorder's thumb: the screen stays where it was,

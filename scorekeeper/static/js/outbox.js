@@ -137,6 +137,8 @@ export function add(entry) {
     // When it was tapped (send.js: the phone's tap clock), and the write it must follow.
     tapped: entry.tapped || 0,
     after: entry.after || null,
+    // A layoff onto a meld still waiting here: which write's meld, named once it is sent (done).
+    onto: entry.onto || null,
   };
   return transaction(STORE, "readwrite", (store) => { store.put(kept); })
     .then(() => { tell(kept.session, true); return kept; });
@@ -167,14 +169,26 @@ export function update(id, edit, quiet) {
   }).then((session) => { if (!quiet) { tell(session, true); } return session; });
 }
 
-/* Take a write out, with those that follow it (an undo of it): answer its session. */
-export function remove(id) { return done(id, null); }
+/* Take a write out, with those that follow it (an undo of it): answer its session. A layoff
+   tapped onto a meld of it stays, refused: the meld it went onto will not be recorded. */
+export function remove(id) { return done(id, null, []); }
 
 /* A write the server answered: out of the outbox; an undo waiting behind it now names the
-   entry the server recorded (``entry``), which the undo's page could not know. */
-export function sent(id, entry) { return done(id, entry === undefined || entry === null ? null : String(entry)); }
+   entry the server recorded (``entry``), and a layoff onto one of its melds that meld's id
+   (``melds``, in the order typed), which their pages could not know. */
+export function sent(id, entry, melds) {
+  return done(id, entry === undefined || entry === null ? null : String(entry), melds || []);
+}
 
-function done(id, entry) {
+// The melds this tab sent, by how the form offered them while they waited (waiting.js):
+// "waiting:<write>:<which meld>" to the meld's id, so that a layoff begun onto one stays on it.
+const named = new Map();
+
+/* The id of a meld offered while it waited, once this tab sent it; else null. */
+export function meldOf(value) { return named.get(value) || null; }
+
+function done(id, entry, melds) {
+  melds.forEach((meld, at) => named.set(`waiting:${id}:${at}`, String(meld)));
   return transaction(STORE, "readwrite", (store) => {
     const items = store.all();
     const item = items.find((other) => other.id === id);
@@ -186,6 +200,16 @@ function done(id, entry) {
       url.searchParams.set("entry", entry);
       follower.url = url.pathname + url.search;
       follower.after = null;
+      store.put(follower);
+    });
+    items.filter((other) => other.onto && other.onto.write === id).forEach((follower) => {
+      const meld = melds[follower.onto.at];
+      if (meld === undefined || meld === null) {
+        follower.refused = follower.onto.gone;
+      } else {
+        follower.fields = follower.fields.map((pair) => (pair[0] === "meld" ? ["meld", String(meld)] : pair));
+      }
+      follower.onto = null;
       store.put(follower);
     });
     return item.session;

@@ -5,7 +5,7 @@ import { flush, inFlight, revise, write } from "./send.js";
 import * as outbox from "./outbox.js";
 import { redraw } from "./live.js";
 import { entry as current } from "./entry.js";
-import { correction } from "./waiting.js";
+import { correction, pendingMeld } from "./waiting.js";
 
 /* The entry as tapped, greyed at the top of the entries until the server answers. */
 function waitingLine(entry, kept, kind) {
@@ -41,6 +41,7 @@ export function record(entry, button, kind) {
   const form = entry.form;
   const fields = Array.from(new FormData(form).entries());
   const kept = Draft.of(form);
+  const onto = entry.onto();
   const line = waitingLine(entry, kept, kind);
   const cards = codesOf(entry, kept, kind);
   // A refused entry put back to be corrected is sent in its place (waiting.js, send.js).
@@ -54,7 +55,10 @@ export function record(entry, button, kind) {
   const label = entry.idle.slice(2);
   const named = { name: entry.playerName(), cards: $(line, ".cards").textContent };
   const request = { url: button.getAttribute("formaction") || form.action, fields };
-  (corrects ? revise(entry.session, corrects, request, { label, cards }) : write(entry.session, request, { label, cards }))
+  // Onto a meld that waits here: sent after it, with its id (outbox.js: done); dropped, refused.
+  const pending = kind === "layoff" ? pendingMeld(onto) : null;
+  const meta = { label, cards, onto: pending ? { ...pending, gone: entry.text("meld-not-recorded") } : null };
+  (corrects ? revise(entry.session, corrects, request, meta) : write(entry.session, request, meta))
     .then(({ item, answer }) => {
       line.setAttribute("data-outbox-id", item.id);
       return answer.then((result) => answered(entry, line, kept, result, cards, named));

@@ -90,7 +90,7 @@ export function inFlight(item) { return Boolean(item.sending) && Date.now() - it
 
 /* Write through the queue: kept in the outbox behind the session's earlier writes, then sent in
    turn. ``request``: {url, fields (name, value pairs), key}; ``meta``: {label, cards, tapped,
-   after}. Answers {item, answer}: ``answer`` settles when this tab hears how it went:
+   after, onto: the waiting meld a layoff goes onto, {write, at, gone: why it cannot}}. Answers {item, answer}: ``answer`` settles when this tab hears how it went:
    {status, body} from the server, with ``refused`` for a refusal; {waits} while it must wait
    (offline, no answer, a refusal before it); {elsewhere} when another tab sent it. */
 export function write(session, request, meta) {
@@ -98,6 +98,7 @@ export function write(session, request, meta) {
   return outbox.add({
     session, url: request.url, fields: outbox.fieldsOf(request.fields || []), idempotencyKey: request.key || newKey(),
     label: about.label, cards: about.cards, tapped: about.tapped || nextTap(), after: about.after,
+    onto: about.onto || null,
   }).then((item) => {
     const answer = new Promise((resolve) => answers.set(item.id, { resolve, session: item.session }));
     flush(session);
@@ -110,7 +111,7 @@ export function write(session, request, meta) {
    ``write``. Dropped meanwhile, the correction is written as a new write. */
 export function revise(session, id, request, meta) {
   const about = meta || {};
-  const changes = { url: request.url, fields: outbox.fieldsOf(request.fields || []), label: about.label, cards: about.cards || [] };
+  const changes = { url: request.url, fields: outbox.fieldsOf(request.fields || []), label: about.label, cards: about.cards || [], onto: about.onto || null };
   return outbox.revise(id, changes).then((item) => {
     if (!item) { return write(session, request, meta); }
     const answer = new Promise((resolve) => answers.set(item.id, { resolve, session: item.session }));
@@ -185,7 +186,7 @@ async function drain(session, summary) {
       return;
     }
     if (answer?.ok) {
-      await outbox.sent(head.id, answer.answer?.entry);
+      await outbox.sent(head.id, answer.answer?.entry, answer.answer?.melds);
       arrived(session, head);
       summary.sent += 1;
       // A tap of this tab draws its own answer; the page is drawn anew for the others' writes.
