@@ -1,4 +1,4 @@
-"""A meld tapped lies on the table at once, greyed: a layoff onto it is tapped before it is recorded.
+"""A meld tapped lies on the table at once, greyed: a layoff onto it is tapped before it is kept.
 
 Online with the meld's request held (a slow network: Playwright's route, the service worker
 blocked so that the request passes it), offline (the worker keeping the page's modules), and
@@ -47,7 +47,7 @@ def tap_cards(page: Page, player: str, cards: str) -> None:
 
 
 def recorded(app: Flask, game_id: int, count: int, page: Page) -> list[tuple[str, str, str]]:
-    """Wait until the game holds ``count`` entries; return (player, cards, the meld laid off onto)."""
+    """Wait until the game holds ``count`` entries; return (player, cards, its meld's cards)."""
     for _ in range(150):
         with app.app_context():
             game = services.get_game(game_id)

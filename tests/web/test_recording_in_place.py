@@ -175,3 +175,38 @@ def test_the_address_carries_the_entry_begun_across_a_language_switch(
     ).get_data(as_text=True)
     assert f'id="meld-{meld}"' in chosen
     assert "checked" in chosen.split(f'id="meld-{meld}"')[1].split(">")[0]
+
+
+def test_a_meld_entry_in_place_names_its_melds_in_the_order_typed_for_a_layoff_waiting_on_them(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client)
+    one = client.post(
+        f"/games/{table.game}/melds",
+        data={"player": table.players["Ann"], "cards": "qc kc ac", "once": "tap-m1"},
+        headers=IN_PLACE,
+    ).get_json()
+    assert one["melds"] == [one["entry"]]
+    two = client.post(
+        f"/games/{table.game}/melds",
+        data={
+            "player": table.players["Bob"],
+            "melds": "3d 3h 3s",
+            "cards": "7h 8h 9h",
+            "once": "tap-m2",
+        },
+        headers=IN_PLACE,
+    ).get_json()
+    assert len(two["melds"]) == 2 and two["melds"][0] == two["entry"]
+    # The second meld typed is the run: a layoff sent with its id lands on it.
+    laid = client.post(
+        f"/games/{table.game}/layoffs",
+        data={"player": table.players["Ann"], "meld": two["melds"][1], "cards": "10h"},
+        headers=IN_PLACE,
+    ).get_json()
+    assert laid["melds"] == []
+    with app.app_context():
+        layoff = services.get_game(table.game).entries[-1]
+        run = next(e for e in services.get_game(table.game).entries if e.id == layoff.meld_id)
+        assert [card.card for card in layoff.cards] == ["10♥"]
+        assert [card.card for card in run.cards] == ["7♥", "8♥", "9♥"]
