@@ -338,9 +338,20 @@ def session_with_games(
 # --- export documents --------------------------------------------------------------------------
 
 
-def as_version_5(document: dict[str, Any]) -> dict[str, Any]:
-    """Return a copy of a version 6 document as version 5 wrote it (no copies, swaps, seats)."""
+def as_version_6(document: dict[str, Any]) -> dict[str, Any]:
+    """Return a copy of a version 7 document as version 6 wrote it (no tap times)."""
     older = copy.deepcopy(document)
+    older["version"] = 6
+    for session in older["sessions"]:
+        for game in session["games"]:
+            for entry in game["entries"]:
+                del entry["tapped_at"]
+    return older
+
+
+def as_version_5(document: dict[str, Any]) -> dict[str, Any]:
+    """Return a copy of a version 7 document as version 5 wrote it (no copies, swaps, seats)."""
+    older = as_version_6(document)
     older["version"] = 5
     for session in older["sessions"]:
         for player in session["players"]:

@@ -10,9 +10,11 @@ merged names (version 5; before, no session had a group), and what two packs, jo
 entries of several melds and players joining or leaving between games need (version 6: a
 card's ``copy`` and what a joker ``stands_for``, an entry's ``group_id`` and the kind
 ``swap``, a player's ``joined_game`` and ``left_game``; before, every card lay once, no
-entry was grouped, and every player sat at the table from the first game)::
+entry was grouped, and every player sat at the table from the first game), and when each
+entry was tapped on the phone that recorded it (version 7: an entry's ``tapped_at``, null
+where no time was kept; before, none was)::
 
-    {"format": "treppenromme-scorekeeper", "version": 6,
+    {"format": "treppenromme-scorekeeper", "version": 7,
      "groups": [{"id", "public_id", "edit_key_digest", "view_key_digest", "name", "created_at",
                  "merges": [{"id", "name", "same_as", "name_key", "same_as_key",
                              "created_at"}]}],
@@ -24,7 +26,7 @@ entry was grouped, and every player sat at the table from the first game)::
          "games": [{"id", "number", "dealer_id", "status", "winner_id", "romme",
                     "started_at", "ended_at",
                     "entries": [{"id", "position", "kind", "player_id", "meld_id", "meld_kind",
-                                 "value", "created_at", "group_id",
+                                 "value", "created_at", "group_id", "tapped_at",
                                  "cards": [{"id", "code", "position", "value", "copy",
                                             "stands_for"}]}],
                     "settlement_lines": [{"id", "player_id", "hand", "hand_points", "factor",

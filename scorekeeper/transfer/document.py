@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 FORMAT = "treppenromme-scorekeeper"
-VERSION = 6
+VERSION = 7
 # Version 2 lacks only the sessions' house rules, version 3 only the games' audit trails,
-# version 4 only the groups, version 5 only copies, jokers, swaps, entry groups and seats.
-READABLE = (2, 3, 4, 5, 6)
+# version 4 only the groups, version 5 only copies, jokers, swaps, entry groups and seats,
+# version 6 only the times the entries were tapped.
+READABLE = (2, 3, 4, 5, 6, 7)
 
 # INTEGER columns are 32 bits on PostgreSQL; refuse larger numbers before the database does.
 SMALLEST_INT = -(2**31)
@@ -140,7 +141,11 @@ ENTRY = (
     _int("value"),
     RecordField("created_at", "time"),
     _id("group_id", nullable=True),
+    # When the entry was tapped on the phone, where the phone sent a time the server kept.
+    RecordField("tapped_at", "time", nullable=True),
 )
+# Before version 7: no tap times.
+ENTRY_6 = tuple(field for field in ENTRY if field.key != "tapped_at")
 CARD = (
     _id("id"),
     RecordField("code", "text", length=4, attribute="card"),
@@ -152,7 +157,7 @@ CARD = (
 # Before version 6: no swaps, no entry groups, every card once and no joker.
 ENTRY_5 = tuple(
     _text("kind", 10, "meld", "layoff") if field.key == "kind" else field
-    for field in ENTRY
+    for field in ENTRY_6
     if field.key != "group_id"
 )
 CARD_5 = CARD[:4]

@@ -44,6 +44,7 @@ from scorekeeper.transfer.document import (
     EARLIEST,
     ENTRY,
     ENTRY_5,
+    ENTRY_6,
     FORMAT,
     GAME,
     GROUP,
@@ -453,10 +454,13 @@ class _Reader:
         stored: list[EntryRow] = []
         paths: dict[int, str] = {}
         entry_fields, card_fields = (ENTRY, CARD) if self.version >= 6 else (ENTRY_5, CARD_5)
+        if self.version == 6:
+            entry_fields = ENTRY_6
         for index, entry in enumerate(self._list(record, "entries", path)):
             entry_path = f"{path}.entries[{index}]"
             entry_row = self._record(entry, entry_path, entry_fields, "entries", ("cards",))
             entry_row.setdefault("group_id", None)
+            entry_row.setdefault("tapped_at", None)
             entry_row["game_id"] = row["id"]
             self._player(entry_row, "player_id", entry_path, players, number)
             if entry_row["kind"] == "meld":
@@ -903,6 +907,7 @@ _ENTRY_ROW = (
     "value",
     "created_at",
     "group_id",
+    "tapped_at",
 )
 
 

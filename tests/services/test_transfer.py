@@ -12,7 +12,7 @@ import sys
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +41,7 @@ from scorekeeper.transfer import (
     export_sessions,
     import_sessions,
 )
-from tests.helpers import as_version_5
+from tests.helpers import as_version_5, as_version_6
 
 # Every case runs on SQLite and on a real PostgreSQL server.
 # What touches the database's own behaviour (ids, sequences, times, transactions) runs on
@@ -257,6 +257,45 @@ def test_a_version_5_document_reads_every_card_once_and_every_player_seated(
         assert export_sessions() == document
 
 
+def play_with_a_tap_time(tapped: datetime) -> tuple[int, dict[str, Any]]:
+    """Record Ann's meld with the time it was tapped, Bob's without; return the game, exported."""
+    session = services.create_session(["Ann", "Bob"])
+    ann, bob = (player.id for player in session.players)
+    game = services.start_game(session.id).id
+    services.record_meld(game, ann, "7♥ 8♥ 9♥", tapped_at=tapped)
+    services.record_meld(game, bob, "Q♣ K♣ A♣")
+    return game, export_sessions()
+
+
+TAPPED = datetime(2026, 11, 28, 19, 6, 12, 345000, tzinfo=UTC)
+
+
+@BOTH
+def test_the_time_each_entry_was_tapped_survives_the_round_trip(
+    app: Flask, empty_app: Flask
+) -> None:
+    with app.app_context():
+        game, exported = play_with_a_tap_time(TAPPED)
+    entries = exported["sessions"][0]["games"][0]["entries"]
+    assert [entry["tapped_at"] is not None for entry in entries] == [True, False]
+    assert datetime.fromisoformat(entries[0]["tapped_at"]) == TAPPED
+    with empty_app.app_context():
+        assert import_sessions(copy.deepcopy(exported)) == 1
+        assert export_sessions() == exported
+        kept = [entry.tapped_at for entry in services.read_game(game).entries]
+    assert kept[0] is not None and kept[0].replace(tzinfo=UTC) == TAPPED
+    assert kept[1] is None
+
+
+def test_a_version_6_document_has_no_tap_times(app: Flask, empty_app: Flask) -> None:
+    with app.app_context():
+        _, exported = play_with_a_tap_time(TAPPED)
+    with empty_app.app_context():
+        assert import_sessions(as_version_6(exported)) == 1
+        again = export_sessions()["sessions"][0]["games"][0]["entries"]
+    assert [entry["tapped_at"] for entry in again] == [None, None]
+
+
 def nothing_in(app: Flask) -> bool:
     with app.app_context():
         return set(row_counts().values()) == {0}
@@ -284,7 +323,7 @@ def test_exporting_what_an_import_wrote_gives_the_same_document(
 def test_the_document_keeps_every_id_time_card_hand_and_running_total(
     app: Flask, document: dict[str, Any]
 ) -> None:
-    assert (document["format"], document["version"]) == ("treppenromme-scorekeeper", 6)
+    assert (document["format"], document["version"]) == ("treppenromme-scorekeeper", 7)
     long, short, empty = document["sessions"]
     assert [player["name"] for player in long["players"]] == ["Ann", "Bob", "Cid"]
     assert [game["status"] for game in long["games"]] == ["finished", "abandoned", "open"]
@@ -408,7 +447,7 @@ def test_import_refuses_even_a_database_with_only_an_empty_session(
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda d: d.update(version=7), "version 7"),
+        (lambda d: d.update(version=8), "version 8"),
         (lambda d: d.update(version="1"), "version '1'"),
         (lambda d: d.update(format="something-else"), "not a scorekeeper export"),
         (lambda d: d.pop("format"), "not a scorekeeper export"),
@@ -869,7 +908,7 @@ def test_whatever_fails_unforeseen_in_an_import_is_said_in_one_line_without_a_tr
     monkeypatch.setenv("SECRET_KEY", "cli-test")
     monkeypatch.setattr(transfer, "import_sessions", broken)
     file = tmp_path / "empty.json"
-    file.write_text('{"format": "treppenromme-scorekeeper", "version": 6}', encoding="utf-8")
+    file.write_text('{"format": "treppenromme-scorekeeper", "version": 7}', encoding="utf-8")
     assert cli.main(["import", str(file)]) == 1
     said = capsys.readouterr().err.splitlines()
     # Besides the migrations' log lines (a new database), one line says why.
@@ -1013,7 +1052,7 @@ def test_the_import_command_refuses_a_bad_file_with_exit_code_1(
     assert missing.returncode == 1
     assert "nowhere.json" in missing.stderr.decode()
     assert console(empty_database_url, "export").stdout.decode() == (
-        '{\n  "format": "treppenromme-scorekeeper",\n  "version": 6,\n  "groups": [],\n'
+        '{\n  "format": "treppenromme-scorekeeper",\n  "version": 7,\n  "groups": [],\n'
         '  "sessions": []\n}\n'
     )
 
