@@ -116,24 +116,33 @@ def test_a_layoff_onto_a_meld_still_being_sent_is_tapped_at_once_and_lands_on_th
     expect(page.locator("label.meld-choice", has_text="6♣")).to_have_count(1)
 
 
+def offline_meld_and_layoff(phone: Phone, meld: str, layoff: str) -> int:
+    """Offline, record Bob's meld and a layoff onto it while it waits; return the game's id."""
+    page = phone.page
+    start(phone, "Ann", "Bob")
+    game, _ = the_game(page)
+    kept_by_the_worker(page)  # the modules a tap loads come from the worker offline
+    page.context.set_offline(True)
+    # Offline nothing is checked: the server judges both once the network is back.
+    tap_cards(page, "Bob", meld)
+    page.locator('form[data-entry] button[data-mode="meld"]').tap()
+    waiting = page.locator("label[data-pending-meld]")
+    expect(waiting).to_have_count(1)
+    waiting.tap()
+    for card in layoff.split():
+        page.locator(f'[data-picker] button[data-card="{card}"]').tap()
+    page.locator('form[data-entry] button[data-mode="layoff"]').tap()
+    expect(page.locator("ol.entries > li[data-outbox]")).to_have_count(2)
+    return game
+
+
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_offline_a_meld_and_a_layoff_onto_it_wait_and_are_sent_in_order_when_back(
     new_phone: Callable[..., Phone], app_with: Callable[..., Flask], language: str
 ) -> None:
     phone = new_phone(language, viewport=NARROW)
     page = phone.page
-    start(phone, "Ann", "Bob")
-    game, _ = the_game(page)
-    kept_by_the_worker(page)  # the modules a tap loads come from the worker offline
-    page.context.set_offline(True)
-    tap_cards(page, "Bob", "Q♣ K♣ A♣")
-    page.locator('form[data-entry] button[data-mode="meld"]').tap()
-    waiting = page.locator("label[data-pending-meld]")
-    expect(waiting).to_have_count(1)
-    waiting.tap()
-    page.locator('[data-picker] button[data-card="J♣"]').tap()
-    page.locator('form[data-entry] button[data-mode="layoff"]').tap()
-    expect(page.locator("ol.entries > li[data-outbox]")).to_have_count(2)
+    game = offline_meld_and_layoff(phone, "Q♣ K♣ A♣", "J♣")
     for card in ("Q♣", "K♣", "A♣", "J♣"):
         expect(page.locator(f'[data-picker] button[data-card="{card}"]')).to_be_disabled()
     app = app_with()
@@ -153,17 +162,8 @@ def test_a_refused_meld_dropped_gives_back_the_layoff_onto_it_refused_in_plain_w
 ) -> None:
     phone = new_phone(language, viewport=NARROW)
     page = phone.page
-    start(phone, "Ann", "Bob")
-    game, _ = the_game(page)
-    kept_by_the_worker(page)  # the modules a tap loads come from the worker offline
-    page.context.set_offline(True)
-    # Offline nothing is checked: a meld the server will refuse, and a layoff onto it.
-    tap_cards(page, "Bob", "6♠ 7♥ 9♦")
-    page.locator('form[data-entry] button[data-mode="meld"]').tap()
-    page.locator("label[data-pending-meld]").tap()
-    page.locator('[data-picker] button[data-card="8♥"]').tap()
-    page.locator('form[data-entry] button[data-mode="layoff"]').tap()
-    expect(page.locator("ol.entries > li[data-outbox]")).to_have_count(2)
+    # A meld the server will refuse, and a layoff onto it.
+    game = offline_meld_and_layoff(phone, "6♠ 7♥ 9♦", "8♥")
     page.context.set_offline(False)
     bar = page.locator("[data-preview]")
     expect(bar).to_contain_text("✗")
