@@ -181,6 +181,13 @@ def call(base: str, method: str, path: str, body: Any = None, key: str = "") -> 
         return 0, None  # refused, reset, or cut off mid-answer by the kill: not acknowledged
 
 
+def api(base: str, method: str, path: str, body: Any = None, key: str = "") -> Any:
+    """Send one request to a live server's API; return its answer, failing on an error."""
+    status, answer = call(base, method, path, body, key)
+    assert status < 400, (status, answer)
+    return answer
+
+
 @dataclass
 class Acknowledged:
     """What the server acknowledged with 201 before it was killed."""

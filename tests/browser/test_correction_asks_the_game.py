@@ -7,29 +7,15 @@ who has not put down her opening (G3).
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import NARROW, Phone, no_sideways_scrolling
+from tests.live import api
 
 SAVE = {"en": "Save the correction", "de": "Berichtigung speichern"}
-
-
-def api(base: str, path: str, body: object, key: str = "") -> Any:
-    """Send a POST to the live server's API and return its answer."""
-    request = urllib.request.Request(
-        base + path,
-        data=json.dumps(body).encode(),
-        method="POST",
-        headers={"Content-Type": "application/json", "Authorization": f"Bearer {key}"},
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
@@ -39,14 +25,14 @@ def test_the_correction_check_refuses_what_saving_would_and_a_refusal_answers_in
     phone = new_phone(language, viewport=NARROW)
     page = phone.page
     body = {"players": ["Anna", "Jürgen"], "variant": "german_rummy"}
-    session = api(phone.base, "/api/v1/sessions", body)
+    session = api(phone.base, "POST", "/api/v1/sessions", body)
     key = session["edit_key"]
     jurgen = session["players"][1]["id"]
-    game = api(phone.base, f"/api/v1/sessions/{session['id']}/games", {}, key)["id"]
+    game = api(phone.base, "POST", f"/api/v1/sessions/{session['id']}/games", {}, key)["id"]
     opening = {"player": jurgen, "melds": ["8♠ 8♥ 8♦", "Q♣ K♣ A♣"]}
-    eights = api(phone.base, f"/api/v1/games/{game}/melds", opening, key)["melds"][0]["id"]
+    eights = api(phone.base, "POST", f"/api/v1/games/{game}/melds", opening, key)["melds"][0]["id"]
     layoff = {"player": jurgen, "meld": eights, "cards": "8♣"}
-    entry = api(phone.base, f"/api/v1/games/{game}/layoffs", layoff, key)["id"]
+    entry = api(phone.base, "POST", f"/api/v1/games/{game}/layoffs", layoff, key)["id"]
     phone.open(f"/sessions/{session['id']}?key={key}")
     address = f"/games/{game}/entries/{entry}/edit"
     phone.open(address)

@@ -7,32 +7,18 @@ the layoff was recorded.
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import NARROW, SHOWN_WITHIN_MS, Phone
+from tests.live import api
 
 WORDS = {
     "en": {"change": "Change…", "delete": "Delete the entry", "eight": "8♣"},
     "de": {"change": "Ändern…", "delete": "Eintrag löschen", "eight": "8♣"},
 }
-
-
-def api(base: str, path: str, body: object, key: str = "") -> Any:
-    """Send a POST to the live server's API and return its answer."""
-    request = urllib.request.Request(
-        base + path,
-        data=json.dumps(body).encode(),
-        method="POST",
-        headers={"Content-Type": "application/json", "Authorization": f"Bearer {key}"},
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
@@ -42,11 +28,11 @@ def test_a_bar_that_named_an_entry_another_phone_deleted_no_longer_says_it(
     words = WORDS[language]
     a = new_phone(language, viewport=NARROW)
     b = new_phone(language, viewport=NARROW)
-    session = api(a.base, "/api/v1/sessions", {"players": ["Anna", "Jürgen"]})
+    session = api(a.base, "POST", "/api/v1/sessions", {"players": ["Anna", "Jürgen"]})
     key = session["edit_key"]
     anna = session["players"][0]["id"]
-    game = api(a.base, f"/api/v1/sessions/{session['id']}/games", {}, key)["id"]
-    api(a.base, f"/api/v1/games/{game}/melds", {"player": anna, "cards": "8♠ 8♥ 8♦"}, key)
+    game = api(a.base, "POST", f"/api/v1/sessions/{session['id']}/games", {}, key)["id"]
+    api(a.base, "POST", f"/api/v1/games/{game}/melds", {"player": anna, "cards": "8♠ 8♥ 8♦"}, key)
     for phone in (a, b):
         phone.open(f"/sessions/{session['id']}?key={key}")
 

@@ -9,16 +9,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import NARROW, Phone, fits
-from tests.live import call
+from tests.live import api
 
 NAMES = ["Anna", "Björn", "Jürgen", "Dörte"]
-
-
-def api(base: str, method: str, path: str, body: Any = None, key: str = "") -> Any:
-    """Send one request to the live server's API; return its answer, failing on an error."""
-    status, answer = call(base, method, path, body, key)
-    assert status < 400, (status, answer)
-    return answer
 
 
 def kept_session(phone: Phone, body: dict[str, Any], winners: list[int]) -> str:
