@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import io
+from collections.abc import Callable
 from typing import Any
 
 import segno
@@ -292,19 +293,10 @@ def let_into_group() -> BaseResponse | None:
     arguments = request.view_args or {}
     if "group_id" not in arguments or request.endpoint in (KEEP_GROUP_PAGE, FORGET_GROUP_PAGE):
         return None
-    public_id = arguments["group_id"]
-    offered = (request.args.get("key") or None) if request.method == "GET" else None
-    need = Access.VIEW if request.method == "GET" else Access.EDIT
-    group, granted = services.access_to_group(
-        public_id,
-        offered or held_key(public_id, GROUP_KEYS),
-        need,
-        reads_only=request.method == "GET",
+    g.group, g.access, kept = _let_in_by_key(
+        arguments["group_id"], services.access_to_group, GROUP_KEYS, GROUP_PAGE
     )
-    g.group, g.access = group, granted
-    if offered is None:
-        return None
-    return _keep_offered_key(public_id, offered, granted, GROUP_KEYS, GROUP_PAGE)
+    return kept
 
 
 def let_into_evening() -> BaseResponse | None:
@@ -316,19 +308,28 @@ def let_into_evening() -> BaseResponse | None:
     arguments = request.view_args or {}
     if "evening_id" not in arguments:
         return None
-    public_id = arguments["evening_id"]
+    g.evening, g.access, kept = _let_in_by_key(
+        arguments["evening_id"], services.access_to_evening, EVENING_KEYS, "web.evening_page"
+    )
+    return kept
+
+
+def _let_in_by_key(
+    public_id: str, access_to: Callable[..., tuple[Any, Access]], where: str, page: str
+) -> tuple[Any, Access, BaseResponse | None]:
+    """Ask for a group's or an evening's access with the key of a link, else the cookie's.
+
+    A GET reads and needs the view key, a form the edit key. Answers what was found, the access
+    granted, and the redirect that keeps a link's key (``_keep_offered_key``) or None.
+    """
     offered = (request.args.get("key") or None) if request.method == "GET" else None
     need = Access.VIEW if request.method == "GET" else Access.EDIT
-    evening, granted = services.access_to_evening(
-        public_id,
-        offered or held_key(public_id, EVENING_KEYS),
-        need,
-        reads_only=request.method == "GET",
+    found, granted = access_to(
+        public_id, offered or held_key(public_id, where), need, reads_only=request.method == "GET"
     )
-    g.evening, g.access = evening, granted
     if offered is None:
-        return None
-    return _keep_offered_key(public_id, offered, granted, EVENING_KEYS, "web.evening_page")
+        return found, granted, None
+    return found, granted, _keep_offered_key(public_id, offered, granted, where, page)
 
 
 def _keep_offered_key(
