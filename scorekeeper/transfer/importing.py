@@ -453,9 +453,8 @@ class _Reader:
         # The game's entries as the app reads them back, to replay by the rules.
         stored: list[EntryRow] = []
         paths: dict[int, str] = {}
-        entry_fields, card_fields = (ENTRY, CARD) if self.version >= 6 else (ENTRY_5, CARD_5)
-        if self.version == 6:
-            entry_fields = ENTRY_6
+        entry_fields = ENTRY if self.version >= 7 else ENTRY_6 if self.version == 6 else ENTRY_5
+        card_fields = CARD if self.version >= 6 else CARD_5
         for index, entry in enumerate(self._list(record, "entries", path)):
             entry_path = f"{path}.entries[{index}]"
             entry_row = self._record(entry, entry_path, entry_fields, "entries", ("cards",))
